@@ -1,0 +1,60 @@
+// Dispatches `heaplens run|report|help|--version`; every error becomes one line on stderr.
+import { version } from '../../package.json';
+import { ProfileError } from '../model/load';
+import { UsageError } from './args';
+import { CliContext } from './context';
+import { REPORT_USAGE, reportCommand } from './report-command';
+import { RUN_USAGE, runCommand } from './run-command';
+
+export const HELP = `HeapLens ${version}: Java memory allocation profiler
+
+usage:
+  ${RUN_USAGE}
+      run a Java program with the HeapLens agent; the profile goes to FILE
+      (default heaplens-YYYYMMDD-HHMMSS.heaplens in the current directory)
+  ${REPORT_USAGE}
+      summarize a profile as text, or export collapsed stacks for flame graphs
+  heaplens help | --help       this text
+  heaplens --version           the version
+
+environment: HEAPLENS_AGENT (agent jar), JAVA_HOME (java to use)
+`;
+
+/** Runs the CLI; resolves to the process exit code. */
+export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'run':
+        return await runCommand(rest, ctx);
+      case 'report':
+        return reportCommand(rest, ctx);
+      case 'help':
+      case '--help':
+      case '-h':
+        ctx.stdout(HELP);
+        return 0;
+      case '--version':
+      case 'version':
+        ctx.stdout(`${version}\n`);
+        return 0;
+      case undefined:
+        ctx.stderr(HELP);
+        return 2;
+      default:
+        throw new UsageError(`unknown command "${command}" (try: heaplens help)`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      ctx.stderr(`heaplens: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof ProfileError) {
+      ctx.stderr(`heaplens: ${e.message}\n`);
+      return 1;
+    }
+    const err = e as NodeJS.ErrnoException;
+    ctx.stderr(`heaplens: ${err.message ?? String(e)}\n`);
+    return 1;
+  }
+}

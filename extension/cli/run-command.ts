@@ -1,0 +1,112 @@
+// `heaplens run [options] -- <java arguments>`: launches java with the agent and waits for it.
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { optionValue, parseArgs, UsageError } from './args';
+import { CliContext } from './context';
+import { defaultOutName, findAgentJar, findJava } from './locate';
+
+export const RUN_USAGE = `heaplens run [--out FILE] [--include PKG,..] [--exclude PKG,..] [--java PATH]
+             [--mode exact] [--agent-opt KEY=VALUE]... -- <java arguments>`;
+
+const SPEC = {
+  out: { value: true },
+  include: { value: true, repeat: true },
+  exclude: { value: true, repeat: true },
+  java: { value: true },
+  mode: { value: true },
+  'agent-opt': { value: true, repeat: true },
+};
+
+export interface AgentSettings {
+  out: string;
+  include: string[];
+  exclude: string[];
+  mode?: string;
+  extra: string[];
+}
+
+/** Package lists are given with `,` (or `:`) on the command line; the agent separates list items with `:`. */
+export function splitPatterns(values: readonly string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(/[,:]/)).map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/** The `-javaagent:JAR=k=v,k=v` argument (docs/agent-options.md). */
+export function agentArgument(jar: string, s: AgentSettings): string {
+  const opts: string[] = [`out=${s.out}`];
+  if (s.include.length) opts.push(`include=${s.include.join(':')}`);
+  if (s.exclude.length) opts.push(`exclude=${s.exclude.join(':')}`);
+  if (s.mode) opts.push(`mode=${s.mode}`);
+  opts.push(...s.extra);
+  for (const o of opts) {
+    const eq = o.indexOf('=');
+    if (eq <= 0) throw new UsageError(`agent option "${o}" is not KEY=VALUE`);
+    if (o.includes(',')) throw new UsageError(`agent option "${o}" may not contain "," (it separates agent options)`);
+  }
+  for (const p of [...s.include, ...s.exclude]) {
+    if (p.includes('=')) throw new UsageError(`package pattern "${p}" may not contain "="`);
+  }
+  return `-javaagent:${jar}=${opts.join(',')}`;
+}
+
+/** Parses the run options into the java executable and its full argument list. */
+export function planRun(argv: readonly string[], ctx: CliContext, now = new Date()): { java: string; args: string[]; out: string } {
+  const p = parseArgs(argv, SPEC, { stopAtPositional: true });
+  if (p.rest.length === 0) throw new UsageError(`nothing to run: give the java arguments after --\nusage: ${RUN_USAGE}`);
+  const out = path.resolve(ctx.cwd, optionValue(p, 'out') ?? defaultOutName(now));
+  const extra = p.options.get('agent-opt') ?? [];
+  for (const e of extra) if (/^out=/.test(e)) throw new UsageError('use --out, not --agent-opt out=…');
+  const settings: AgentSettings = {
+    out,
+    include: splitPatterns(p.options.get('include')),
+    exclude: splitPatterns(p.options.get('exclude')),
+    mode: optionValue(p, 'mode'),
+    extra,
+  };
+  const jar = findAgentJar(ctx.env, ctx.cliDir);
+  const java = findJava(optionValue(p, 'java'), ctx.env);
+  return { java, args: [agentArgument(jar, settings), ...p.rest], out };
+}
+
+function display(file: string, cwd: string): string {
+  const rel = path.relative(cwd, file);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
+}
+
+/** Runs java with the agent; resolves to the exit code to use (the child's, or 128+signal). */
+export async function runCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
+  const plan = planRun(argv, ctx);
+  fs.mkdirSync(path.dirname(plan.out), { recursive: true });
+  const started = Date.now();
+  const child = spawn(plan.java, plan.args, { stdio: 'inherit', cwd: ctx.cwd, env: ctx.env });
+  const forward = (sig: NodeJS.Signals) => (): void => {
+    child.kill(sig);
+  };
+  const onInt = forward('SIGINT');
+  const onTerm = forward('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  const code = await new Promise<number>((resolve) => {
+    child.on('error', (e) => {
+      ctx.stderr(`heaplens: cannot start ${plan.java}: ${e.message}\n`);
+      resolve(2);
+    });
+    child.on('exit', (c, signal) => {
+      resolve(c ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1));
+    });
+  });
+  process.removeListener('SIGINT', onInt);
+  process.removeListener('SIGTERM', onTerm);
+  const shown = display(plan.out, ctx.cwd);
+  let written = false;
+  try {
+    written = fs.statSync(plan.out).mtimeMs >= started - 1000;
+  } catch {
+    written = false;
+  }
+  if (written) ctx.stderr(`heaplens: profile written to ${shown}\n`);
+  else if (fs.existsSync(plan.out)) ctx.stderr(`heaplens: warning: ${shown} was not updated by this run (the agent did not start or did not write; see messages above)\n`);
+  else ctx.stderr(`heaplens: warning: no profile was written to ${shown} (the agent did not start or the JVM ended before its first write; see messages above)\n`);
+  return code;
+}

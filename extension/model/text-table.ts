@@ -1,0 +1,57 @@
+// Plain-text formatting helpers for reports: aligned tables, numbers, byte sizes, short call paths.
+
+export type Align = 'l' | 'r';
+
+/** Renders rows under headers with columns padded to width; `align` per column (default: left). */
+export function table(headers: string[], rows: string[][], align: Align[] = []): string[] {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => (align[i] === 'r' ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}
+
+/** 1234567 → "1,234,567". */
+export function num(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** Bytes with a binary unit: "512 B", "1.5 KiB", "2.25 MiB". */
+export function bytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let u = 0;
+  while (Math.abs(v) >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${v} B` : `${v.toFixed(2)} ${units[u]}`;
+}
+
+/** Percentage with one decimal ("12.5%"); "-" when the whole is 0. */
+export function percent(part: number, whole: number): string {
+  return whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+/** `com.acme.Outer$Inner.run` → `Outer$Inner.run`. */
+export function shortFrame(frame: string): string {
+  const dot = frame.lastIndexOf('.');
+  if (dot < 0) return frame;
+  const cls = frame.slice(0, dot);
+  return `${cls.slice(cls.lastIndexOf('.') + 1)}${frame.slice(dot)}`;
+}
+
+/** The last `keep` frames of a call path, short names, joined with " > " ("… > " when cut). */
+export function shortPath(frames: string[], keep = 4): string {
+  const tail = frames.slice(-keep).map(shortFrame).join(' > ');
+  return frames.length > keep ? `… > ${tail}` : tail;
+}
+
+/** Epoch milliseconds → "2026-11-22 00:28:03" (local time). */
+export function dateTime(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}

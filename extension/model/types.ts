@@ -1,0 +1,139 @@
+// Types mirroring docs/format.md (the `.heaplens` profile file, format version 1).
+// These describe the JSON exactly as the agent writes it; see load.ts for validation.
+
+export const PROFILE_FORMAT = 'heaplens-profile';
+export const PROFILE_VERSION = 1;
+
+/** seed 000 element type of an array: primitive codes, or R for references (arrays of arrays too). */
+export type ElementCode = 'B' | 'C' | 'D' | 'F' | 'I' | 'J' | 'S' | 'Z' | 'R';
+export const ELEMENT_CODES: readonly ElementCode[] = ['B', 'C', 'D', 'F', 'I', 'J', 'S', 'Z', 'R'];
+
+export interface JvmInfo {
+  name: string;
+  vendor: string;
+  version: string;
+  javaHome: string;
+}
+
+export interface Layout {
+  objectHeader: number;
+  arrayHeader: number;
+  reference: number;
+  alignment: number;
+  compressedOops: boolean;
+  source: string;
+}
+
+export interface Meta {
+  agentVersion: string;
+  mode: string;
+  jvm: JvmInfo;
+  pid: number;
+  command: string;
+  jvmArgs: string[];
+  startTime: number;
+  writeTime: number;
+  final: boolean;
+  sequence: number;
+  options: Record<string, unknown>;
+  layout: Layout;
+}
+
+export interface TypeEntry {
+  id: number;
+  name: string;
+  array: boolean;
+  size: number | null;
+  elementSize?: number;
+  elementCode?: ElementCode;
+}
+
+export interface MethodEntry {
+  id: number;
+  class: string;
+  name: string;
+  desc: string;
+  file?: string;
+  line?: number;
+  profiled: boolean;
+  ctorTarget?: number;
+  ctorWarning?: string;
+}
+
+export type SiteKind = 'new' | 'newarray' | 'anewarray' | 'multianewarray' | 'clone' | 'reflect';
+
+export interface SiteEntry {
+  id: number;
+  method: number;
+  bci: number;
+  line?: number;
+  kind: SiteKind;
+  type: number;
+}
+
+/** An allocation record: [site, type, count, elements, bytes]. */
+export type AllocRecord = [site: number, type: number, count: number, elements: number, bytes: number];
+
+/** One method invocation context (seed 000 §2). The root has no `m` and no `calls`. */
+export interface MctNode {
+  m?: number;
+  calls?: number;
+  a?: AllocRecord[];
+  c?: MctNode[];
+  folded?: number;
+}
+
+export interface ThreadEntry {
+  id: number;
+  name: string;
+  daemon: boolean;
+  alive: boolean;
+  root: MctNode;
+}
+
+export interface TransformFailure {
+  class: string;
+  loader: string;
+  error: string;
+}
+
+export interface TransformStats {
+  classesTransformed: number;
+  classesSkipped: number;
+  classesFailed: number;
+  retransformed: number;
+  methodsProfiled: number;
+  sites: number;
+  failures: TransformFailure[];
+  warnings: string[];
+}
+
+export interface AgentStats {
+  threads: number;
+  nodes: number;
+  writeMillis: number;
+  bytesWritten: number;
+  collectorCycles: number;
+}
+
+/** The whole file. */
+export interface ProfileFile {
+  format: typeof PROFILE_FORMAT;
+  version: number;
+  meta: Meta;
+  types: TypeEntry[];
+  methods: MethodEntry[];
+  sites: SiteEntry[];
+  threads: ThreadEntry[];
+  transform: TransformStats;
+  agent: AgentStats;
+}
+
+/** A loaded, validated profile with indexed lookups. */
+export interface Profile {
+  file: ProfileFile;
+  types: Map<number, TypeEntry>;
+  methods: Map<number, MethodEntry>;
+  sites: Map<number, SiteEntry>;
+  threads: ThreadEntry[];
+}

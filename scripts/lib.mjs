@@ -1,0 +1,42 @@
+// Helpers shared by the build, test and demo scripts.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Runs a command in the repo root with inherited output; returns its exit status. */
+export function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
+  if (r.error) {
+    console.error(`${cmd}: ${r.error.message}`);
+    return 127;
+  }
+  return r.status ?? 128;
+}
+
+/** Runs a command and exits the script when it fails. */
+export function must(cmd, args, what, opts = {}) {
+  const status = run(cmd, args, opts);
+  if (status !== 0) {
+    console.error(`${what} failed (exit ${status})`);
+    process.exit(status || 1);
+  }
+}
+
+/** Installs npm dependencies when node_modules is missing or package-lock.json changed since the last install. */
+export function ensureDeps() {
+  const lock = join(root, 'package-lock.json');
+  const stamp = join(root, 'node_modules', '.heaplens-deps');
+  const hash = createHash('sha256')
+    .update(readFileSync(join(root, 'package.json')))
+    .update(existsSync(lock) ? readFileSync(lock) : '')
+    .digest('hex');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return;
+  console.log('installing npm dependencies …');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  must(npm, existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'], 'npm install');
+  writeFileSync(stamp, hash);
+}
