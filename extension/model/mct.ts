@@ -37,14 +37,16 @@ export function countNodes(root: MctNode): number {
 /**
  * Merges trees into a new tree: children are merged by method id (summing `calls` and `folded`),
  * allocation records by (site, type) (summing count, elements, bytes). The inputs are not modified.
+ * Children and records keep the order in which they are first seen.
  */
 export function mergeTrees(roots: readonly MctNode[]): MctNode {
   const merged: MctNode = {};
   const kidIndex = new Map<MctNode, Map<number, MctNode>>();
   const recIndex = new Map<MctNode, Map<string, AllocRecord>>();
-  const stack: Array<{ into: MctNode; from: MctNode }> = roots.map((r) => ({ into: merged, from: r }));
-  while (stack.length > 0) {
-    const { into, from } = stack.pop()!;
+  // Breadth-first, first in first out: children appear in the order first seen (inputs in order, then tree order).
+  const queue: Array<{ into: MctNode; from: MctNode }> = roots.map((r) => ({ into: merged, from: r }));
+  for (let head = 0; head < queue.length; head++) {
+    const { into, from } = queue[head];
     if (from.calls !== undefined) into.calls = (into.calls ?? 0) + from.calls;
     if (from.folded) into.folded = (into.folded ?? 0) + from.folded;
     for (const rec of recordsOf(from)) {
@@ -72,7 +74,7 @@ export function mergeTrees(roots: readonly MctNode[]): MctNode {
         kids.set(m, target);
         (into.c ??= []).push(target);
       }
-      stack.push({ into: target, from: kid });
+      queue.push({ into: target, from: kid });
     }
   }
   return merged;

@@ -1,0 +1,75 @@
+// Builders for small hand-written profiles used by the unit tests.
+import * as fs from 'fs';
+import * as path from 'path';
+import { validateProfile } from '../../extension/model/load';
+import { MethodEntry, Profile, ProfileFile, SiteEntry, ThreadEntry, TypeEntry } from '../../extension/model/types';
+
+/** The repository root (tests run from out/test/unit, sources live in test/unit). */
+export function repoRoot(): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json')) || path.basename(dir) === 'out') dir = path.dirname(dir);
+  return dir;
+}
+
+export function dataFile(name: string): string {
+  return path.join(repoRoot(), 'test', 'unit', 'data', name);
+}
+
+export interface Tables {
+  types?: TypeEntry[];
+  methods?: MethodEntry[];
+  sites?: SiteEntry[];
+  threads?: ThreadEntry[];
+}
+
+/** A complete file object around the given tables, with plausible meta/transform/agent sections. */
+export function fileOf(t: Tables): ProfileFile {
+  return {
+    format: 'heaplens-profile',
+    version: 1,
+    meta: {
+      agentVersion: '0.1.0',
+      mode: 'exact',
+      jvm: { name: 'OpenJDK 64-Bit Server VM', vendor: 'Debian', version: '17.0.15', javaHome: '/usr/lib/jvm/java-17' },
+      pid: 4242,
+      command: 'com.acme.Main --fast',
+      jvmArgs: ['-Xmx1g'],
+      startTime: 1_700_000_000_000,
+      writeTime: 1_700_000_002_500,
+      final: true,
+      sequence: 3,
+      options: { out: '/tmp/x.heaplens' },
+      layout: { objectHeader: 12, arrayHeader: 16, reference: 4, alignment: 8, compressedOops: true, source: 'test' },
+    },
+    types: t.types ?? [],
+    methods: t.methods ?? [],
+    sites: t.sites ?? [],
+    threads: t.threads ?? [],
+    transform: {
+      classesTransformed: 5, classesSkipped: 1, classesFailed: 1, retransformed: 40, methodsProfiled: 12, sites: 9,
+      failures: [{ class: 'com.acme.Broken', loader: 'app', error: 'java.lang.TypeNotPresentException: x' }],
+      warnings: ['skipped com.acme.Future: class file version 99'],
+    },
+    agent: { threads: 2, nodes: 10, writeMillis: 3, bytesWritten: 2048, collectorCycles: 12 },
+  };
+}
+
+export function profileOf(t: Tables): Profile {
+  return validateProfile(JSON.parse(JSON.stringify(fileOf(t))));
+}
+
+export function method(id: number, cls: string, name: string, extra: Partial<MethodEntry> = {}): MethodEntry {
+  return { id, class: cls, name, desc: name === '<init>' ? '()V' : '()V', profiled: true, ...extra };
+}
+
+export function objType(id: number, name: string, size: number): TypeEntry {
+  return { id, name, array: false, size };
+}
+
+export function arrType(id: number, name: string, elementCode: TypeEntry['elementCode'], elementSize: number): TypeEntry {
+  return { id, name, array: true, size: null, elementSize, elementCode };
+}
+
+export function site(id: number, methodId: number, type: number, kind: SiteEntry['kind'] = 'new', line = 10 + id): SiteEntry {
+  return { id, method: methodId, bci: id * 3, line, kind, type };
+}
