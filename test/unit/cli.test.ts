@@ -1,0 +1,102 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { runCli } from '../../extension/cli/cli';
+import { CliContext } from '../../extension/cli/context';
+import { defaultOutName } from '../../extension/cli/locate';
+import { agentArgument, planRun } from '../../extension/cli/run-command';
+import { dataFile } from './helpers';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'heaplens-cli-'));
+const jar = path.join(tmp, 'heaplens-agent.jar');
+fs.writeFileSync(jar, 'not really a jar');
+
+/** A stand-in for java: records its arguments, writes the profile named by out=…, exits with $FAKE_EXIT. */
+const fakeJava = path.join(tmp, 'java');
+fs.writeFileSync(fakeJava, `#!/bin/sh
+printf '%s\\n' "$@" > "${tmp}/args.txt"
+out=$(printf '%s' "$1" | sed -n 's/.*=out=\\([^,]*\\).*/\\1/p')
+[ -n "$FAKE_WRITE" ] && echo '{}' > "$out"
+exit \${FAKE_EXIT:-0}
+`, { mode: 0o755 });
+
+function ctx(env: NodeJS.ProcessEnv = {}): CliContext & { out: string; err: string } {
+  const c = {
+    env: { PATH: process.env.PATH, HEAPLENS_AGENT: jar, ...env }, cwd: tmp, cliDir: tmp, out: '', err: '',
+    stdout(t: string) { c.out += t; },
+    stderr(t: string) { c.err += t; },
+  };
+  return c;
+}
+
+test('help, version and unknown commands', async () => {
+  const c = ctx();
+  assert.equal(await runCli(['--version'], c), 0);
+  assert.equal(c.out, '0.1.0\n');
+  assert.equal(await runCli(['help'], c), 0);
+  assert.match(c.out, /heaplens run \[--out FILE\]/);
+  const bad = ctx();
+  assert.equal(await runCli(['frobnicate'], bad), 2);
+  assert.equal(bad.err, 'heaplens: unknown command "frobnicate" (try: heaplens help)\n');
+  assert.equal(await runCli([], ctx()), 2);
+});
+
+test('report: text, collapsed to a file, and errors', async () => {
+  const c = ctx();
+  assert.equal(await runCli(['report', dataFile('sample.heaplens')], c), 0);
+  assert.match(c.out, /^objects 13, arrays 8, array elements 51, est\. bytes 504/m);
+  const out = path.join(tmp, 'sub', 'sample.collapsed');
+  assert.equal(await runCli(['report', dataFile('sample.heaplens'), '--format', 'collapsed', '--metric=elements', '--threads', '--out', out], c), 0);
+  assert.equal(fs.readFileSync(out, 'utf8').split('\n')[0], 'thread:main;com.acme.Main.main;com.acme.Outer$Inner.run;byte[] 30');
+  const e1 = ctx();
+  assert.equal(await runCli(['report'], e1), 2);
+  assert.match(e1.err, /^heaplens: report needs exactly one profile file\n/);
+  const e2 = ctx();
+  assert.equal(await runCli(['report', 'x', '--format', 'collapsed', '--metric', 'weight'], e2), 2);
+  assert.equal(e2.err, 'heaplens: option --metric must be one of objects, bytes, arrays, elements (got "weight")\n');
+  const e3 = ctx();
+  fs.writeFileSync(path.join(tmp, 'cut.heaplens'), '{"format": "heaplens-profile", "ver');
+  assert.equal(await runCli(['report', 'cut.heaplens'], e3), 1);
+  assert.match(e3.err, /^heaplens: .*cut\.heaplens: not a HeapLens profile: the file is truncated or corrupted/);
+  assert.equal(e3.err.split('\n').length, 2, 'one line');
+});
+
+test('run: the -javaagent argument (comma between options, colon between list items)', () => {
+  assert.equal(agentArgument('/a/agent.jar', { out: '/t/p.heaplens', include: ['com.acme.*', 'org.x'], exclude: ['com.acme.gen.*'], mode: 'exact', extra: ['maxDepth=64'] }),
+    '-javaagent:/a/agent.jar=out=/t/p.heaplens,include=com.acme.*:org.x,exclude=com.acme.gen.*,mode=exact,maxDepth=64');
+  const plan = planRun(['--include', 'com.acme.*,org.x', '--exclude=gen', '--java', fakeJava, '--out', 'p/x.heaplens', '--', '-cp', 'cls', 'Main', 'arg'], ctx());
+  assert.equal(plan.java, fakeJava);
+  assert.deepEqual(plan.args, [`-javaagent:${jar}=out=${path.join(tmp, 'p/x.heaplens')},include=com.acme.*:org.x,exclude=gen`, '-cp', 'cls', 'Main', 'arg']);
+  // java arguments may also start right after the options, without --
+  assert.deepEqual(planRun(['--java', fakeJava, '-jar', 'app.jar'], ctx()).args.slice(1), ['-jar', 'app.jar']);
+  assert.equal(defaultOutName(new Date(2026, 0, 2, 3, 4, 5)), 'heaplens-20260102-030405.heaplens');
+});
+
+test('run: usage errors exit 2 with one line', async () => {
+  const cases: Array<[string[], NodeJS.ProcessEnv, RegExp]> = [
+    [['--java', fakeJava], {}, /^heaplens: nothing to run: give the java arguments after --/],
+    [['--java', fakeJava, '--out', 'a,b.heaplens', '--', 'Main'], {}, /may not contain ","/],
+    [['--java', '/no/such/java', '--', 'Main'], {}, /^heaplens: --java \/no\/such\/java: no such executable\n$/],
+    [['--', 'Main'], { PATH: '/nonexistent', JAVA_HOME: '' }, /^heaplens: no Java runtime found\. HeapLens needs a JDK 17 or newer/],
+    [['--java', fakeJava, '--', 'Main'], { HEAPLENS_AGENT: path.join(tmp, 'none.jar') }, /^heaplens: agent jar not found: .*none\.jar/],
+    [['--bogus', '--', 'Main'], {}, /^heaplens: unknown option --bogus\n$/],
+  ];
+  for (const [args, env, re] of cases) {
+    const c = ctx(env);
+    assert.equal(await runCli(['run', ...args], c), 2, args.join(' '));
+    assert.match(c.err, re);
+  }
+});
+
+test('run: spawns java, passes its exit code through and reports the profile', async () => {
+  const c = ctx({ FAKE_EXIT: '3', FAKE_WRITE: '1' });
+  assert.equal(await runCli(['run', '--java', fakeJava, '--out', 'o/run.heaplens', '--', '-cp', 'x', 'Main'], c), 3);
+  assert.equal(fs.readFileSync(path.join(tmp, 'args.txt'), 'utf8'),
+    `-javaagent:${jar}=out=${path.join(tmp, 'o/run.heaplens')}\n-cp\nx\nMain\n`);
+  assert.equal(c.err, 'heaplens: profile written to o/run.heaplens\n');
+  const none = ctx();
+  assert.equal(await runCli(['run', '--java', fakeJava, '--out', 'o/none.heaplens', '--', 'Main'], none), 0);
+  assert.match(none.err, /^heaplens: warning: no profile was written to o\/none\.heaplens/);
+});
