@@ -1,0 +1,97 @@
+// Fixture `jdkcharge`: allocations made inside JDK code are charged to the innermost application frame.
+// The expected numbers follow from the JDK sources (checked against JDK 17.0.x and 25.0.x src.zip):
+// - Integer.valueOf(i) allocates `new Integer(i)` outside the cache [-128, 127].
+// - ArrayList(int n) allocates `new Object[n]`; ArrayList() starts empty and grows on add to
+//   max(10, size+1), then oldCapacity + (oldCapacity >> 1) via Arrays.copyOf (`new Object[newLength]`):
+//   10, 15, 22, 33, 49, 73, 109 for 100 adds.
+// - StringBuilder() allocates byte[16] (compact strings, Latin-1); growth via ArraysSupport.newLength(old,
+//   min, old + 2): 16 -> 34 -> 70 -> 142 for 10 x 10 chars (+42 chars fits exactly); toString copies
+//   the 142 bytes. JDK 17: StringLatin1.newString -> Arrays.copyOfRange -> new byte[142]. JDK 25:
+//   new String(asb, null) -> Arrays.copyOfRange, which for a full-range copy returns original.clone():
+//   the same numbers, reached through an array clone() in JDK code.
+// - HashMap(): table allocated lazily by resize() at the first put (16), doubled when ++size exceeds
+//   0.75 x capacity: after the 13th, 25th, 49th and 97th put -> tables 16+32+64+128+256 = 496 elements;
+//   one HashMap$Node per distinct key (no collisions: Integer keys 0..99 in distinct bins; never treeified).
+// These are the same on JDK 17 and JDK 25, so one set of expectations serves both.
+import * as assert from 'assert/strict';
+import { before, describe, it } from 'node:test';
+import { assertUnder } from './support/collapsed';
+import { JDKS } from './support/env';
+import { assertCleanRun, Fixture } from './support/fixture';
+import { FixtureRun } from './support/heaplens';
+
+const fx = new Fixture({ name: 'jdkcharge' });
+const RUN = 'jdkcharge.Main.main;jdkcharge.Main.run';
+const at = (m: string): string => `${RUN};jdkcharge.Main.${m}`;
+
+for (const jdk of JDKS) {
+  describe(`jdkcharge on JDK ${jdk.name}`, () => {
+    let run: FixtureRun;
+    before(async () => {
+      run = await fx.run(jdk);
+    });
+
+    it('runs cleanly', () =>
+      assertCleanRun(run, 'jdkcharge', 'jdkcharge boxed=1000 presized=37 grown=100 built=142 hashed=100'));
+
+    it('charges Integer.valueOf boxing to the calling method: 1000 java.lang.Integer', async () => {
+      assertUnder(await run.collapsed('objects'), at('boxing'), { 'java.lang.Integer': 1000 });
+      assertUnder(await run.collapsed('arrays'), at('boxing'), {});
+    });
+
+    it('new ArrayList<>(37): 1 ArrayList and 1 Object[] of 37 elements', async () => {
+      assertUnder(await run.collapsed('objects'), at('presized'), { 'java.util.ArrayList': 1 });
+      assertUnder(await run.collapsed('arrays'), at('presized'), { 'java.lang.Object[]': 1 });
+      assertUnder(await run.collapsed('elements'), at('presized'), { 'java.lang.Object[]': 37 });
+    });
+
+    it('ArrayList growth over 100 adds: 7 Object[] of 10+15+22+33+49+73+109 = 311 elements', async () => {
+      assertUnder(await run.collapsed('objects'), at('growing'), { 'java.util.ArrayList': 1 });
+      assertUnder(await run.collapsed('arrays'), at('growing'), { 'java.lang.Object[]': 7 });
+      assertUnder(await run.collapsed('elements'), at('growing'), { 'java.lang.Object[]': 311 });
+    });
+
+    it('StringBuilder: 1 StringBuilder, 1 String, byte[] 16+34+70+142+142 (5 arrays, 404 elements)', async () => {
+      assertUnder(await run.collapsed('objects'), at('building'), {
+        'java.lang.StringBuilder': 1,
+        'java.lang.String': 1,
+      });
+      assertUnder(await run.collapsed('arrays'), at('building'), { 'byte[]': 5 });
+      assertUnder(await run.collapsed('elements'), at('building'), { 'byte[]': 404 });
+    });
+
+    it('HashMap with 100 puts: 1 HashMap, 100 HashMap$Node, 5 HashMap$Node[] tables of 496 elements', async () => {
+      assertUnder(await run.collapsed('objects'), at('hashing'), {
+        'java.util.HashMap': 1,
+        'java.util.HashMap$Node': 100,
+      });
+      assertUnder(await run.collapsed('arrays'), at('hashing'), { 'java.util.HashMap$Node[]': 5 });
+      assertUnder(await run.collapsed('elements'), at('hashing'), { 'java.util.HashMap$Node[]': 496 });
+    });
+
+    it('names the JDK sites that made the charged allocations', () => {
+      const p = run.profile;
+      const node = (m: string) => p.nodes('main', ['jdkcharge.Main.main', 'jdkcharge.Main.run', `jdkcharge.Main.${m}`])[0];
+      const siteClasses = (m: string, type: string): string[] => {
+        const n = node(m);
+        assert.ok(n, `node ${m}`);
+        const out = new Set<string>();
+        for (const r of n.a ?? []) {
+          if (p.typeName(r[1]) !== type) continue;
+          const site = p.sites.get(r[0]);
+          assert.ok(site, `site ${r[0]} is defined`);
+          const method = p.methods.get(site.method);
+          assert.ok(method, `method ${site.method} is defined`);
+          out.add(`${method.class}.${method.name}`);
+        }
+        return [...out].sort();
+      };
+      assert.deepEqual(siteClasses('boxing', 'java.lang.Integer'), ['java.lang.Integer.valueOf']);
+      assert.deepEqual(siteClasses('presized', 'java.lang.Object[]'), ['java.util.ArrayList.<init>']);
+      assert.deepEqual(siteClasses('growing', 'java.lang.Object[]'), ['java.util.ArrayList.grow', 'java.util.Arrays.copyOf']);
+      assert.deepEqual(siteClasses('hashing', 'java.util.HashMap$Node'), ['java.util.HashMap.newNode']);
+      assert.deepEqual(siteClasses('hashing', 'java.util.HashMap$Node[]'), ['java.util.HashMap.resize']);
+      assert.deepEqual(siteClasses('presized', 'java.util.ArrayList'), ['jdkcharge.Main.presized']);
+    });
+  });
+}

@@ -1,0 +1,57 @@
+// Fixture `lambdas`: allocations in lambda bodies (synthetic methods lambda$run$N) and a static initializer.
+import * as assert from 'assert/strict';
+import { before, describe, it } from 'node:test';
+import { assertUnder, under } from './support/collapsed';
+import { JDKS } from './support/env';
+import { assertCleanRun, Fixture } from './support/fixture';
+import { FixtureRun } from './support/heaplens';
+
+const fx = new Fixture({ name: 'lambdas' });
+const RUN = 'lambdas.Main.main;lambdas.Main.run';
+
+for (const jdk of JDKS) {
+  describe(`lambdas on JDK ${jdk.name}`, () => {
+    let run: FixtureRun;
+    before(async () => {
+      run = await fx.run(jdk);
+    });
+
+    it('runs cleanly', () => assertCleanRun(run, 'lambdas', 'lambdas cells=22 holder=16'));
+
+    it('charges lambda-body allocations to the synthetic lambda method under its caller', async () => {
+      // r.run() twice: the lambda proxy class is not a frame, lambda$run$0 is a child of run
+      assertUnder(await run.collapsed('objects'), `${RUN};lambdas.Main.lambda$run$0`, { 'lambdas.Cell': 14 });
+      // LIST.forEach: ArrayList.forEach is JDK code, not a frame
+      assertUnder(await run.collapsed('objects'), `${RUN};lambdas.Main.lambda$run$1`, { 'lambdas.Cell': 3 });
+      assertUnder(await run.collapsed('arrays'), `${RUN};lambdas.Main.lambda$run$0`, {});
+    });
+
+    it('charges static-initializer allocations to <clinit> under the method that triggered it', async () => {
+      const clinit = `${RUN};lambdas.Holder.<clinit>`;
+      assertUnder(await run.collapsed('objects'), clinit, { 'lambdas.Cell': 5 });
+      assertUnder(await run.collapsed('arrays'), clinit, { 'int[]': 1, 'lambdas.Cell[]': 1 });
+      assertUnder(await run.collapsed('elements'), clinit, { 'int[]': 11, 'lambdas.Cell[]': 5 });
+    });
+
+    it('has no other Cell allocations below run, and the expected call counts', async () => {
+      const cells = Object.entries(under(await run.collapsed('objects'), RUN))
+        .filter(([k]) => k.endsWith(';lambdas.Cell') || k === 'lambdas.Cell');
+      assert.deepEqual(Object.fromEntries(cells), {
+        'lambdas.Holder.<clinit>;lambdas.Cell': 5,
+        'lambdas.Main.lambda$run$0;lambdas.Cell': 14,
+        'lambdas.Main.lambda$run$1;lambdas.Cell': 3,
+      });
+      const p = run.profile;
+      const base = ['lambdas.Main.main', 'lambdas.Main.run'];
+      assert.equal(p.calls('main', [...base, 'lambdas.Main.lambda$run$0']), 2);
+      assert.equal(p.calls('main', [...base, 'lambdas.Main.lambda$run$1']), 3);
+      assert.equal(p.calls('main', [...base, 'lambdas.Main.lambda$run$0', 'lambdas.Cell.<init>']), 14);
+      assert.equal(p.calls('main', [...base, 'lambdas.Holder.<clinit>']), 1);
+      assert.equal(p.calls('main', [...base, 'lambdas.Holder.size']), 1);
+      const runNode = p.nodes('main', base)[0];
+      for (const c of runNode.c ?? []) {
+        assert.ok(!p.method(c).class.includes('$$Lambda'), `lambda proxy class ${p.method(c).class} is not a frame`);
+      }
+    });
+  });
+}
