@@ -1,0 +1,76 @@
+package io.heaplens.agent;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The agent's options (docs/agent-options.md). Parsing never throws: errors are collected and reported. */
+public final class Options {
+    public String out;
+    public List<String> include = Collections.emptyList();
+    public List<String> exclude = Collections.emptyList();
+    public String mode = "exact";
+    public int intervalMillis = 1000;
+    public int maxDepth = 4096;
+    public boolean jdk = true;
+    public boolean verbose;
+    public final List<String> errors = new ArrayList<>();
+    public final Map<String, String> raw = new LinkedHashMap<>();
+
+    public static Options parse(String args) {
+        Options o = new Options();
+        if (args == null || args.isBlank()) return o;
+        for (String pair : args.split(",")) {
+            if (pair.isBlank()) continue;
+            int eq = pair.indexOf('=');
+            if (eq <= 0) { o.errors.add("option '" + pair + "' is not key=value"); continue; }
+            String key = pair.substring(0, eq).trim(), value = pair.substring(eq + 1).trim();
+            o.raw.put(key, value);
+            switch (key) {
+                case "out": o.out = value; break;
+                case "include": o.include = o.patterns(key, value); break;
+                case "exclude": o.exclude = o.patterns(key, value); break;
+                case "mode":
+                    if (!value.equals("exact")) o.errors.add("mode '" + value + "' is not supported (supported: exact)");
+                    o.mode = value;
+                    break;
+                case "interval": o.intervalMillis = o.number(key, value, 100, 3_600_000); break;
+                case "maxDepth": o.maxDepth = o.number(key, value, 16, 1_000_000); break;
+                case "jdk": o.jdk = o.bool(key, value); break;
+                case "verbose": o.verbose = o.bool(key, value); break;
+                default: o.errors.add("unknown option '" + key + "'");
+            }
+        }
+        if (o.out != null && o.out.isEmpty()) o.errors.add("option 'out' needs a file name");
+        return o;
+    }
+
+    private List<String> patterns(String key, String value) {
+        List<String> list = new ArrayList<>();
+        for (String p : value.split(":")) {
+            p = p.trim();
+            if (p.isEmpty()) continue;
+            if (!PackageFilter.isValidPattern(p)) errors.add("option '" + key + "': '" + p + "' is not a package pattern (a.b, a.b.* or *)");
+            else list.add(p);
+        }
+        return list;
+    }
+
+    private int number(String key, String value, int min, int max) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n >= min && n <= max) return n;
+        } catch (NumberFormatException ignored) { }
+        errors.add("option '" + key + "' must be a number from " + min + " to " + max + ", not '" + value + "'");
+        return min;
+    }
+
+    private boolean bool(String key, String value) {
+        if (value.equals("true")) return true;
+        if (value.equals("false")) return false;
+        errors.add("option '" + key + "' must be true or false, not '" + value + "'");
+        return false;
+    }
+}

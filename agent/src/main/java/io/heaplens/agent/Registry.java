@@ -1,0 +1,118 @@
+package io.heaplens.agent;
+
+import io.heaplens.runtime.Keys;
+import io.heaplens.runtime.Layout;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Id tables for methods, allocation sites and types. Written by the transformer, read by the profile writer. */
+public final class Registry implements Keys.Resolver {
+    public static final class MethodInfo {
+        public final int id;
+        public final String owner, name, desc;    // owner: internal name
+        public volatile String file;
+        public volatile int line = -1;
+        public volatile boolean profiled;
+        public volatile int ctorTarget = -1;
+        public volatile String ctorWarning;
+        MethodInfo(int id, String owner, String name, String desc) { this.id = id; this.owner = owner; this.name = name; this.desc = desc; }
+    }
+
+    public static final class SiteInfo {
+        public final int id, method, bci, line, type;
+        public final String kind;
+        SiteInfo(int id, int method, int bci, int line, String kind, int type) {
+            this.id = id; this.method = method; this.bci = bci; this.line = line; this.kind = kind; this.type = type;
+        }
+    }
+
+    public static final class TypeInfo {
+        public final int id;
+        public final String descriptor;          // JVM descriptor: Ljava/lang/String; or [[I
+        public final String name;                // Java name: java.lang.String, int[][]
+        public final boolean array;
+        public final int elementSize;            // arrays only
+        public final char elementCode;           // arrays only: B C D F I J S Z R
+        public volatile Class<?> cls;            // when seen at run time
+        public volatile long size = -2;          // estimated instance size; -2 not computed yet, -1 unknown
+        TypeInfo(int id, String descriptor) {
+            this.id = id;
+            this.descriptor = descriptor;
+            this.name = Types.javaName(descriptor);
+            this.array = descriptor.charAt(0) == '[';
+            this.elementCode = array ? Types.elementCode(descriptor) : 0;
+            this.elementSize = array ? Types.elementSize(elementCode) : 0;
+        }
+    }
+
+    private final List<MethodInfo> methods = new ArrayList<>();
+    private final Map<String, MethodInfo> methodIndex = new HashMap<>();
+    private final List<SiteInfo> sites = new ArrayList<>();
+    private final List<TypeInfo> types = new ArrayList<>();
+    private final Map<String, TypeInfo> typeIndex = new HashMap<>();
+
+    public synchronized MethodInfo method(String owner, String name, String desc) {
+        String k = owner + '.' + name + desc;
+        MethodInfo m = methodIndex.get(k);
+        if (m == null) {
+            m = new MethodInfo(methods.size(), owner, name, desc);
+            methods.add(m);
+            methodIndex.put(k, m);
+        }
+        return m;
+    }
+
+    public synchronized TypeInfo type(String descriptor) {
+        TypeInfo t = typeIndex.get(descriptor);
+        if (t == null) {
+            t = new TypeInfo(types.size(), descriptor);
+            types.add(t);
+            typeIndex.put(descriptor, t);
+        }
+        return t;
+    }
+
+    public synchronized SiteInfo site(int method, int bci, int line, String kind, String typeDescriptor) {
+        SiteInfo s = new SiteInfo(sites.size(), method, bci, line, kind, type(typeDescriptor).id);
+        sites.add(s);
+        return s;
+    }
+
+    /** A key for a site that allocates exactly its own type. */
+    public int singleKey(SiteInfo s) {
+        TypeInfo t = type(s);
+        return Keys.add(s.id, t.id, t.elementSize);
+    }
+
+    /** Consecutive keys for the dimension levels 1..allocDim of a multianewarray site. */
+    public synchronized int levelKeys(SiteInfo s, int allocDim) {
+        String desc = type(s).descriptor;
+        int first = -1;
+        for (int level = 1; level <= allocDim; level++) {
+            TypeInfo t = type(desc.substring(level - 1));
+            int k = Keys.add(s.id, t.id, t.elementSize);
+            if (first < 0) first = k;
+        }
+        return first;
+    }
+
+    @Override
+    public int keyFor(int site, Class<?> cls) {
+        TypeInfo t = type(Types.descriptorOf(cls));
+        if (t.cls == null) t.cls = cls;
+        return Keys.add(site, t.id, t.elementSize);
+    }
+
+    public synchronized TypeInfo type(SiteInfo s) { return types.get(s.type); }
+    public synchronized MethodInfo methodById(int id) { return methods.get(id); }
+    public synchronized SiteInfo siteById(int id) { return sites.get(id); }
+    public synchronized TypeInfo typeById(int id) { return types.get(id); }
+    public synchronized int siteCount() { return sites.size(); }
+    public synchronized int methodCount() { return methods.size(); }
+
+    /** Element sizes follow the running JVM's reference size. */
+    static int referenceSize() { return Layout.reference; }
+}

@@ -1,0 +1,72 @@
+package io.heaplens.agent.boot;
+
+import java.io.File;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Enumeration;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+
+/**
+ * The -javaagent entry. The recorder (package io.heaplens.runtime) must live on the bootstrap class path so that
+ * JDK classes and every class loader can call it. Normally the manifest's Boot-Class-Path has put the whole jar
+ * there already (ASM is relocated, so nothing clashes with an application's own ASM); when the jar was renamed,
+ * the recorder is copied out and appended here. The rest of the agent is loaded by reflection afterwards, so no
+ * recorder class is ever loaded from the application class path first. Any failure leaves the program
+ * running unprofiled, with one line on stderr.
+ */
+public final class Premain {
+    private static final String RUNTIME_PACKAGE = "io/heaplens/runtime/";
+
+    private Premain() {}
+
+    public static void premain(String args, Instrumentation inst) {
+        try {
+            Class<?> optionsClass = Class.forName("io.heaplens.agent.Options");
+            Object options = optionsClass.getMethod("parse", String.class).invoke(null, args);
+            @SuppressWarnings("unchecked")
+            java.util.List<String> errors = (java.util.List<String>) optionsClass.getField("errors").get(options);
+            if (!errors.isEmpty()) {
+                System.err.println("heaplens: " + String.join("; ", errors) + " — see docs/agent-options.md. The program runs unprofiled.");
+                return;
+            }
+            if (Premain.class.getClassLoader() != null) {
+                // The jar was renamed, so its Boot-Class-Path entry (heaplens-agent.jar) did not resolve: append the
+                // recorder now. It works the same; the JVM then says class sharing is limited to boot classes.
+                inst.appendToBootstrapClassLoaderSearch(new JarFile(runtimeJar()));
+            }
+            Class.forName("io.heaplens.agent.AgentMain").getMethod("start", optionsClass, Instrumentation.class)
+                .invoke(null, options, inst);
+        } catch (Throwable t) {
+            Throwable cause = t instanceof java.lang.reflect.InvocationTargetException ? t.getCause() : t;
+            System.err.println("heaplens: the agent could not start (" + cause + "); the program runs unprofiled.");
+        }
+    }
+
+    public static void agentmain(String args, Instrumentation inst) { premain(args, inst); }
+
+    /** Copies the recorder's classes out of this jar into a private temporary jar. */
+    private static File runtimeJar() throws Exception {
+        File self = new File(Premain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path dir = Files.createTempDirectory("heaplens-");
+        File jar = dir.resolve("heaplens-runtime.jar").toFile();
+        try (JarFile in = new JarFile(self); OutputStream fos = Files.newOutputStream(jar.toPath());
+             JarOutputStream out = new JarOutputStream(fos)) {
+            Enumeration<JarEntry> entries = in.entries();
+            while (entries.hasMoreElements()) {
+                JarEntry e = entries.nextElement();
+                if (!e.getName().startsWith(RUNTIME_PACKAGE) || e.isDirectory()) continue;
+                out.putNextEntry(new JarEntry(e.getName()));
+                try (InputStream is = in.getInputStream(e)) { is.transferTo(out); }
+                out.closeEntry();
+            }
+        }
+        jar.deleteOnExit();
+        dir.toFile().deleteOnExit();
+        return jar;
+    }
+}

@@ -1,0 +1,67 @@
+package io.heaplens.agent.collect;
+
+import io.heaplens.agent.Registry.TypeInfo;
+import io.heaplens.runtime.Layout;
+
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Estimated shallow sizes of instances: the running JVM's header plus the instance fields of the class and its
+ * superclasses, aligned. An estimate: HotSpot packs fields into gaps, which this sum ignores.
+ */
+final class TypeSizes {
+    private final Instrumentation inst;
+    private Map<String, Class<?>> loaded = new HashMap<>();
+    private long lastScan;
+
+    TypeSizes(Instrumentation inst) { this.inst = inst; }
+
+    long sizeOf(TypeInfo t) {
+        if (t.array) return -1;
+        long s = t.size;
+        if (s != -2) return s;
+        Class<?> c = t.cls != null ? t.cls : find(t.name);
+        if (c == null) return -1;                       // not loaded yet: try again at the next write
+        t.size = s = estimate(c);
+        return s;
+    }
+
+    private Class<?> find(String name) {
+        Class<?> c = loaded.get(name);
+        if (c == null && System.currentTimeMillis() - lastScan > 900) {
+            Map<String, Class<?>> m = new HashMap<>();
+            for (Class<?> k : inst.getAllLoadedClasses()) m.putIfAbsent(k.getName(), k);
+            loaded = m;
+            lastScan = System.currentTimeMillis();
+            c = m.get(name);
+        }
+        return c;
+    }
+
+    static long estimate(Class<?> c) {
+        long bytes = 0;
+        try {
+            for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+                for (Field f : k.getDeclaredFields()) {
+                    if (Modifier.isStatic(f.getModifiers())) continue;
+                    bytes += fieldSize(f.getType());
+                }
+            }
+        } catch (Throwable t) {
+            return -1;
+        }
+        return Layout.objectBytes(bytes);
+    }
+
+    private static int fieldSize(Class<?> t) {
+        if (!t.isPrimitive()) return Layout.reference;
+        if (t == long.class || t == double.class) return 8;
+        if (t == int.class || t == float.class) return 4;
+        if (t == short.class || t == char.class) return 2;
+        return 1;
+    }
+}

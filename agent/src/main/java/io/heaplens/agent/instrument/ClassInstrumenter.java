@@ -1,0 +1,75 @@
+package io.heaplens.agent.instrument;
+
+import io.heaplens.agent.Registry;
+import io.heaplens.agent.instrument.OffsetClassNode.OffsetMethodNode;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodTooLargeException;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.MethodNode;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/** Instruments one class file; returns null when there is nothing to change. */
+public final class ClassInstrumenter {
+    /** Methods that get call-tree probes even in JDK classes: class loading shows as its own frame. */
+    private static boolean isBoundary(String owner, String name, String desc) {
+        return owner.equals("java/lang/ClassLoader") && name.equals("loadClass") && desc.equals("(Ljava/lang/String;)Ljava/lang/Class;");
+    }
+
+    public static final class Result {
+        public byte[] bytes;
+        public int methodsProfiled, sites;
+        public final java.util.List<String> warnings = new java.util.ArrayList<>();
+        public final java.util.List<String> methodsLeftAlone = new java.util.ArrayList<>();
+    }
+
+    private ClassInstrumenter() {}
+
+    public static Result instrument(byte[] original, Registry registry, boolean profiled) {
+        Set<String> leaveAlone = new HashSet<>();
+        Result r = new Result();
+        for (int attempt = 0; ; attempt++) {
+            try {
+                r.bytes = once(original, registry, profiled, leaveAlone, r);
+                r.methodsLeftAlone.addAll(leaveAlone);
+                return r;
+            } catch (MethodTooLargeException e) {
+                // The probes pushed a method over the 64 KB limit: that method stays as it was.
+                String m = e.getMethodName() + e.getDescriptor();
+                if (!leaveAlone.add(m) || attempt > 64) throw e;
+                r.warnings.clear();
+            }
+        }
+    }
+
+    private static byte[] once(byte[] original, Registry registry, boolean profiled, Set<String> leaveAlone, Result r) {
+        OffsetReader reader = new OffsetReader(original);
+        OffsetClassNode cn = new OffsetClassNode(reader);
+        reader.accept(cn, ClassReader.EXPAND_FRAMES);
+        ClassPlan plan = new ClassPlan(cn.name, profiled, cn.version);
+        plan.sourceFile = cn.sourceFile;
+        int changed = 0;
+        for (MethodNode m : cn.methods) {
+            if ((m.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0 || m.instructions.size() == 0) continue;
+            if (leaveAlone.contains(m.name + m.desc)) continue;
+            boolean bridge = (m.access & Opcodes.ACC_BRIDGE) != 0;
+            boolean mct = (profiled && !bridge) || isBoundary(cn.name, m.name, m.desc);
+            MethodInstrumenter mi = new MethodInstrumenter(registry, plan, (OffsetMethodNode) m, mct);
+            mi.run();
+            if (mct) plan.methodsProfiled++;
+            plan.sites += mi.sites;
+            if (mct || mi.sites > 0) changed++;
+        }
+        r.methodsProfiled = plan.methodsProfiled;
+        r.sites = plan.sites;
+        r.warnings.addAll(plan.warnings);
+        if (changed == 0) return null;
+        // Frames are kept from the original (extended by the instrumenter), so COMPUTE_MAXS suffices and
+        // no class is ever loaded to compute a common superclass.
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        cn.accept(cw);
+        return cw.toByteArray();
+    }
+}

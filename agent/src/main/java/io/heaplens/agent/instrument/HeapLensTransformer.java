@@ -1,0 +1,106 @@
+package io.heaplens.agent.instrument;
+
+import io.heaplens.agent.PackageFilter;
+import io.heaplens.agent.Registry;
+import io.heaplens.runtime.ThreadState;
+import org.objectweb.asm.Opcodes;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+
+/**
+ * Decides what each class gets and never lets a failure reach the program: any exception keeps the original
+ * bytes and is counted. Runs with the thread's recorder guard up, so its own allocations are not profiled.
+ */
+public final class HeapLensTransformer implements ClassFileTransformer {
+    /** Classes no probe may enter: the recorder's own path (ThreadLocal, references), method handles, the VM's plumbing. */
+    private static final String[] NEVER = {
+        "io/heaplens/", "java/lang/ThreadLocal", "java/lang/ref/", "java/lang/invoke/", "jdk/internal/vm/",
+        "jdk/internal/misc/", "sun/instrument/", "java/lang/instrument/", "jdk/internal/reflect/", "sun/reflect/",
+        "java/lang/VirtualThread", "jdk/internal/event/", "jdk/jfr/", "jdk/internal/loader/NativeLibrar",
+    };
+    private static final int NEWEST_SUPPORTED = Opcodes.V26;
+
+    private final Registry registry;
+    private final PackageFilter filter;
+    private final boolean jdk;
+    private final boolean verbose;
+    private final TransformStats stats;
+    private final Instrumentation inst;
+    private final Module runtimeModule;
+    private final ClassLoader platform = ClassLoader.getPlatformClassLoader();
+    private final Set<Module> modulesWithReadEdge = Collections.newSetFromMap(new WeakHashMap<>());
+
+    public HeapLensTransformer(Registry registry, PackageFilter filter, boolean jdk, boolean verbose, TransformStats stats, Instrumentation inst) {
+        this.registry = registry;
+        this.filter = filter;
+        this.jdk = jdk;
+        this.verbose = verbose;
+        this.stats = stats;
+        this.inst = inst;
+        this.runtimeModule = ThreadState.class.getModule();
+    }
+
+    public static boolean never(String internalName) {
+        if (internalName.equals("java/lang/Object")) return true;
+        for (String p : NEVER) if (internalName.startsWith(p)) return true;
+        return false;
+    }
+
+    public boolean isJdk(ClassLoader loader) { return loader == null || loader == platform; }
+
+    @Override
+    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> redefined,
+                            ProtectionDomain domain, byte[] bytes) {
+        if (className == null || never(className)) return null;
+        boolean isJdk = isJdk(loader);
+        if (isJdk && !jdk && !className.equals("java/lang/ClassLoader")) return null;
+        ThreadState ts = ThreadState.current();
+        ts.busy++;
+        long t0 = System.nanoTime();
+        try {
+            int major = ((bytes[6] & 0xFF) << 8) | (bytes[7] & 0xFF);
+            if (major > NEWEST_SUPPORTED) {
+                stats.skipped(className.replace('/', '.') + ": class file version " + major + " is newer than this agent's bytecode library supports; left unprofiled");
+                return null;
+            }
+            readEdge(module);
+            boolean profiled = !isJdk && filter.profiles(className);
+            ClassInstrumenter.Result r = ClassInstrumenter.instrument(bytes, registry, profiled);
+            for (String w : r.warnings) stats.warn(w);
+            for (String m : r.methodsLeftAlone) stats.warn(className.replace('/', '.') + "." + m + ": too large to instrument (64 KB limit); left as is");
+            if (r.bytes == null) return null;
+            stats.transformed(r.methodsProfiled, r.sites);
+            return r.bytes;
+        } catch (Throwable t) {
+            String loaderName = loader == null ? "bootstrap" : loader.getClass().getName();
+            stats.failed(className.replace('/', '.'), loaderName, String.valueOf(t));
+            if (verbose) System.err.println("heaplens: could not instrument " + className + " (" + t + "); it runs unprofiled");
+            return null;
+        } finally {
+            stats.time(System.nanoTime() - t0);
+            ts.busy--;
+        }
+    }
+
+    /** Called before the transformer is installed: editing a module from inside a transform can recurse into class loading. */
+    public void addReadEdges(Set<Module> modules) {
+        for (Module m : modules) readEdge(m);
+    }
+
+    /** Named modules (java.base, …) must read the bootstrap unnamed module that holds the recorder. */
+    private void readEdge(Module module) {
+        if (module == null || !module.isNamed()) return;
+        synchronized (modulesWithReadEdge) {
+            if (!modulesWithReadEdge.add(module)) return;
+        }
+        if (!module.canRead(runtimeModule)) {
+            inst.redefineModule(module, Set.of(runtimeModule), Map.of(), Map.of(), Set.of(), Map.of());
+        }
+    }
+}

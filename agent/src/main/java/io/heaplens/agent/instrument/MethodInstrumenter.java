@@ -1,0 +1,202 @@
+package io.heaplens.agent.instrument;
+
+import io.heaplens.agent.Registry;
+import io.heaplens.agent.Registry.MethodInfo;
+import io.heaplens.agent.Registry.SiteInfo;
+import io.heaplens.agent.Types;
+import io.heaplens.agent.instrument.OffsetClassNode.OffsetMethodNode;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FrameNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MultiANewArrayInsnNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.TypeInsnNode;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rewrites one method: MCT entry/exit probes (when the method is profiled) and allocation probes.
+ * The node returned by the entry probe lives in a fresh local; every return restores the caller's node, and a
+ * method-wide handler (last in the exception table, so the method's own handlers win) restores it when an
+ * exception leaves the method. The class's own stack map frames are kept and extended with that local, so no
+ * frame is recomputed and no class is loaded.
+ */
+final class MethodInstrumenter implements Opcodes {
+    private final Registry registry;
+    private final ClassPlan plan;
+    private final OffsetMethodNode mn;
+    private final MethodInfo info;
+    private final boolean mct;
+    private int nodeLocal = -1;
+    private int tempBase = -1;
+    int sites;
+
+    MethodInstrumenter(Registry registry, ClassPlan plan, OffsetMethodNode mn, boolean mct) {
+        this.registry = registry;
+        this.plan = plan;
+        this.mn = mn;
+        this.mct = mct;
+        this.info = registry.method(plan.name, mn.name, mn.desc);
+    }
+
+    void run() {
+        info.file = plan.sourceFile;
+        info.line = firstLine();
+        CtorAnalysis ctor = null;
+        if (mct && mn.name.equals("<init>")) ctor = analyseConstructor();
+        if (mct) {
+            nodeLocal = mn.maxLocals;
+            mn.maxLocals += 1;
+        }
+        boolean probeAllocations = !AllocatingCalls.countedByCaller(plan.name, mn.name, mn.desc);
+        List<AbstractInsnNode> original = new ArrayList<>();
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) original.add(i);
+        int line = -1;
+        for (AbstractInsnNode insn : original) {
+            if (insn instanceof LineNumberNode) { line = ((LineNumberNode) insn).line; continue; }
+            int op = insn.getOpcode();
+            if (op >= IRETURN && op <= RETURN && mct) mn.instructions.insertBefore(insn, Probes.exit(nodeLocal));
+            else if (probeAllocations) allocation(insn, op, line);
+        }
+        if (mct) {
+            LabelNode start = new LabelNode();
+            InsnList prologue = Probes.enter(info.id, nodeLocal);
+            prologue.add(start);
+            mn.instructions.insert(prologue);
+            addNodeLocalToFrames();
+            LabelNode handlerStart = start;
+            if (ctor != null) handlerStart = ctor.thisInits.size() == 1 ? labelAfter(ctor.thisInits.get(0)) : null;
+            if (handlerStart != null) addExitHandler(handlerStart);
+            info.profiled = true;
+        }
+    }
+
+    private int firstLine() {
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof LineNumberNode) return ((LineNumberNode) i).line;
+        }
+        return -1;
+    }
+
+    private CtorAnalysis analyseConstructor() {
+        CtorAnalysis a = CtorAnalysis.of(plan.name, mn);
+        if (a.targets.size() == 1) {
+            MethodInsnNode call = a.thisInits.get(0);
+            info.ctorTarget = registry.method(call.owner, "<init>", call.desc).id;
+        } else if (a.targets.size() > 1) {
+            info.ctorWarning = "invokes " + a.targets.size() + " different constructors on this depending on the path "
+                + a.targets + " (hand-crafted bytecode, seed 000 Appendix B): object counts from constructor calls may be wrong";
+        } else if (!plan.name.equals("java/lang/Object")) {
+            info.ctorWarning = a.incomplete
+                ? "the constructor analysis lost track of this (no stack map frames): no alternate/superclass constructor found"
+                : "no alternate or superclass constructor invocation on this was found";
+        }
+        if (info.ctorWarning != null) plan.warnings.add(plan.name.replace('/', '.') + ".<init>" + mn.desc + ": " + info.ctorWarning);
+        return a;
+    }
+
+    private void allocation(AbstractInsnNode insn, int op, int line) {
+        int bci = mn.bciOf(insn);
+        switch (op) {
+            case NEW: {
+                SiteInfo s = site(bci, line, "new", Types.descriptorOfInternal(((TypeInsnNode) insn).desc));
+                mn.instructions.insert(insn, Probes.object(registry.singleKey(s), nodeLocal));
+                break;
+            }
+            case NEWARRAY:
+                arraySite(insn, bci, line, "newarray", Types.newarrayDescriptor(((IntInsnNode) insn).operand));
+                break;
+            case ANEWARRAY:
+                arraySite(insn, bci, line, "anewarray", "[" + Types.descriptorOfInternal(((TypeInsnNode) insn).desc));
+                break;
+            case MULTIANEWARRAY: {
+                MultiANewArrayInsnNode m = (MultiANewArrayInsnNode) insn;
+                if (m.dims == 1) { arraySite(insn, bci, line, "multianewarray", m.desc); break; }
+                SiteInfo s = site(bci, line, "multianewarray", m.desc);
+                int firstKey = registry.levelKeys(s, m.dims);
+                int temps = temps(m.dims);
+                mn.instructions.insertBefore(insn, Probes.saveDims(m.dims, temps));
+                mn.instructions.insert(insn, Probes.multi(firstKey, m.dims, temps, nodeLocal));
+                break;
+            }
+            case INVOKEVIRTUAL: case INVOKESPECIAL: case INVOKESTATIC: {
+                MethodInsnNode call = (MethodInsnNode) insn;
+                String kind = AllocatingCalls.kindOf(call);
+                if (kind == null) break;
+                String declared = call.owner.charAt(0) == '[' ? call.owner : "Ljava/lang/Object;";
+                SiteInfo s = site(bci, line, kind, declared);
+                mn.instructions.insert(insn, Probes.dynamic(s.id, nodeLocal));
+                break;
+            }
+            default:
+        }
+    }
+
+    private void arraySite(AbstractInsnNode insn, int bci, int line, String kind, String descriptor) {
+        SiteInfo s = site(bci, line, kind, descriptor);
+        int key = registry.singleKey(s);
+        mn.instructions.insert(insn, Probes.array(key, registry.type(s).elementSize, nodeLocal));
+    }
+
+    private SiteInfo site(int bci, int line, String kind, String descriptor) {
+        sites++;
+        return registry.site(info.id, bci, line, kind, descriptor);
+    }
+
+    private int temps(int needed) {
+        if (tempBase < 0) {
+            tempBase = mn.maxLocals;
+            mn.maxLocals += needed;
+        } else if (tempBase + needed > mn.maxLocals) {
+            mn.maxLocals = tempBase + needed;
+        }
+        return tempBase;
+    }
+
+    private LabelNode labelAfter(AbstractInsnNode insn) {
+        LabelNode l = new LabelNode();
+        mn.instructions.insert(insn, l);
+        return l;
+    }
+
+    /** Every existing frame gets the node local (frames are expanded: one entry per value, long/double included). */
+    private void addNodeLocalToFrames() {
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof FrameNode) {
+                FrameNode f = (FrameNode) i;
+                f.local = withNodeLocal(f.local);
+            }
+        }
+    }
+
+    private List<Object> withNodeLocal(List<Object> locals) {
+        List<Object> out = new ArrayList<>(locals == null ? List.of() : locals);
+        int slots = 0;
+        for (Object o : out) slots += (o == LONG || o == DOUBLE) ? 2 : 1;
+        while (slots < nodeLocal) { out.add(TOP); slots++; }
+        out.add(Probes.NODE);
+        return out;
+    }
+
+    /** catch (Throwable t) { Recorder.exit(node); throw t; } around the whole body, after every other handler. */
+    private void addExitHandler(LabelNode start) {
+        LabelNode end = new LabelNode(), handler = new LabelNode();
+        mn.instructions.add(end);
+        mn.instructions.add(handler);
+        if (plan.frames) {
+            List<Object> locals = withNodeLocal(new ArrayList<>());
+            for (int i = 0; i < locals.size() - 1; i++) locals.set(i, TOP);
+            mn.instructions.add(new FrameNode(F_NEW, locals.size(), locals.toArray(), 1, new Object[] {"java/lang/Throwable"}));
+        }
+        mn.instructions.add(Probes.exit(nodeLocal));
+        mn.instructions.add(new InsnNode(ATHROW));
+        mn.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
+    }
+}

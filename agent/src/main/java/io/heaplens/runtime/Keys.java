@@ -1,0 +1,74 @@
+package io.heaplens.runtime;
+
+/**
+ * Record keys: a key names one (allocation site, allocated type) pair. Most sites allocate one type and own one
+ * key; a multianewarray site owns one key per dimension level (consecutive), and call-site allocations
+ * (array clone, reflective arrays) get a key per run-time class, resolved on first sight.
+ */
+public final class Keys {
+    /** Turns a run-time class seen at a site into a key (implemented by the agent, which owns the type table). */
+    public interface Resolver { int keyFor(int site, Class<?> type); }
+
+    public static volatile Resolver resolver;
+
+    private static final Object LOCK = new Object();
+    private static int[] site = new int[4096];
+    private static int[] type = new int[4096];
+    private static int[] elementSize = new int[4096];
+    private static int count;
+
+    private static final class Dyn {
+        final Class<?> cls; final int key; final Dyn next;
+        Dyn(Class<?> cls, int key, Dyn next) { this.cls = cls; this.key = key; this.next = next; }
+    }
+    private static Dyn[] dyn = new Dyn[4096];
+
+    private Keys() {}
+
+    public static int add(int siteId, int typeId, int elemSize) {
+        synchronized (LOCK) {
+            if (count == site.length) {
+                site = grow(site); type = grow(type); elementSize = grow(elementSize);
+            }
+            site[count] = siteId; type[count] = typeId; elementSize[count] = elemSize;
+            return count++;
+        }
+    }
+
+    public static int count() { synchronized (LOCK) { return count; } }
+    public static int site(int key) { return site[key]; }
+    public static int type(int key) { return type[key]; }
+    public static int elementSize(int key) { return elementSize[key]; }
+
+    /** Key for a run-time class at a call-site allocation; -1 when it cannot be resolved. */
+    static int dynamic(int siteId, Class<?> cls, ThreadState ts) {
+        Dyn[] tab = dyn;
+        if (siteId < tab.length) {
+            for (Dyn d = tab[siteId]; d != null; d = d.next) if (d.cls == cls) return d.key;
+        }
+        Resolver r = resolver;
+        if (r == null) return -1;
+        ts.busy++;                     // the resolver runs JDK code: keep it out of the profile
+        try {
+            synchronized (LOCK) {
+                if (siteId >= dyn.length) {
+                    Dyn[] bigger = new Dyn[Math.max(siteId + 1, dyn.length * 2)];
+                    System.arraycopy(dyn, 0, bigger, 0, dyn.length);
+                    dyn = bigger;
+                }
+                for (Dyn d = dyn[siteId]; d != null; d = d.next) if (d.cls == cls) return d.key;
+            }
+            int key = r.keyFor(siteId, cls);   // outside LOCK: it calls add()
+            synchronized (LOCK) { dyn[siteId] = new Dyn(cls, key, dyn[siteId]); }
+            return key;
+        } finally {
+            ts.busy--;
+        }
+    }
+
+    private static int[] grow(int[] a) {
+        int[] b = new int[a.length * 2];
+        System.arraycopy(a, 0, b, 0, a.length);
+        return b;
+    }
+}

@@ -1,0 +1,134 @@
+package io.heaplens.runtime;
+
+/**
+ * One method invocation context (seed 000 §2): all invocations of one method with the same call stack, on one
+ * thread. Only its own thread mutates it; the collector reads it racily (counters are plain longs, tables are
+ * replaced whole, so a reader always sees a consistent array).
+ */
+public final class Node {
+    public static final int ROOT = -1;
+    public static final int FOLD = -2;
+
+    public final int method;
+    public final Node parent;
+    public final ThreadState thread;
+    public final int depth;
+    /** True for the per-thread stand-in returned for calls deeper than the depth limit. */
+    public final boolean fold;
+
+    public long calls;
+    /** Calls made deeper than the depth limit below this node; their allocations are charged here. */
+    public long folded;
+
+    private Node[] children;          // open addressing on method id; null slots are empty
+    private int childCount;
+    private Node lastChild;           // one-entry cache: loops call the same callee again and again
+
+    /** Allocation records, stride 4: key+1 (0 = empty slot), count, elements, bytes. Open addressing on key. */
+    private long[] records;
+    private int recordCount;
+
+    Node(int method, Node parent, ThreadState thread, int depth, boolean fold) {
+        this.method = method;
+        this.parent = parent;
+        this.thread = thread;
+        this.depth = depth;
+        this.fold = fold;
+    }
+
+    Node child(int mid) {
+        Node last = lastChild;
+        if (last != null && last.method == mid) return last;
+        Node[] tab = children;
+        if (tab != null) {
+            int mask = tab.length - 1;
+            for (int i = mix(mid) & mask; ; i = (i + 1) & mask) {
+                Node c = tab[i];
+                if (c == null) break;
+                if (c.method == mid) { lastChild = c; return c; }
+            }
+        }
+        return addChild(mid);
+    }
+
+    private Node addChild(int mid) {
+        Node c = new Node(mid, this, thread, depth + 1, false);
+        Node[] tab = children;
+        if (tab == null) tab = new Node[4];
+        else if ((childCount + 1) * 2 > tab.length) tab = rehashChildren(tab, tab.length * 2);
+        insertChild(tab, c);
+        childCount++;
+        children = tab;               // publish after the slot is filled
+        lastChild = c;
+        return c;
+    }
+
+    private static Node[] rehashChildren(Node[] old, int size) {
+        Node[] tab = new Node[size];
+        for (Node c : old) if (c != null) insertChild(tab, c);
+        return tab;
+    }
+
+    private static void insertChild(Node[] tab, Node c) {
+        int mask = tab.length - 1;
+        int i = mix(c.method) & mask;
+        while (tab[i] != null) i = (i + 1) & mask;
+        tab[i] = c;
+    }
+
+    /** Adds one allocation record: count arrays/objects, their elements and (arrays only) bytes. */
+    void record(int key, long count, long elements, long bytes) {
+        long[] tab = records;
+        if (tab != null) {
+            int slots = tab.length >> 2, mask = slots - 1;
+            long k = key + 1L;
+            for (int i = mix(key) & mask; ; i = (i + 1) & mask) {
+                int b = i << 2;
+                long cur = tab[b];
+                if (cur == k) { tab[b + 1] += count; tab[b + 2] += elements; tab[b + 3] += bytes; return; }
+                if (cur == 0) break;
+            }
+        }
+        addRecord(key, count, elements, bytes);
+    }
+
+    private void addRecord(int key, long count, long elements, long bytes) {
+        long[] tab = records;
+        if (tab == null) tab = new long[4 * 4];
+        else if ((recordCount + 1) * 2 > (tab.length >> 2)) tab = rehashRecords(tab, (tab.length >> 2) * 2);
+        int b = insertRecord(tab, key);
+        tab[b + 1] = count; tab[b + 2] = elements; tab[b + 3] = bytes;
+        tab[b] = key + 1L;
+        recordCount++;
+        records = tab;
+    }
+
+    private static long[] rehashRecords(long[] old, int slots) {
+        long[] tab = new long[slots * 4];
+        for (int b = 0; b < old.length; b += 4) {
+            if (old[b] == 0) continue;
+            int nb = insertRecord(tab, (int) (old[b] - 1));
+            tab[nb + 1] = old[b + 1]; tab[nb + 2] = old[b + 2]; tab[nb + 3] = old[b + 3];
+            tab[nb] = old[b];
+        }
+        return tab;
+    }
+
+    private static int insertRecord(long[] tab, int key) {
+        int mask = (tab.length >> 2) - 1;
+        int i = mix(key) & mask;
+        while (tab[i << 2] != 0) i = (i + 1) & mask;
+        return i << 2;
+    }
+
+    private static int mix(int x) {
+        x *= 0x9E3779B1;
+        return x ^ (x >>> 16);
+    }
+
+    /** The current children table (may contain null slots). For readers. */
+    public Node[] childrenSnapshot() { return children; }
+
+    /** The current record table, stride 4 (key+1, count, elements, bytes; key+1 == 0 is an empty slot). */
+    public long[] recordsSnapshot() { return records; }
+}

@@ -1,0 +1,87 @@
+package io.heaplens.runtime;
+
+/**
+ * The probes the instrumenter inserts call these static methods. Kept tiny so the JIT inlines them.
+ * Profiled methods hold their MCT node in a local and pass it; code without a node (the JDK, excluded packages)
+ * calls the {@code j*} variants, which charge the innermost profiled node of the calling thread.
+ * Nothing here calls instrumented code, so the probes never re-enter themselves.
+ */
+public final class Recorder {
+    private Recorder() {}
+
+    // ---- method call tree -------------------------------------------------------------------------------
+    public static Node enter(int method) {
+        return ThreadState.current().enter(method);
+    }
+
+    /** At every return and in the method-wide exception handler: the caller's node becomes current again. */
+    public static void exit(Node n) {
+        if (!n.fold) n.thread.current = n.parent;
+    }
+
+    // ---- allocations in profiled methods ------------------------------------------------------------------
+    public static void obj(Node n, int key) {
+        if (n.fold) n = n.thread.current;
+        n.record(key, 1, 0, 0);
+    }
+
+    public static void arr(int length, Node n, int key, int elementSize) {
+        if (n.fold) n = n.thread.current;
+        n.record(key, 1, length, Layout.arrayBytes(length, elementSize));
+    }
+
+    public static void multi(Node n, int key, int d1, int d2) { multiDims(n, key, new int[] {d1, d2}); }
+
+    public static void multi(Node n, int key, int d1, int d2, int d3) { multiDims(n, key, new int[] {d1, d2, d3}); }
+
+    public static void multiDims(Node n, int key, int[] dims) {
+        if (n == null) {
+            ThreadState ts = ThreadState.current();
+            if (ts.busy != 0) return;
+            n = ts.current;
+        } else if (n.fold) {
+            n = n.thread.current;
+        }
+        long[][] levels = MultiArrays.levels(dims);
+        for (int i = 0; i < levels.length; i++) {
+            long arrays = levels[i][0];
+            if (arrays == 0) break;                       // nothing allocated at this level or below
+            int k = key + i;
+            n.record(k, arrays, levels[i][1], arrays * Layout.arrayBytes(dims[i], Keys.elementSize(k)));
+        }
+    }
+
+    /** A call-site allocation (array clone, reflective or Unsafe array, Object.clone): the type is known at run time. */
+    public static void dyn(Object o, Node n, int site) {
+        if (o == null) return;
+        ThreadState ts;
+        if (n == null) {
+            ts = ThreadState.current();
+            if (ts.busy != 0) return;
+            n = ts.current;
+        } else {
+            ts = n.thread;
+            if (n.fold) n = ts.current;
+        }
+        Class<?> c = o.getClass();
+        int key = Keys.dynamic(site, c, ts);
+        if (key < 0) return;
+        if (c.isArray()) {
+            int len = java.lang.reflect.Array.getLength(o);
+            n.record(key, 1, len, Layout.arrayBytes(len, Keys.elementSize(key)));
+        } else {
+            n.record(key, 1, 0, 0);
+        }
+    }
+
+    // ---- allocations in code without a node (JDK, excluded packages) -----------------------------------
+    public static void jobj(int key) {
+        ThreadState ts = ThreadState.current();
+        if (ts.busy == 0) ts.current.record(key, 1, 0, 0);
+    }
+
+    public static void jarr(int length, int key, int elementSize) {
+        ThreadState ts = ThreadState.current();
+        if (ts.busy == 0) ts.current.record(key, 1, length, Layout.arrayBytes(length, elementSize));
+    }
+}

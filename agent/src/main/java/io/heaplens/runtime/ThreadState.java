@@ -1,0 +1,69 @@
+package io.heaplens.runtime;
+
+/**
+ * Everything the recorder keeps for one thread: its MCT, the current node, and a re-entrancy guard.
+ * Creating one calls no instrumented code, so the first probe on a new thread cannot recurse.
+ */
+public final class ThreadState {
+    private static final ThreadLocal<ThreadState> CURRENT = new ThreadLocal<ThreadState>() {
+        @Override protected ThreadState initialValue() { return register(new ThreadState(Thread.currentThread())); }
+    };
+    private static final Object LOCK = new Object();
+    private static ThreadState[] all = new ThreadState[64];
+    private static int count;
+
+    /** Calls deeper than this fold into the node at this depth. */
+    public static volatile int maxDepth = 4096;
+
+    public final Thread thread;
+    public final long id;
+    public final Node root;
+    final Node foldNode;
+    /** The innermost profiled node of this thread: JDK allocations are charged to it. */
+    public Node current;
+    /** Non-zero while the agent itself works on this thread (transformer, collector): nothing is recorded. */
+    public int busy;
+
+    private ThreadState(Thread t) {
+        thread = t;
+        id = t.getId();
+        root = new Node(Node.ROOT, null, this, 0, false);
+        foldNode = new Node(Node.FOLD, null, this, 0, true);
+        current = root;
+    }
+
+    public static ThreadState current() { return CURRENT.get(); }
+
+    private static ThreadState register(ThreadState ts) {
+        synchronized (LOCK) {
+            if (count == all.length) {
+                ThreadState[] bigger = new ThreadState[count * 2];
+                System.arraycopy(all, 0, bigger, 0, count);
+                all = bigger;
+            }
+            all[count++] = ts;
+        }
+        return ts;
+    }
+
+    /** Every thread state ever created, dead threads included, in creation order. */
+    public static ThreadState[] snapshot() {
+        synchronized (LOCK) {
+            ThreadState[] out = new ThreadState[count];
+            System.arraycopy(all, 0, out, 0, count);
+            return out;
+        }
+    }
+
+    Node enter(int mid) {
+        Node cur = current;
+        if (cur.depth >= maxDepth) {
+            cur.folded++;
+            return foldNode;
+        }
+        Node c = cur.child(mid);
+        c.calls++;
+        current = c;
+        return c;
+    }
+}
