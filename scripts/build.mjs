@@ -14,7 +14,7 @@ if (skipAgent) {
 } else if (!existsSync(pom)) {
   console.log('build: agent/pom.xml does not exist yet; skipping the Java agent');
 } else {
-  must('mvn', ['-o', '-q', '-f', pom, '-DskipTests', 'package'], 'build: mvn package (agent)');
+  must('mvn', ['-o', '-q', '-B', '-f', pom, '-DskipTests', 'package'], 'build: mvn package (agent)');
   const jar = join(root, 'agent', 'target', 'heaplens-agent.jar');
   if (!existsSync(jar)) {
     console.error(`build: Maven succeeded but ${jar} is missing`);
