@@ -60,7 +60,11 @@ export interface MethodEntry {
   ctorWarning?: string;
 }
 
-export type SiteKind = 'new' | 'newarray' | 'anewarray' | 'multianewarray' | 'clone' | 'reflect';
+/**
+ * The kinds docs/format.md lists. The loader accepts any string: the agent also writes call-site kinds
+ * the format does not list yet (seen: `copy`, `unsafe`), and a reader should show them, not refuse them.
+ */
+export type SiteKind = 'new' | 'newarray' | 'anewarray' | 'multianewarray' | 'clone' | 'reflect' | (string & {});
 
 export interface SiteEntry {
   id: number;
