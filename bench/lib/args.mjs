@@ -1,0 +1,54 @@
+// Command-line flags of `npm run bench` (node bench/run.mjs).
+export const USAGE = `usage: node bench/run.mjs [flags]
+  --smoke            the small workload only, plain + heaplens-exact, 1 round; asserts the harness works
+  --quick            1 round
+  --rounds N         rounds per workload (default 3)
+  --workloads a,b    javac,xalan,fop,luindex,h2 (default: all five); smoke is the small one
+  --configs a,b      plain,heaplens-exact,jfr-profile,jfr-alloc (default: all); any heaplens-MODE works
+  --jdk 17|25        the JDK under test (default 17; 25 = Temurin 25)
+  --no-startup       skip the start-up measurement
+  --no-accuracy      skip the -Xint allocation accuracy runs
+  --accuracy a,b     workloads for the accuracy runs (default smoke,h2)
+  --prepare-only     install and prepare the workloads, run nothing
+  --timeout S        seconds before a run is killed (default 900)
+  --out DIR          where to write the table and JSON (default bench/results for a full default run,
+                     bench/work/results otherwise)`;
+
+export function parseArgs(argv) {
+  const o = { rounds: 3, jdk: '17', startup: true, accuracy: true, timeout: 900, workloads: null, configs: null,
+    startupReps: 5, accuracyWorkloads: null, smoke: false, quick: false, prepareOnly: false, out: null, explicit: new Set() };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const val = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    const list = () => val().split(',').map((s) => s.trim()).filter(Boolean);
+    switch (a) {
+      case '--smoke': o.smoke = true; break;
+      case '--quick': o.quick = true; o.rounds = 1; break;
+      case '--rounds': o.rounds = Number(val()); o.explicit.add('rounds'); break;
+      case '--workloads': o.workloads = list(); break;
+      case '--configs': o.configs = list(); break;
+      case '--jdk': o.jdk = val(); break;
+      case '--no-startup': o.startup = false; break;
+      case '--no-accuracy': o.accuracy = false; break;
+      case '--accuracy': o.accuracyWorkloads = list(); break;
+      case '--prepare-only': o.prepareOnly = true; break;
+      case '--timeout': o.timeout = Number(val()); break;
+      case '--out': o.out = val(); break;
+      case '-h': case '--help': o.help = true; break;
+      default: throw new Error(`unknown flag ${a}\n${USAGE}`);
+    }
+  }
+  if (!Number.isInteger(o.rounds) || o.rounds < 1) throw new Error('--rounds needs a positive integer');
+  if (o.smoke) {
+    o.workloads = ['smoke'];
+    o.configs ??= ['plain', 'heaplens-exact'];
+    if (!o.explicit.has('rounds')) o.rounds = 1;
+    // The smoke test stays short: start-up with 2 repetitions, no -Xint accuracy runs unless --accuracy is given.
+    o.startupReps = 2;
+    if (!o.accuracyWorkloads) o.accuracy = false;
+  }
+  return o;
+}

@@ -1,0 +1,82 @@
+// The Markdown table written next to the JSON.
+const f = (x, d = 2) => (x == null || !Number.isFinite(x) ? '–' : x.toFixed(d));
+const x = (r) => (r == null ? '–' : `${r.toFixed(2)}×`);
+const mb = (b) => (b == null ? '–' : b >= 1e6 ? `${(b / 1e6).toFixed(1)} MB` : `${(b / 1e3).toFixed(1)} kB`);
+const list = (rs) => rs.filter((r) => r != null).map((r) => r.toFixed(2)).join(' / ');
+
+export const TARGETS = { wallGeomean: 2.0, wallWorst: 4.0, rss: 1.3, startupAdded: 0.5, accuracyPct: 3 };
+
+export function markdown(res) {
+  const L = [];
+  const m = res.meta;
+  L.push(`# HeapLens benchmark — JDK ${m.jdk}`, '');
+  L.push(`${m.date} · ${m.javaVersion} (${m.javaBuild}) · ${m.machine.cores} cores, ${m.machine.memGB} GiB · ` +
+    `${m.rounds} round(s), configurations interleaved per round · agent ${m.agentJar ? `\`${m.agentJarRel}\` sha256 ${m.agentSha}` : 'not found'} · ` +
+    `repo ${m.gitCommit ?? '?'}`, '');
+  if (m.notes.length) { for (const n of m.notes) L.push(`> ${n}`); L.push(''); }
+  L.push('## Overhead per workload', '');
+  L.push('Medians over the rounds; `×` is the median of the per-round ratios to plain (the per-round ratios follow).',
+    '`other CPU` is CPU time that other processes used during the run (median, max): a noisy machine shows here.', '');
+  L.push('| workload | config | wall s | wall × (rounds) | CPU s | CPU × | peak RSS MB | RSS × | profile | other CPU s | output |');
+  L.push('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+  for (const [wl, w] of Object.entries(res.summary.workloads)) {
+    for (const [cfg, c] of Object.entries(w.configs)) {
+      const out = c.output === 'same' ? `same${c.checkSummary ? ` (${c.checkSummary})` : ''}` : `**${c.output}**`;
+      L.push(`| ${wl} | ${cfg} | ${f(c.wall)} | ${cfg === 'plain' ? '1' : `${x(c.wallRatio)} (${list(c.wallRatios)})`} | ${f(c.cpu)} | ${cfg === 'plain' ? '1' : x(c.cpuRatio)} | ${f(c.rssMB, 0)} | ${cfg === 'plain' ? '1' : x(c.rssRatio)} | ${mb(c.profileBytes)} | ${f(c.otherCpu)}, ${f(c.otherCpuMax)} | ${out} |`);
+    }
+  }
+  L.push('', '## Geometric means over workloads (only workloads whose output matched plain)', '');
+  L.push('| config | workloads | wall × geomean | wall × worst | CPU × geomean | RSS × geomean | RSS × worst |');
+  L.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const [cfg, g] of Object.entries(res.summary.geomeans)) {
+    L.push(`| ${cfg} | ${g.workloads} | ${x(g.wall)} | ${x(g.wallWorst)} | ${x(g.cpu)} | ${x(g.rss)} | ${x(g.rssWorst)} |`);
+  }
+  if (res.targets) {
+    L.push('', '## Targets (reported, never asserted)', '', '| target | goal | measured | met |', '| --- | --- | --- | --- |');
+    for (const t of res.targets) L.push(`| ${t.name} | ${t.goal} | ${t.measured} | ${t.met == null ? '–' : t.met ? 'yes' : '**no**'} |`);
+  }
+  if (res.startup) {
+    L.push('', `## Start-up (hello world, median of ${res.startup.reps})`, '', '| config | wall s | added s | CPU s | peak RSS MB | note |', '| --- | ---: | ---: | ---: | ---: | --- |');
+    for (const [cfg, s] of Object.entries(res.startup.configs)) {
+      L.push(`| ${cfg} | ${f(s.wall, 3)} | ${f(s.added, 3)} | ${f(s.cpu, 2)} | ${f(s.rssMB, 0)} | ${s.error ? s.error.split('\n')[0] : ''} |`);
+    }
+  }
+  const tr = Object.entries(res.summary.workloads).flatMap(([wl, w]) => Object.entries(w.configs)
+    .filter(([, c]) => c.heaplens).map(([cfg, c]) => ({ wl, cfg, h: c.heaplens })));
+  if (tr.length) {
+    L.push('', '## Instrumentation (last run of each heaplens configuration)', '',
+      '| workload | config | classes transformed | failed | skipped | retransformed | threads | MCT nodes | objects | est. bytes | final write |',
+      '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+    for (const { wl, cfg, h } of tr) {
+      const t = h.transform;
+      L.push(`| ${wl} | ${cfg} | ${t.classesTransformed ?? '–'} | ${t.classesFailed ?? '–'} | ${t.classesSkipped ?? '–'} | ${t.retransformed ?? '–'} | ${h.threads} | ${h.nodes} | ${h.objects} | ${mb(h.bytes)} | ${h.final} |`);
+    }
+    const fails = tr.flatMap(({ wl, h }) => h.transform.failures.map((e) => `${wl}: ${e.class} (${e.loader}): ${e.error}`));
+    if (fails.length) { L.push('', 'First transform failures:', ''); for (const e of fails.slice(0, 10)) L.push(`- ${e}`); }
+  }
+  if (res.accuracy?.length) {
+    L.push('', '## Accuracy of estimated bytes (-Xint)', '',
+      'HotSpot = sum of ThreadMXBean#getThreadAllocatedBytes over the program\'s threads, run without the agent; ' +
+      'profile = sum of `bytes` over all records of the heaplens profile of the same run under the agent. ' +
+      'HotSpot with agent = the same counters in the profiled run (includes the agent\'s own allocations in application threads).', '',
+      '| workload | HotSpot bytes | profile bytes | error | HotSpot with agent | output | wall plain / agent s | note |',
+      '| --- | ---: | ---: | ---: | ---: | --- | --- | --- |');
+    for (const a of res.accuracy) {
+      const err = a.errorPct == null ? '–' : `${a.errorPct >= 0 ? '+' : ''}${a.errorPct.toFixed(2)} %`;
+      const note = Object.entries(a.errors).map(([k, e]) => `${k}: ${e.split('\n')[0]}`).join('; ');
+      L.push(`| ${a.workload} | ${a.hotspotBytes ?? '–'} | ${a.profileBytes ?? '–'} | ${err} | ${a.hotspotBytesWithAgent ?? '–'} | ${a.outputsEqual == null ? '–' : a.outputsEqual ? 'same' : '**DIFFERS**'} | ${f(a.wall.plain, 1)} / ${f(Object.values(a.wall)[1], 1)} | ${note} |`);
+    }
+  }
+  const errs = Object.entries(res.summary.workloads).flatMap(([wl, w]) => Object.entries(w.configs)
+    .flatMap(([cfg, c]) => [...c.errors.map((e) => ({ wl, cfg, ...e })), ...(c.profileError ? [{ wl, cfg, error: c.profileError }] : [])]));
+  if (errs.length) {
+    L.push('', '## Failures', '');
+    for (const e of errs) {
+      L.push(`- **${e.wl} / ${e.cfg}**${e.round ? ` round ${e.round}` : ''}: ${e.error.split('\n').slice(0, 6).join(' ⏎ ').slice(0, 800)}`);
+      if (e.command) L.push(`  - command: \`${e.command.slice(0, 600)}\``);
+      if (e.hsErr?.length) L.push(`  - hs_err: ${e.hsErr.join(', ')}`);
+    }
+  }
+  L.push('');
+  return L.join('\n');
+}

@@ -1,0 +1,60 @@
+// One measured run of one workload under one configuration, with its output check and profile statistics.
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { WORK } from './paths.mjs';
+import { measure } from './measure.mjs';
+import { fileSize, readProfile } from './profile.mjs';
+
+export function runDirFor(ctx, wl, cfgName, tag) {
+  const dir = join(WORK, 'runs', `jdk${ctx.jdk}`, wl.name, `${cfgName}${tag ? '-' + tag : ''}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+export function javaCommand(ctx, cfgArgs, cmd, extraJvm = []) {
+  const cp = cmd.cp.length ? ['-cp', cmd.cp.join(':')] : [];
+  return [ctx.java, ...extraJvm, ...cfgArgs, ...(cmd.jvmArgs || []), ...cp, cmd.main, ...cmd.args];
+}
+
+export function hsErrFiles(dir) {
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('hs_err_pid')).map((f) => join(dir, f)) : [];
+}
+
+export function tail(file, n = 1500) {
+  if (!existsSync(file)) return '';
+  const s = readFileSync(file, 'utf8');
+  return s.length > n ? '…' + s.slice(-n) : s;
+}
+
+export function runOnce(ctx, wl, cfg, { round, timeoutMs, tag = `r${round}` }) {
+  const dir = runDirFor(ctx, wl, cfg.name, tag);
+  const profileBase = join(dir, 'profile');
+  const cmd = wl.command(ctx.wctx[wl.name], dir);
+  const argv = javaCommand(ctx, cfg.jvmArgs({ ...ctx, profile: profileBase }), cmd);
+  const m = measure(argv, { dir, cwd: cmd.cwd || dir, timeoutMs });
+  const rec = { workload: wl.name, config: cfg.name, round, ...m, command: argv.join(' '), dir };
+  if (m.exit !== 0 || m.timedOut) {
+    rec.error = `${m.timedOut ? 'timed out' : `exit ${m.exit}`}; stderr: ${tail(join(dir, 'stderr.txt'))}`;
+    rec.hsErr = hsErrFiles(cmd.cwd || dir);
+    return rec;
+  }
+  try {
+    rec.check = wl.check(ctx.wctx[wl.name], dir);
+  } catch (e) {
+    rec.error = `output check failed: ${e.message}`;
+  }
+  if (cfg.profile) {
+    const f = profileBase + cfg.ext;
+    rec.profileBytes = fileSize(f);
+    if (rec.profileBytes == null) rec.profileError = `no profile file ${f}`;
+    if (cfg.profile === 'heaplens' && rec.profileBytes != null) {
+      try {
+        rec.heaplens = readProfile(f);
+      } catch (e) {
+        rec.profileError = `profile not readable: ${e.message}`;
+      }
+    }
+  }
+  return rec;
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// `npm run bench`: HeapLens overhead benchmark. See docs/benchmark.md.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parseArgs, USAGE } from './lib/args.mjs';
+import { CONFIGS, heaplens } from './lib/configs.mjs';
+import { makeContext } from './lib/context.mjs';
+import { RESULTS, ROOT, WORK } from './lib/paths.mjs';
+import { log } from './lib/sh.mjs';
+import { runOnce } from './lib/runone.mjs';
+import { measureStartup } from './lib/startup.mjs';
+import { measureAccuracy } from './lib/accuracy.mjs';
+import { summarize } from './lib/summary.mjs';
+import { markdown } from './lib/report.mjs';
+import { targets } from './lib/targets.mjs';
+import { ALL, WORKLOADS, byName } from './workloads/index.mjs';
+import { ensurePackages } from './prepare/apt.mjs';
+import { allocJfc } from './prepare/jfc.mjs';
+import { srcVersion } from './prepare/jdk-src.mjs';
+
+function resolveConfig(name) {
+  const c = CONFIGS.find((x) => x.name === name);
+  if (c) return c;
+  const m = /^heaplens-(\w+)$/.exec(name);
+  if (m) return heaplens(m[1]);
+  throw new Error(`unknown configuration ${name}; known: ${CONFIGS.map((x) => x.name).join(', ')}, heaplens-MODE`);
+}
+
+function prepare(ctx, wls) {
+  const t0 = Date.now();
+  ensurePackages(['time', ...new Set(wls.flatMap((w) => w.packages))]);
+  ctx.wctx = {};
+  for (const wl of wls) {
+    const t = Date.now();
+    const wctx = { dir: join(WORK, wl.name), java: ctx.java, jdk: ctx.jdk, jdkHome: ctx.jdkHome, state: {} };
+    mkdirSync(wctx.dir, { recursive: true });
+    wl.prepare(wctx);
+    ctx.wctx[wl.name] = wctx;
+    log(`prepared ${wl.name} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  }
+  return (Date.now() - t0) / 1000;
+}
+
+function fmtRun(r) {
+  const p = r.profileBytes != null ? ` profile ${(r.profileBytes / 1e6).toFixed(1)} MB` : '';
+  const err = r.error ? ` ERROR ${r.error.split('\n')[0].slice(0, 200)}` : '';
+  return `${r.workload} ${r.config} r${r.round}: wall ${r.wall.toFixed(2)} s cpu ${r.cpu?.toFixed(2)} s rss ${r.rssMB?.toFixed(0)} MB other ${r.otherCpu?.toFixed(2)} s${p}${err}`;
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (opts.help) { console.log(USAGE); return 0; }
+  const started = Date.now();
+  const ctx = makeContext(opts);
+  const notes = [];
+  const wls = (opts.workloads ?? WORKLOADS.map((w) => w.name)).map((n) => byName(n) ?? (() => {
+    throw new Error(`unknown workload ${n}; known: ${ALL.map((w) => w.name).join(', ')}`);
+  })());
+  let cfgs = (opts.configs ?? CONFIGS.map((c) => c.name)).map(resolveConfig);
+  if (!cfgs.some((c) => c.name === 'plain')) cfgs.unshift(resolveConfig('plain'));
+  if (!ctx.agentJar && cfgs.some((c) => c.needsAgent)) {
+    const msg = `agent jar not found (HEAPLENS_AGENT, dist/heaplens-agent.jar, agent/target/heaplens-agent.jar): heaplens configurations skipped`;
+    if (opts.smoke) { log(`FAIL: ${msg}`); return 2; }
+    notes.push(msg);
+    log(msg);
+    cfgs = cfgs.filter((c) => !c.needsAgent);
+  }
+  const heaplensCfg = cfgs.find((c) => c.name === 'heaplens-exact') ?? cfgs.find((c) => c.needsAgent);
+  const accWls = opts.accuracy && heaplensCfg ? (opts.accuracyWorkloads ?? ['smoke', 'h2']).map(byName) : [];
+
+  log(`JDK ${ctx.jdk}: ${ctx.javaVersion}; agent ${ctx.agentJar ?? 'none'}; workloads ${wls.map((w) => w.name).join(',')}; configs ${cfgs.map((c) => c.name).join(',')}; rounds ${opts.rounds}`);
+  const prepareSeconds = prepare(ctx, [...new Set([...wls, ...accWls])]);
+  if (cfgs.some((c) => c.name === 'jfr-alloc')) ctx.jfc.alloc = allocJfc(ctx.jdkHome, ctx.jdk);
+  if (opts.prepareOnly) { log(`prepared in ${prepareSeconds.toFixed(1)} s`); return 0; }
+
+  const timeoutMs = opts.timeout * 1000;
+  const runs = [];
+  const reference = {};
+  for (const wl of wls) {
+    if (!opts.smoke) { // untimed warm-up (page cache) whose output is the reference
+      const w = runOnce(ctx, wl, cfgs[0], { round: 0, timeoutMs, tag: 'warmup' });
+      log(`warm-up ${fmtRun(w)}`);
+      if (!w.error) reference[wl.name] = w.check;
+    }
+    for (let round = 1; round <= opts.rounds; round++) {
+      for (const cfg of cfgs) {
+        const r = runOnce(ctx, wl, cfg, { round, timeoutMs });
+        if (cfg.name === 'plain' && !reference[wl.name] && !r.error) reference[wl.name] = r.check;
+        runs.push(r);
+        log(fmtRun(r));
+      }
+    }
+  }
+
+  let startup = null;
+  if (opts.startup) {
+    log('start-up runs');
+    startup = measureStartup(ctx, cfgs, opts.startupReps);
+    for (const [k, s] of Object.entries(startup.configs)) log(`start-up ${k}: ${s.wall?.toFixed(3)} s (+${s.added?.toFixed(3)})${s.error ? ' ERROR ' + s.error : ''}`);
+  }
+  const accuracy = [];
+  for (const wl of accWls) {
+    log(`accuracy ${wl.name} (-Xint)`);
+    const a = measureAccuracy(ctx, wl, heaplensCfg, { timeoutMs });
+    log(`accuracy ${wl.name}: HotSpot ${a.hotspotBytes} profile ${a.profileBytes} error ${a.errorPct?.toFixed(2)} % ${JSON.stringify(a.errors)}`);
+    accuracy.push(a);
+  }
+
+  const summary = summarize(runs, wls.map((w) => w.name), cfgs.map((c) => c.name), reference);
+  const meta = {
+    date: new Date().toISOString(), jdk: ctx.jdk, javaVersion: ctx.javaVersion, javaBuild: ctx.javaBuild, java: ctx.java,
+    agentJar: ctx.agentJar, agentJarRel: ctx.agentJar ? relative(ROOT, ctx.agentJar) : null, agentSha: ctx.agentSha,
+    machine: ctx.machine, gitCommit: ctx.gitCommit, rounds: opts.rounds, smoke: opts.smoke, quick: opts.quick,
+    configs: cfgs.map((c) => ({ name: c.name, jvmArgs: c.jvmArgs({ ...ctx, profile: '<profile>' }) })),
+    workloads: Object.fromEntries(wls.map((w) => [w.name, w.description])),
+    jdkSources: srcVersion(), prepareSeconds, totalSeconds: (Date.now() - started) / 1000, notes,
+  };
+  const res = { meta, summary, startup, accuracy, runs, reference };
+  res.targets = targets(res, heaplensCfg?.name);
+  meta.totalSeconds = (Date.now() - started) / 1000;
+
+  const fullRun = !opts.smoke && !opts.quick && !opts.workloads && !opts.configs && opts.rounds >= 3;
+  const outDir = opts.out ?? (fullRun ? RESULTS : join(WORK, 'results'));
+  mkdirSync(outDir, { recursive: true });
+  const base = join(outDir, `jdk${ctx.jdk}${opts.smoke ? '-smoke' : ''}`);
+  writeFileSync(`${base}.json`, JSON.stringify(res, null, 1) + '\n');
+  writeFileSync(`${base}.md`, markdown(res));
+  log(`wrote ${base}.md and .json (${meta.totalSeconds.toFixed(0)} s)`);
+
+  // Any configuration whose output differs from plain, or a run that failed, fails the bench.
+  const bad = Object.entries(summary.workloads).flatMap(([wl, w]) => Object.entries(w.configs)
+    .filter(([, c]) => c.output !== 'same').map(([cfg, c]) => `${wl}/${cfg}: ${c.output}`));
+  if (opts.smoke) {
+    for (const [wl, w] of Object.entries(summary.workloads)) {
+      for (const [cfg, c] of Object.entries(w.configs)) {
+        if (!cfgs.find((x) => x.name === cfg)?.needsAgent) continue;
+        if (c.profileError) bad.push(`${wl}/${cfg}: ${c.profileError}`);
+        else if (!c.heaplens || !(c.heaplens.threads > 0 && c.heaplens.nodes > 0 && c.heaplens.bytes > 0)) {
+          bad.push(`${wl}/${cfg}: profile parsed but empty (${JSON.stringify(c.heaplens && { threads: c.heaplens.threads, nodes: c.heaplens.nodes, bytes: c.heaplens.bytes })})`);
+        }
+      }
+    }
+  }
+  if (bad.length) {
+    log(`FAIL: ${bad.join('; ')}`);
+    return 1;
+  }
+  log(opts.smoke ? 'smoke OK: outputs equal, profile parsed and non-empty' : 'OK');
+  return 0;
+}
+
+main().then((code) => process.exit(code), (e) => {
+  log(`error: ${e.stack || e}`);
+  process.exit(2);
+});
