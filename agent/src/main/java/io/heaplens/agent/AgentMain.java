@@ -46,8 +46,7 @@ public final class AgentMain {
         for (Class<?> c : inst.getAllLoadedClasses()) {
             if (c.isArray() || c.isPrimitive() || c.isHidden() || !inst.isModifiableClass(c)) continue;
             String internal = c.getName().replace('.', '/');
-            if (HeapLensTransformer.never(internal)) continue;
-            if (!options.jdk && !internal.equals("java/lang/ClassLoader") && t.isJdk(c.getClassLoader())) continue;
+            if (!t.wanted(internal, c.getClassLoader())) continue;
             todo.add(c);
         }
         int done = 0;

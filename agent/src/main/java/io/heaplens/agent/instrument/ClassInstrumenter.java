@@ -13,10 +13,19 @@ import java.util.Set;
 
 /** Instruments one class file; returns null when there is nothing to change. */
 public final class ClassInstrumenter {
-    /** Methods that get call-tree probes even in JDK classes: class loading shows as its own frame. */
-    private static boolean isBoundary(String owner, String name, String desc) {
-        return owner.equals("java/lang/ClassLoader") && name.equals("loadClass") && desc.equals("(Ljava/lang/String;)Ljava/lang/Class;");
+    /**
+     * JDK methods that get call-tree probes although the JDK is not profiled: the work the JVM does on the
+     * program's behalf (loading a class, linking an invokedynamic or a dynamic constant) shows as its own frame
+     * under the method that triggered it, instead of being mixed into that method's own allocations.
+     */
+    static boolean isBoundary(String owner, String name, String desc) {
+        if (owner.equals("java/lang/ClassLoader")) return name.equals("loadClass") && desc.equals("(Ljava/lang/String;)Ljava/lang/Class;");
+        if (owner.equals("java/lang/invoke/MethodHandleNatives")) return name.equals("linkCallSite") || name.equals("linkDynamicConstant");
+        return false;
     }
+
+    /** Classes the transformer otherwise never touches, which still carry a boundary method (and nothing else). */
+    public static boolean hasBoundaryOnly(String owner) { return owner.equals("java/lang/invoke/MethodHandleNatives"); }
 
     public static final class Result {
         public byte[] bytes;
@@ -28,11 +37,16 @@ public final class ClassInstrumenter {
     private ClassInstrumenter() {}
 
     public static Result instrument(byte[] original, Registry registry, boolean profiled) {
+        return instrument(original, registry, profiled, false);
+    }
+
+    /** @param boundaryOnly only the boundary methods get probes (call-tree probes, no allocation probes) */
+    public static Result instrument(byte[] original, Registry registry, boolean profiled, boolean boundaryOnly) {
         Set<String> leaveAlone = new HashSet<>();
         Result r = new Result();
         for (int attempt = 0; ; attempt++) {
             try {
-                r.bytes = once(original, registry, profiled, leaveAlone, r);
+                r.bytes = once(original, registry, profiled, boundaryOnly, leaveAlone, r);
                 r.methodsLeftAlone.addAll(leaveAlone);
                 return r;
             } catch (MethodTooLargeException e) {
@@ -44,7 +58,7 @@ public final class ClassInstrumenter {
         }
     }
 
-    private static byte[] once(byte[] original, Registry registry, boolean profiled, Set<String> leaveAlone, Result r) {
+    private static byte[] once(byte[] original, Registry registry, boolean profiled, boolean boundaryOnly, Set<String> leaveAlone, Result r) {
         OffsetReader reader = new OffsetReader(original);
         OffsetClassNode cn = new OffsetClassNode(reader);
         reader.accept(cn, ClassReader.EXPAND_FRAMES);
@@ -56,7 +70,8 @@ public final class ClassInstrumenter {
             if (leaveAlone.contains(m.name + m.desc)) continue;
             boolean bridge = (m.access & Opcodes.ACC_BRIDGE) != 0;
             boolean mct = (profiled && !bridge) || isBoundary(cn.name, m.name, m.desc);
-            MethodInstrumenter mi = new MethodInstrumenter(registry, plan, (OffsetMethodNode) m, mct);
+            if (boundaryOnly && !mct) continue;
+            MethodInstrumenter mi = new MethodInstrumenter(registry, plan, (OffsetMethodNode) m, mct, !boundaryOnly);
             mi.run();
             if (mct) plan.methodsProfiled++;
             plan.sites += mi.sites;

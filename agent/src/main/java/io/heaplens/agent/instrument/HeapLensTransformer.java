@@ -44,6 +44,7 @@ public final class HeapLensTransformer implements ClassFileTransformer {
         this.stats = stats;
         this.inst = inst;
         this.runtimeModule = ThreadState.class.getModule();
+        ClassInstrumenter.hasBoundaryOnly("");    // load what transform() needs before it can be called
     }
 
     public static boolean never(String internalName) {
@@ -52,14 +53,28 @@ public final class HeapLensTransformer implements ClassFileTransformer {
         return false;
     }
 
+    /** Whether a class must be transformed even when JDK allocation sites are off or it is otherwise never touched. */
+    public static boolean hasBoundary(String internalName) {
+        return internalName.equals("java/lang/ClassLoader") || ClassInstrumenter.hasBoundaryOnly(internalName);
+    }
+
+    /** Whether the retransformation at start should ask for this already-loaded class. */
+    public boolean wanted(String internalName, ClassLoader loader) {
+        if (never(internalName)) return ClassInstrumenter.hasBoundaryOnly(internalName);
+        return jdk || !isJdk(loader) || hasBoundary(internalName);
+    }
+
     public boolean isJdk(ClassLoader loader) { return loader == null || loader == platform; }
 
     @Override
     public byte[] transform(Module module, ClassLoader loader, String className, Class<?> redefined,
                             ProtectionDomain domain, byte[] bytes) {
-        if (className == null || never(className)) return null;
+        // The agent's own classes first, before this method needs any class that might still be loading.
+        if (className == null || className.startsWith("io/heaplens/")) return null;
+        boolean boundaryOnly = never(className);
+        if (boundaryOnly && !ClassInstrumenter.hasBoundaryOnly(className)) return null;
         boolean isJdk = isJdk(loader);
-        if (isJdk && !jdk && !className.equals("java/lang/ClassLoader")) return null;
+        if (isJdk && !jdk && !hasBoundary(className)) return null;
         ThreadState ts = ThreadState.current();
         ts.busy++;
         long t0 = System.nanoTime();
@@ -71,7 +86,7 @@ public final class HeapLensTransformer implements ClassFileTransformer {
             }
             readEdge(module);
             boolean profiled = !isJdk && filter.profiles(className);
-            ClassInstrumenter.Result r = ClassInstrumenter.instrument(bytes, registry, profiled);
+            ClassInstrumenter.Result r = ClassInstrumenter.instrument(bytes, registry, profiled && !boundaryOnly, boundaryOnly);
             for (String w : r.warnings) stats.warn(w);
             for (String m : r.methodsLeftAlone) stats.warn(className.replace('/', '.') + "." + m + ": too large to instrument (64 KB limit); left as is");
             if (r.bytes == null) return null;

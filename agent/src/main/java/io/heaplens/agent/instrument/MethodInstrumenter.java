@@ -34,11 +34,13 @@ final class MethodInstrumenter implements Opcodes {
     private final OffsetMethodNode mn;
     private final MethodInfo info;
     private final boolean mct;
+    private final boolean allocations;
     private int nodeLocal = -1;
     private int tempBase = -1;
     int sites;
 
-    MethodInstrumenter(Registry registry, ClassPlan plan, OffsetMethodNode mn, boolean mct) {
+    MethodInstrumenter(Registry registry, ClassPlan plan, OffsetMethodNode mn, boolean mct, boolean allocations) {
+        this.allocations = allocations;
         this.registry = registry;
         this.plan = plan;
         this.mn = mn;
@@ -55,7 +57,7 @@ final class MethodInstrumenter implements Opcodes {
             nodeLocal = mn.maxLocals;
             mn.maxLocals += 1;
         }
-        boolean probeAllocations = !AllocatingCalls.countedByCaller(plan.name, mn.name, mn.desc);
+        boolean probeAllocations = allocations && !AllocatingCalls.countedByCaller(plan.name, mn.name, mn.desc);
         List<AbstractInsnNode> original = new ArrayList<>();
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) original.add(i);
         int line = -1;

@@ -1,0 +1,43 @@
+package io.heaplens.agent;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class OptionsTest {
+    @Test
+    void parsesEveryOption() {
+        Options o = Options.parse("out=/tmp/a.heaplens,include=com.acme.*:org.x,exclude=com.acme.gen,interval=500,maxDepth=100,jdk=false,verbose=true,mode=exact");
+        assertTrue(o.errors.isEmpty(), o.errors.toString());
+        assertEquals("/tmp/a.heaplens", o.out);
+        assertEquals(List.of("com.acme.*", "org.x"), o.include);
+        assertEquals(List.of("com.acme.gen"), o.exclude);
+        assertEquals(500, o.intervalMillis);
+        assertEquals(100, o.maxDepth);
+        assertFalse(o.jdk);
+        assertTrue(o.verbose);
+    }
+
+    @Test
+    void reportsEveryMistakeWithoutThrowing() {
+        Options o = Options.parse("bogus=1,interval=fast,include=com..x,noequals,mode=turbo,jdk=maybe");
+        assertEquals(List.of(
+            "unknown option 'bogus'",
+            "option 'interval' must be a number from 100 to 3600000, not 'fast'",
+            "option 'include': 'com..x' is not a package pattern (a.b, a.b.* or *)",
+            "option 'noequals' is not key=value",
+            "mode 'turbo' is not supported (supported: exact)",
+            "option 'jdk' must be true or false, not 'maybe'"), o.errors);
+    }
+
+    @Test
+    void emptyArgumentsMeanDefaults() {
+        Options o = Options.parse(null);
+        assertTrue(o.errors.isEmpty());
+        assertNull(o.out);
+        assertEquals(1000, o.intervalMillis);
+        assertEquals(4096, o.maxDepth);
+    }
+}
