@@ -75,6 +75,12 @@ public final class Recorder {
     }
 
     // ---- allocations in code without a node (JDK, excluded packages) -----------------------------------
+    /** Before a two-dimensional multianewarray in code without a node (the streaming path has no temporaries). */
+    public static void jmulti(int d1, int d2, int key) {
+        if (d1 < 0 || d2 < 0) return;                     // the allocation is about to fail
+        multiDims(null, key, new int[] {d1, d2});
+    }
+
     public static void jobj(int key) {
         ThreadState ts = ThreadState.current();
         if (ts.busy == 0) ts.current.record(key, 1, 0, 0);

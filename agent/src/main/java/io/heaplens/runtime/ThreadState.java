@@ -23,6 +23,8 @@ public final class ThreadState {
     public Node current;
     /** Non-zero while the agent itself works on this thread (transformer, collector): nothing is recorded. */
     public int busy;
+    /** The agent's own threads (collector, shutdown writer): never shown in a profile. */
+    public boolean agentThread;
 
     private ThreadState(Thread t) {
         thread = t;

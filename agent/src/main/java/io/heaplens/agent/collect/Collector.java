@@ -41,7 +41,7 @@ public final class Collector {
     }
 
     private void loop() {
-        ThreadState.current().busy++;
+        markAgentThread();
         try {
             info.jvmArgs = ManagementFactory.getRuntimeMXBean().getInputArguments();
         } catch (Throwable ignored) { }
@@ -61,9 +61,15 @@ public final class Collector {
     }
 
     private void shutdown() {
-        ThreadState.current().busy++;
+        markAgentThread();
         write(true);
         if (options.verbose) System.err.println("heaplens: profile written to " + out + " (" + writer.lastBytes + " bytes, " + writer.lastWriteMillis + " ms)");
+    }
+
+    private static void markAgentThread() {
+        ThreadState ts = ThreadState.current();
+        ts.busy++;
+        ts.agentThread = true;
     }
 
     private synchronized void write(boolean fin) {

@@ -54,7 +54,7 @@ final class ProfileWriter {
             meta(j, fin, sequence);
             ThreadState[] all = ThreadState.snapshot();
             j.name("threads").begin('[');
-            for (ThreadState ts : all) thread(j, ts);
+            for (ThreadState ts : all) if (!ts.agentThread) thread(j, ts);
             j.end(']');
             addCtorTargets();
             writeTypes(j);

@@ -24,6 +24,11 @@ public final class ClassInstrumenter {
         return false;
     }
 
+    /** Whether the class might hold a boundary method (checked on the raw constant pool: cheap). */
+    private static boolean hasBoundary(byte[] classFile) {
+        return new ClassReader(classFile).getClassName().equals("java/lang/ClassLoader");
+    }
+
     /** Classes the transformer otherwise never touches, which still carry a boundary method (and nothing else). */
     public static boolean hasBoundaryOnly(String owner) { return owner.equals("java/lang/invoke/MethodHandleNatives"); }
 
@@ -42,8 +47,16 @@ public final class ClassInstrumenter {
 
     /** @param boundaryOnly only the boundary methods get probes (call-tree probes, no allocation probes) */
     public static Result instrument(byte[] original, Registry registry, boolean profiled, boolean boundaryOnly) {
-        Set<String> leaveAlone = new HashSet<>();
         Result r = new Result();
+        if (!profiled && !boundaryOnly && !hasBoundary(original)) {
+            try {
+                r.bytes = StreamingAllocations.instrument(original, registry, r);
+                return r;
+            } catch (StreamingAllocations.NeedsTree e) {
+                r.sites = 0;                               // fall through to the tree instrumenter
+            }
+        }
+        Set<String> leaveAlone = new HashSet<>();
         for (int attempt = 0; ; attempt++) {
             try {
                 r.bytes = once(original, registry, profiled, boundaryOnly, leaveAlone, r);
