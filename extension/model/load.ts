@@ -34,7 +34,9 @@ export function loadProfile(path: string): Profile {
   try {
     text = fs.readFileSync(path, 'utf8');
   } catch (e) {
-    throw new ProfileError(`${path}: cannot read: ${(e as Error).message}`);
+    const err = e as NodeJS.ErrnoException;
+    const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.message;
+    throw new ProfileError(`${path}: cannot read: ${why}`);
   }
   try {
     return parseProfile(text);

@@ -113,7 +113,8 @@ test('loadProfile names the file in its errors', () => {
   const file = path.join(dir, 'cut.heaplens');
   fs.writeFileSync(file, '{"format":"heaplens-profile","vers');
   assert.throws(() => loadProfile(file), (e: Error) => e.message.startsWith(`${file}: not a HeapLens profile: the file is truncated`));
-  assert.throws(() => loadProfile(path.join(dir, 'none.heaplens')), /none\.heaplens: cannot read: ENOENT/);
+  assert.throws(() => loadProfile(path.join(dir, 'none.heaplens')), /none\.heaplens: cannot read: no such file$/);
+  assert.throws(() => loadProfile(dir), /: cannot read: is a directory$/);
   fs.writeFileSync(file, JSON.stringify(valid()));
   assert.equal(loadProfile(file).methods.size, 3);
   fs.rmSync(dir, { recursive: true });
