@@ -93,5 +93,35 @@ for (const jdk of JDKS) {
       assert.deepEqual(siteClasses('hashing', 'java.util.HashMap$Node[]'), ['java.util.HashMap.resize']);
       assert.deepEqual(siteClasses('presized', 'java.util.ArrayList'), ['jdkcharge.Main.presized']);
     });
+
+    it(`StringBuilder.toString takes the JDK ${jdk.name} path (same counts, different sites)`, () => {
+      const p = run.profile;
+      const n = p.nodes('main', ['jdkcharge.Main.main', 'jdkcharge.Main.run', 'jdkcharge.Main.building'])[0];
+      assert.ok(n, 'building node');
+      const rows = (n.a ?? []).map((r) => {
+        const s = p.sites.get(r[0]);
+        assert.ok(s, `site ${r[0]}`);
+        const m = p.methods.get(s.method);
+        assert.ok(m, `method ${s.method}`);
+        return `${p.typeName(r[1])} ${r[2]}/${r[3]} ${s.kind} ${m.class}.${m.name}`;
+      }).sort();
+      // JDK 17: StringBuilder.toString -> StringLatin1.newString -> new String(Arrays.copyOfRange(...)),
+      //         copyOfRange always does `new byte[newLength]`.
+      // JDK 25: StringBuilder.toString -> new String(this, null) -> Arrays.copyOfRange, which returns
+      //         original.clone() when the range is the whole array (142 of 142 here): a `clone` site.
+      const copy = jdk.name === '17'
+        ? 'byte[] 1/142 newarray java.util.Arrays.copyOfRange'
+        : 'byte[] 1/142 clone java.util.Arrays.copyOfRange';
+      const str = jdk.name === '17'
+        ? 'java.lang.String 1/0 new java.lang.StringLatin1.newString'
+        : 'java.lang.String 1/0 new java.lang.StringBuilder.toString';
+      assert.deepEqual(rows, [
+        'byte[] 1/16 newarray java.lang.AbstractStringBuilder.<init>',
+        'byte[] 3/246 newarray java.util.Arrays.copyOf', // 34 + 70 + 142
+        copy,
+        str,
+        'java.lang.StringBuilder 1/0 new jdkcharge.Main.building',
+      ].sort());
+    });
   });
 }
