@@ -34,7 +34,9 @@ public final class AgentMain {
             long t0 = System.nanoTime();
             retransformLoaded(inst, transformer, stats, options);
             if (options.verbose) System.err.println("heaplens: retransformed " + stats.retransformed + " classes in " + (System.nanoTime() - t0) / 1_000_000 + " ms (transformer " + stats.nanos / 1_000_000 + " ms)");
-            new Collector(out, options, registry, stats, inst, info).start();
+            Collector collector = new Collector(out, options, registry, stats, inst, info);
+            collector.start();
+            if (options.portFile != null) Channel.open(options, registry, collector, info);
         } finally {
             ThreadState.current().busy--;
         }

@@ -16,6 +16,8 @@ public final class Options {
     public int maxDepth = 4096;
     public boolean jdk = true;
     public boolean verbose;
+    public String portFile;
+    public String tokenFile;
     public final List<String> errors = new ArrayList<>();
     public final Map<String, String> raw = new LinkedHashMap<>();
 
@@ -40,6 +42,8 @@ public final class Options {
                 case "maxDepth": o.maxDepth = o.number(key, value, 16, 1_000_000); break;
                 case "jdk": o.jdk = o.bool(key, value); break;
                 case "verbose": o.verbose = o.bool(key, value); break;
+                case "portFile": o.portFile = value; break;
+                case "tokenFile": o.tokenFile = value; break;
                 default: o.errors.add("unknown option '" + key + "'");
             }
         }

@@ -99,11 +99,14 @@ public final class Registry implements Keys.Resolver {
         return first;
     }
 
+    private final Map<Long, Integer> dynamicKeys = new HashMap<>();
+
+    /** One key per (site, type), even when two loaders define classes of the same name. */
     @Override
-    public int keyFor(int site, Class<?> cls) {
+    public synchronized int keyFor(int site, Class<?> cls) {
         TypeInfo t = type(Types.descriptorOf(cls));
         if (t.cls == null) t.cls = cls;
-        return Keys.add(site, t.id, t.elementSize);
+        return dynamicKeys.computeIfAbsent(((long) site << 32) | t.id, k -> Keys.add(site, t.id, t.elementSize));
     }
 
     public synchronized TypeInfo type(SiteInfo s) { return types.get(s.type); }

@@ -126,6 +126,14 @@ public final class Node {
         return x ^ (x >>> 16);
     }
 
+    /** Sets every counter of this node to zero (a reset requested by the user; racy with the owning thread by design). */
+    public void clear() {
+        calls = 0;
+        folded = 0;
+        long[] tab = records;
+        if (tab != null) for (int b = 0; b < tab.length; b += 4) { tab[b + 1] = 0; tab[b + 2] = 0; tab[b + 3] = 0; }
+    }
+
     /** The current children table (may contain null slots). For readers. */
     public Node[] childrenSnapshot() { return children; }
 

@@ -7,10 +7,18 @@ package io.heaplens.runtime;
  * Nothing here calls instrumented code, so the probes never re-enter themselves.
  */
 public final class Recorder {
+    /**
+     * Paused: probes return at once. A method entered while paused gets the shared stand-in node, whose exit does
+     * nothing, so the tree stays consistent across pause and resume.
+     */
+    public static volatile boolean paused;
+    private static final Node PAUSED = new Node(Node.FOLD, null, null, 0, true);
+
     private Recorder() {}
 
     // ---- method call tree -------------------------------------------------------------------------------
     public static Node enter(int method) {
+        if (paused) return PAUSED;
         return ThreadState.current().enter(method);
     }
 
@@ -21,11 +29,13 @@ public final class Recorder {
 
     // ---- allocations in profiled methods ------------------------------------------------------------------
     public static void obj(Node n, int key) {
+        if (paused) return;
         if (n.fold) n = n.thread.current;
         n.record(key, 1, 0, 0);
     }
 
     public static void arr(int length, Node n, int key, int elementSize) {
+        if (paused) return;
         if (n.fold) n = n.thread.current;
         n.record(key, 1, length, Layout.arrayBytes(length, elementSize));
     }
@@ -35,6 +45,7 @@ public final class Recorder {
     public static void multi(Node n, int key, int d1, int d2, int d3) { multiDims(n, key, new int[] {d1, d2, d3}); }
 
     public static void multiDims(Node n, int key, int[] dims) {
+        if (paused) return;
         if (n == null) {
             ThreadState ts = ThreadState.current();
             if (ts.busy != 0) return;
@@ -53,6 +64,7 @@ public final class Recorder {
 
     /** A call-site allocation (array clone, reflective or Unsafe array, Object.clone): the type is known at run time. */
     public static void dyn(Object o, Node n, int site) {
+        if (paused) return;
         if (o == null) return;
         ThreadState ts;
         if (n == null) {
@@ -77,16 +89,19 @@ public final class Recorder {
     // ---- allocations in code without a node (JDK, excluded packages) -----------------------------------
     /** Before a two-dimensional multianewarray in code without a node (the streaming path has no temporaries). */
     public static void jmulti(int d1, int d2, int key) {
+        if (paused) return;
         if (d1 < 0 || d2 < 0) return;                     // the allocation is about to fail
         multiDims(null, key, new int[] {d1, d2});
     }
 
     public static void jobj(int key) {
+        if (paused) return;
         ThreadState ts = ThreadState.current();
         if (ts.busy == 0) ts.current.record(key, 1, 0, 0);
     }
 
     public static void jarr(int length, int key, int elementSize) {
+        if (paused) return;
         ThreadState ts = ThreadState.current();
         if (ts.busy == 0) ts.current.record(key, 1, length, Layout.arrayBytes(length, elementSize));
     }

@@ -58,6 +58,7 @@ public final class ThreadState {
     }
 
     Node enter(int mid) {
+        if (busy != 0) return foldNode;   // the agent's own work on this thread is not part of the tree
         Node cur = current;
         if (cur.depth >= maxDepth) {
             cur.folded++;

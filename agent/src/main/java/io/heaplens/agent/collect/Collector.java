@@ -25,6 +25,7 @@ public final class Collector {
     private int sequence;
     private long cycles;
     private volatile boolean finished;
+    private volatile io.heaplens.agent.wire.ChannelServer channel;
 
     public Collector(Path out, Options options, Registry registry, TransformStats stats, Instrumentation inst, AgentInfo info) {
         this.out = out;
@@ -32,6 +33,16 @@ public final class Collector {
         this.info = info;
         this.writer = new ProfileWriter(registry, stats, options, new TypeSizes(inst), info);
     }
+
+    public void attachChannel(io.heaplens.agent.wire.ChannelServer c) { channel = c; }
+
+    /** Writes the profile now (a snapshot requested over the channel); returns the file. */
+    public String snapshot() {
+        write(false);
+        return out.toString();
+    }
+
+    public TypeSizes sizes() { return writer.sizes(); }
 
     public void start() {
         Thread loop = new Thread(null, this::loop, "heaplens-collector", STACK);
@@ -41,10 +52,11 @@ public final class Collector {
     }
 
     private void loop() {
-        markAgentThread();
+        AgentThreads.markCurrent();
         try {
             info.jvmArgs = ManagementFactory.getRuntimeMXBean().getInputArguments();
         } catch (Throwable ignored) { }
+        write(false);                 // the file exists from the start, so even a JVM killed at once leaves one
         long lastWrite = System.currentTimeMillis();
         while (!finished) {
             try {
@@ -53,6 +65,10 @@ public final class Collector {
                 return;
             }
             cycles++;
+            io.heaplens.agent.wire.ChannelServer c = channel;
+            if (c != null) {
+                try { c.tick(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: channel: " + t); }
+            }
             if (System.currentTimeMillis() - lastWrite >= options.intervalMillis - CYCLE_MILLIS / 2) {
                 write(false);
                 lastWrite = System.currentTimeMillis();
@@ -61,15 +77,11 @@ public final class Collector {
     }
 
     private void shutdown() {
-        markAgentThread();
+        AgentThreads.markCurrent();
         write(true);
+        io.heaplens.agent.wire.ChannelServer c = channel;
+        if (c != null) c.exiting();
         if (options.verbose) System.err.println("heaplens: profile written to " + out + " (" + writer.lastBytes + " bytes, " + writer.lastWriteMillis + " ms)");
-    }
-
-    private static void markAgentThread() {
-        ThreadState ts = ThreadState.current();
-        ts.busy++;
-        ts.agentThread = true;
     }
 
     private synchronized void write(boolean fin) {

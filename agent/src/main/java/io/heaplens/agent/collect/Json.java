@@ -4,31 +4,31 @@ import java.io.IOException;
 import java.io.Writer;
 
 /** Just enough JSON output for the profile file: streamed, no intermediate tree. */
-final class Json {
+public final class Json {
     private final Writer w;
     private boolean first = true;
 
-    Json(Writer w) { this.w = w; }
+    public Json(Writer w) { this.w = w; }
 
-    Json begin(char c) throws IOException { comma(); w.write(c); first = true; return this; }
-    Json end(char c) throws IOException { w.write(c); first = false; return this; }
-    Json name(String n) throws IOException { comma(); str(n); w.write(':'); first = true; return this; }
-    Json value(long v) throws IOException { comma(); w.write(Long.toString(v)); first = false; return this; }
-    Json value(boolean v) throws IOException { comma(); w.write(v ? "true" : "false"); first = false; return this; }
-    Json value(String v) throws IOException {
+    public Json begin(char c) throws IOException { comma(); w.write(c); first = true; return this; }
+    public Json end(char c) throws IOException { w.write(c); first = false; return this; }
+    public Json name(String n) throws IOException { comma(); str(n); w.write(':'); first = true; return this; }
+    public Json value(long v) throws IOException { comma(); w.write(Long.toString(v)); first = false; return this; }
+    public Json value(boolean v) throws IOException { comma(); w.write(v ? "true" : "false"); first = false; return this; }
+    public Json value(String v) throws IOException {
         comma();
         if (v == null) w.write("null"); else str(v);
         first = false;
         return this;
     }
-    Json nullValue() throws IOException { comma(); w.write("null"); first = false; return this; }
+    public Json nullValue() throws IOException { comma(); w.write("null"); first = false; return this; }
 
-    Json field(String n, long v) throws IOException { return name(n).value(v); }
-    Json field(String n, String v) throws IOException { return name(n).value(v); }
-    Json field(String n, boolean v) throws IOException { return name(n).value(v); }
+    public Json field(String n, long v) throws IOException { return name(n).value(v); }
+    public Json field(String n, String v) throws IOException { return name(n).value(v); }
+    public Json field(String n, boolean v) throws IOException { return name(n).value(v); }
 
     /** A record array [a,b,c,...] of numbers, written without per-value bookkeeping. */
-    Json numbers(long... values) throws IOException {
+    public Json numbers(long... values) throws IOException {
         comma();
         w.write('[');
         for (int i = 0; i < values.length; i++) {

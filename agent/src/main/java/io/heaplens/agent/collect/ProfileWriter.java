@@ -35,6 +35,8 @@ final class ProfileWriter {
     private long nodes;
     long lastWriteMillis, lastBytes;
 
+    TypeSizes sizes() { return sizes; }
+
     ProfileWriter(Registry registry, TransformStats stats, Options options, TypeSizes sizes, AgentInfo info) {
         this.registry = registry;
         this.stats = stats;
@@ -75,30 +77,12 @@ final class ProfileWriter {
     }
 
     private void meta(Json j, boolean fin, int sequence) throws IOException {
-        j.name("meta").begin('{')
-            .field("agentVersion", info.version).field("mode", options.mode);
-        j.name("jvm").begin('{').field("name", System.getProperty("java.vm.name"))
-            .field("vendor", System.getProperty("java.vendor"))
-            .field("version", System.getProperty("java.runtime.version", System.getProperty("java.version")))
-            .field("javaHome", System.getProperty("java.home")).end('}');
-        j.field("pid", info.pid).field("command", info.command);
-        j.name("jvmArgs").begin('[');
-        for (String a : info.jvmArgs) j.value(a);
-        j.end(']');
-        j.field("startTime", info.startTime).field("writeTime", System.currentTimeMillis())
-            .field("final", fin).field("sequence", sequence);
-        j.name("options").begin('{');
-        for (Map.Entry<String, String> e : options.raw.entrySet()) j.field(e.getKey(), e.getValue());
-        j.end('}');
-        j.name("layout").begin('{').field("objectHeader", Layout.objectHeader).field("arrayHeader", Layout.arrayHeader)
-            .field("reference", Layout.reference).field("alignment", Layout.alignment)
-            .field("compressedOops", Layout.reference == 4).field("source", info.layoutSource).end('}');
-        j.end('}');
+        j.name("meta");
+        Tables.meta(j, options, info, fin, sequence);
     }
 
     private void thread(Json j, ThreadState ts) throws IOException {
-        Thread t = ts.thread;
-        j.begin('{').field("id", ts.id).field("name", t.getName()).field("daemon", t.isDaemon()).field("alive", t.isAlive());
+        Tables.threadHead(j, ts);
         j.name("root");
         node(j, ts.root);
         j.end('}');
@@ -120,11 +104,7 @@ final class ProfileWriter {
                 int key = (int) (rec[b] - 1);
                 int site = Keys.site(key), type = Keys.type(key);
                 long count = rec[b + 1], bytes = rec[b + 3];
-                TypeInfo ti = registry.typeById(type);
-                if (!ti.array) {
-                    long size = sizes.sizeOf(ti);
-                    bytes = size > 0 ? count * size : 0;
-                }
+                bytes = Tables.bytes(registry.typeById(type), sizes, count, bytes);
                 sites.set(site);
                 types.set(type);
                 j.numbers(site, type, count, rec[b + 2], bytes);
@@ -154,16 +134,7 @@ final class ProfileWriter {
     private void writeTypes(Json j) throws IOException {
         j.name("types").begin('[');
         for (int id = types.nextSetBit(0); id >= 0; id = types.nextSetBit(id + 1)) {
-            TypeInfo t = registry.typeById(id);
-            j.begin('{').field("id", id).field("name", t.name).field("array", t.array);
-            if (t.array) {
-                j.name("size").nullValue().field("elementSize", t.elementSize).field("elementCode", String.valueOf(t.elementCode));
-            } else {
-                long s = sizes.sizeOf(t);
-                j.name("size");
-                if (s > 0) j.value(s); else j.nullValue();
-            }
-            j.end('}');
+            Tables.type(j, registry.typeById(id), sizes);
         }
         j.end(']');
     }
@@ -171,14 +142,7 @@ final class ProfileWriter {
     private void writeMethods(Json j) throws IOException {
         j.name("methods").begin('[');
         for (int id = methods.nextSetBit(0); id >= 0; id = methods.nextSetBit(id + 1)) {
-            MethodInfo m = registry.methodById(id);
-            j.begin('{').field("id", id).field("class", m.owner.replace('/', '.')).field("name", m.name).field("desc", m.desc);
-            if (m.file != null) j.field("file", m.file);
-            if (m.line >= 0) j.field("line", m.line);
-            j.field("profiled", m.profiled);
-            if (m.ctorTarget >= 0) j.field("ctorTarget", m.ctorTarget);
-            if (m.ctorWarning != null) j.field("ctorWarning", m.ctorWarning);
-            j.end('}');
+            Tables.method(j, registry.methodById(id));
         }
         j.end(']');
     }
@@ -186,10 +150,7 @@ final class ProfileWriter {
     private void writeSites(Json j) throws IOException {
         j.name("sites").begin('[');
         for (int id = sites.nextSetBit(0); id >= 0; id = sites.nextSetBit(id + 1)) {
-            SiteInfo s = registry.siteById(id);
-            j.begin('{').field("id", id).field("method", s.method).field("bci", s.bci);
-            if (s.line >= 0) j.field("line", s.line);
-            j.field("kind", s.kind).field("type", s.type).end('}');
+            Tables.site(j, registry.siteById(id));
         }
         j.end(']');
     }

@@ -13,14 +13,14 @@ import java.util.Map;
  * Estimated shallow sizes of instances: the running JVM's header plus the instance fields of the class and its
  * superclasses, aligned. An estimate: HotSpot packs fields into gaps, which this sum ignores.
  */
-final class TypeSizes {
+public final class TypeSizes {
     private final Instrumentation inst;
     private Map<String, Class<?>> loaded = new HashMap<>();
     private long lastScan;
 
-    TypeSizes(Instrumentation inst) { this.inst = inst; }
+    public TypeSizes(Instrumentation inst) { this.inst = inst; }
 
-    long sizeOf(TypeInfo t) {
+    public long sizeOf(TypeInfo t) {
         if (t.array) return -1;
         long s = t.size;
         if (s != -2) return s;

@@ -1,0 +1,53 @@
+package io.heaplens.agent;
+
+import io.heaplens.agent.collect.AgentInfo;
+import io.heaplens.agent.collect.Collector;
+import io.heaplens.runtime.Node;
+import io.heaplens.runtime.ThreadState;
+import io.heaplens.agent.wire.ChannelServer;
+
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayDeque;
+
+/** Opens the live channel when asked to (portFile option) and a token is at hand. Never fatal. */
+final class Channel {
+    private Channel() {}
+
+    static void open(Options options, Registry registry, Collector collector, AgentInfo info) {
+        try {
+            String token = System.getenv("HEAPLENS_TOKEN");
+            if (options.tokenFile != null) token = Files.readString(Paths.get(options.tokenFile)).trim();
+            if (token == null || token.length() < 16) {
+                System.err.println("heaplens: the live channel stays closed: no token (HEAPLENS_TOKEN or tokenFile, 16 characters at least); the profile file is still written");
+                return;
+            }
+            ChannelServer server = new ChannelServer(options, registry, collector.sizes(), info, new ChannelServer.Host() {
+                @Override public String snapshot() { return collector.snapshot(); }
+                @Override public void resetCounters() { clearAll(); }
+                @Override public void stopJvm() {
+                    Thread t = new Thread(() -> System.exit(143), "heaplens-stop");
+                    t.setDaemon(true);
+                    t.start();
+                }
+            }, token);
+            server.start(Paths.get(options.portFile));
+            collector.attachChannel(server);
+        } catch (Throwable t) {
+            System.err.println("heaplens: the live channel could not open (" + t + "); the profile file is still written");
+        }
+    }
+
+    static void clearAll() {
+        for (ThreadState ts : ThreadState.snapshot()) {
+            ArrayDeque<Node> todo = new ArrayDeque<>();
+            todo.push(ts.root);
+            while (!todo.isEmpty()) {
+                Node n = todo.pop();
+                n.clear();
+                Node[] ch = n.childrenSnapshot();
+                if (ch != null) for (Node c : ch) if (c != null) todo.push(c);
+            }
+        }
+    }
+}

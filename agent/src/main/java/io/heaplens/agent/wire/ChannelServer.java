@@ -1,0 +1,221 @@
+package io.heaplens.agent.wire;
+
+import io.heaplens.agent.Options;
+import io.heaplens.agent.Registry;
+import io.heaplens.agent.collect.AgentInfo;
+import io.heaplens.agent.collect.AgentThreads;
+import io.heaplens.agent.collect.Json;
+import io.heaplens.agent.collect.Tables;
+import io.heaplens.agent.collect.TypeSizes;
+import io.heaplens.runtime.Recorder;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The live channel's server (docs/protocol.md): loopback only, a token in the handshake, one client at a time.
+ * Nothing it does can stop the program: a broken client is closed, the profile file keeps being written.
+ */
+public final class ChannelServer {
+    public static final int PROTOCOL = 1;
+    private static final int HANDSHAKE_MILLIS = 5000;
+
+    /** What the server asks of the rest of the agent. */
+    public interface Host {
+        String snapshot() throws IOException;      // write the profile now; returns its path
+        void resetCounters();
+        void stopJvm();
+    }
+
+    private final Options options;
+    private final Registry registry;
+    private final TypeSizes sizes;
+    private final AgentInfo info;
+    private final Host host;
+    private final byte[] token;
+    private ServerSocket server;
+    private volatile Connection client;
+    final AtomicLong refused = new AtomicLong();
+    private final AtomicLong coalesced = new AtomicLong();
+    private long seq;
+
+    public ChannelServer(Options options, Registry registry, TypeSizes sizes, AgentInfo info, Host host, String token) {
+        this.options = options;
+        this.registry = registry;
+        this.sizes = sizes;
+        this.info = info;
+        this.host = host;
+        this.token = token.getBytes(StandardCharsets.UTF_8);
+    }
+
+    public int start(Path portFile) throws IOException {
+        server = new ServerSocket(0, 8, InetAddress.getByName("127.0.0.1"));
+        int port = server.getLocalPort();
+        Path tmp = portFile.resolveSibling(portFile.getFileName() + ".tmp");
+        Files.writeString(tmp, "{\"port\":" + port + ",\"pid\":" + info.pid + ",\"protocol\":" + PROTOCOL + "}");
+        Files.move(tmp, portFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AgentThreads.start("heaplens-channel-accept", this::acceptLoop);
+        return port;
+    }
+
+    private void acceptLoop() {
+        while (!server.isClosed()) {
+            try {
+                Socket s = server.accept();
+                AgentThreads.start("heaplens-channel-client", () -> serve(s));
+            } catch (IOException e) {
+                if (server.isClosed()) return;
+            }
+        }
+    }
+
+    private void serve(Socket s) {
+        Connection c;
+        try {
+            s.setSoTimeout(HANDSHAKE_MILLIS);
+            s.setTcpNoDelay(true);
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            String reason = handshake(in);
+            if (reason == null && client != null && client.alive) reason = "another client is connected";
+            if (reason != null) {
+                refuse(s, reason);
+                return;
+            }
+            s.setSoTimeout(0);
+            c = new Connection(s, new DeltaTracker(registry, sizes));
+            synchronized (this) {
+                if (client != null && client.alive) { refuse(s, "another client is connected"); return; }
+                client = c;
+            }
+            c.send(welcome());
+            readRequests(c, in);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(s);
+        }
+    }
+
+    /** @return null when the peer may in, else the reason it may not */
+    private String handshake(DataInputStream in) throws IOException {
+        String text;
+        try {
+            text = Frames.read(in);
+        } catch (java.net.SocketTimeoutException e) {
+            return "no hello within " + HANDSHAKE_MILLIS + " ms";
+        } catch (IOException e) {
+            return "bad frame: " + e.getMessage();
+        }
+        if (text == null) return "closed before hello";
+        Map<?, ?> hello;
+        try {
+            Object o = MiniJson.parse(text);
+            if (!(o instanceof Map)) return "hello must be a JSON object";
+            hello = (Map<?, ?>) o;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        if (!"hello".equals(hello.get("type"))) return "the first frame must be hello";
+        Object given = hello.get("token");
+        byte[] presented = given instanceof String ? ((String) given).getBytes(StandardCharsets.UTF_8) : new byte[0];
+        if (!MessageDigest.isEqual(presented, token)) return "wrong token";
+        if (!Long.valueOf(PROTOCOL).equals(hello.get("protocol"))) return "protocol " + hello.get("protocol") + " is not supported (this agent speaks " + PROTOCOL + ")";
+        return null;
+    }
+
+    private void refuse(Socket s, String reason) {
+        refused.incrementAndGet();
+        try {
+            s.setSoTimeout(1000);
+            Frames.write(s.getOutputStream(), frame(j -> j.field("type", "refused").field("reason", reason)));
+        } catch (IOException ignored) {
+        } finally {
+            closeQuietly(s);
+        }
+    }
+
+    private byte[] welcome() throws IOException {
+        return frame(j -> {
+            j.field("type", "welcome").field("protocol", PROTOCOL).field("pid", info.pid);
+            j.name("meta");
+            Tables.meta(j, options, info, false, 0);
+        });
+    }
+
+    /** Called by the collector every cycle: sends what changed, or counts a coalesced cycle when the client lags. */
+    public void tick() {
+        Connection c = client;
+        if (c == null || !c.alive) return;
+        if (!c.canTakeMore()) {
+            coalesced.incrementAndGet();
+            return;
+        }
+        try {
+            byte[][] frames = c.tracker.next(++seq, stats());
+            if (frames[0] != null) c.send(frames[0]);
+            if (frames[1] != null) c.send(frames[1]);
+        } catch (IOException e) {
+            c.close();
+        }
+    }
+
+    private Map<String, Object> stats() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("paused", Recorder.paused);
+        m.put("coalesced", coalesced.get());
+        m.put("refusedConnections", refused.get());
+        return m;
+    }
+
+    /** Tells the client the JVM is going away (after the final tick). */
+    public void exiting() {
+        Connection c = client;
+        if (c == null || !c.alive) return;
+        tick();
+        try {
+            c.send(frame(j -> j.field("type", "event").field("event", "exiting")));
+            c.drain(2000);
+        } catch (IOException ignored) { }
+    }
+
+    private void readRequests(Connection c, DataInputStream in) {
+        RequestHandler handler = new RequestHandler(c, host, this);
+        try {
+            String text;
+            while ((text = Frames.read(in)) != null) handler.handle(text);
+        } catch (IOException | RuntimeException e) {
+            // a broken or hostile client: drop it, the program carries on
+        } finally {
+            c.close();
+        }
+    }
+
+    interface Body { void write(Json j) throws IOException; }
+
+    static byte[] frame(Body body) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8)) {
+            Json j = new Json(w);
+            j.begin('{');
+            body.write(j);
+            j.end('}');
+        }
+        return Frames.encode(out.toByteArray());
+    }
+
+    static void closeQuietly(Socket s) {
+        try { s.close(); } catch (IOException ignored) { }
+    }
+}

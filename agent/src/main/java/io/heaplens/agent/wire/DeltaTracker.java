@@ -1,0 +1,202 @@
+package io.heaplens.agent.wire;
+
+import io.heaplens.agent.Registry;
+import io.heaplens.agent.Registry.MethodInfo;
+import io.heaplens.agent.Registry.TypeInfo;
+import io.heaplens.agent.collect.Json;
+import io.heaplens.agent.collect.Tables;
+import io.heaplens.agent.collect.TypeSizes;
+import io.heaplens.runtime.Keys;
+import io.heaplens.runtime.Node;
+import io.heaplens.runtime.ThreadState;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the connected client has been sent, per node, so each cycle sends only what changed (docs/protocol.md:
+ * absolute values, so a skipped cycle is simply folded into the next). Owned by one connection.
+ */
+final class DeltaTracker {
+    private static final class Mirror {
+        final long id;
+        long calls, folded;
+        final Map<Integer, long[]> records = new HashMap<>();
+        Mirror(long id) { this.id = id; }
+    }
+
+    private final Registry registry;
+    private final TypeSizes sizes;
+    private final Map<Node, Mirror> mirrors = new IdentityHashMap<>();
+    private final BitSet methodsSent = new BitSet(), sitesSent = new BitSet(), typesSent = new BitSet();
+    private final Map<Long, String> threadsSent = new HashMap<>();
+    private long nextNodeId;
+    private boolean full = true;
+    long objects, bytes, nodes;
+
+    DeltaTracker(Registry registry, TypeSizes sizes) {
+        this.registry = registry;
+        this.sizes = sizes;
+    }
+
+    /** After a reset: the next delta is full. Definitions stay known to the client. */
+    synchronized void forgetNodes() {
+        mirrors.clear();
+        full = true;
+    }
+
+    /** @return the define frame (or null) and the delta frame (or null when nothing changed) */
+    synchronized byte[][] next(long seq, Map<String, Object> stats) throws IOException {
+        BitSet newMethods = new BitSet(), newSites = new BitSet(), newTypes = new BitSet();
+        ByteArrayOutputStream delta = new ByteArrayOutputStream();
+        boolean wasFull = full;
+        int changed = 0;
+        objects = 0; bytes = 0; nodes = 0;
+        try (Writer w = new OutputStreamWriter(delta, StandardCharsets.UTF_8)) {
+            Json j = new Json(w);
+            j.begin('{').field("type", "delta").field("seq", seq).field("time", System.currentTimeMillis()).field("full", wasFull);
+            j.name("nodes").begin('[');
+            for (ThreadState ts : ThreadState.snapshot()) {
+                if (ts.agentThread) continue;
+                changed += walk(j, ts, ts.root, -1, newMethods, newSites, newTypes);
+            }
+            j.end(']');
+            stats.put("objects", objects);
+            stats.put("bytes", bytes);
+            stats.put("nodes", nodes);
+            j.name("stats").begin('{');
+            for (Map.Entry<String, Object> e : stats.entrySet()) {
+                if (e.getValue() instanceof Boolean) j.field(e.getKey(), (Boolean) e.getValue());
+                else j.field(e.getKey(), ((Number) e.getValue()).longValue());
+            }
+            j.end('}').end('}');
+        }
+        full = false;
+        byte[] define = defineFrame(newMethods, newSites, newTypes, true);
+        byte[] deltaFrame = changed > 0 || wasFull ? Frames.encode(delta.toByteArray()) : null;
+        return new byte[][] {define, deltaFrame};
+    }
+
+    private int walk(Json j, ThreadState ts, Node n, long parentId, BitSet newMethods, BitSet newSites, BitSet newTypes) throws IOException {
+        nodes++;
+        Mirror m = mirrors.get(n);
+        boolean fresh = m == null;
+        if (fresh) {
+            m = new Mirror(nextNodeId++);
+            mirrors.put(n, m);
+        }
+        long calls = n.calls, folded = n.folded;
+        boolean changed = fresh || calls != m.calls || folded != m.folded;
+        List<long[]> recs = null;
+        long[] tab = n.recordsSnapshot();
+        if (tab != null) {
+            for (int b = 0; b < tab.length; b += 4) {
+                if (tab[b] == 0) continue;
+                int key = (int) (tab[b] - 1);
+                long count = tab[b + 1], elements = tab[b + 2], arrayBytes = tab[b + 3];
+                int site = Keys.site(key), type = Keys.type(key);
+                TypeInfo ti = registry.typeById(type);
+                long est = Tables.bytes(ti, sizes, count, arrayBytes);
+                if (!ti.array) objects += count;
+                bytes += est;
+                long[] sent = m.records.get(key);
+                if (sent != null && sent[0] == count && sent[1] == elements && sent[2] == est) continue;
+                m.records.put(key, new long[] {count, elements, est});
+                if (recs == null) recs = new java.util.ArrayList<>();
+                recs.add(new long[] {site, type, count, elements, est});
+                need(site, type, newSites, newTypes);
+            }
+        }
+        int emitted = 0;
+        if (changed || recs != null) {
+            m.calls = calls;
+            m.folded = folded;
+            j.begin('{').field("t", ts.id).field("n", m.id).field("p", parentId);
+            if (n.method >= 0) {
+                j.field("m", n.method).field("calls", calls);
+                needMethod(n.method, newMethods);
+            }
+            if (folded > 0 || !fresh) j.field("folded", folded);
+            if (recs != null) {
+                j.name("a").begin('[');
+                for (long[] r : recs) j.numbers(r);
+                j.end(']');
+            }
+            j.end('}');
+            emitted = 1;
+        }
+        Node[] children = n.childrenSnapshot();
+        if (children != null) {
+            for (Node c : children) if (c != null) emitted += walk(j, ts, c, m.id, newMethods, newSites, newTypes);
+        }
+        return emitted;
+    }
+
+    private void need(int site, int type, BitSet newSites, BitSet newTypes) {
+        if (!sitesSent.get(site)) {
+            newSites.set(site);
+            Registry.SiteInfo s = registry.siteById(site);
+            if (!typesSent.get(s.type)) newTypes.set(s.type);
+        }
+        if (!typesSent.get(type)) newTypes.set(type);
+    }
+
+    private void needMethod(int method, BitSet newMethods) {
+        if (!methodsSent.get(method)) newMethods.set(method);
+    }
+
+    /** A define frame for the given ids (plus sites' methods and constructors' targets); null when empty. */
+    synchronized byte[] defineFrame(BitSet methods, BitSet sites, BitSet types, boolean withThreads) throws IOException {
+        for (int s = sites.nextSetBit(0); s >= 0; s = sites.nextSetBit(s + 1)) {
+            int method = registry.siteById(s).method;
+            if (!methodsSent.get(method)) methods.set(method);
+        }
+        BitSet targets = new BitSet();
+        for (int id = methods.nextSetBit(0); id >= 0; id = methods.nextSetBit(id + 1)) {
+            int t = registry.methodById(id).ctorTarget;
+            if (t >= 0 && !methodsSent.get(t)) targets.set(t);
+        }
+        methods.or(targets);
+        List<ThreadState> threads = new java.util.ArrayList<>();
+        if (withThreads) {
+            for (ThreadState ts : ThreadState.snapshot()) {
+                if (ts.agentThread) continue;
+                String state = ts.thread.getName() + '|' + ts.thread.isAlive();
+                if (!state.equals(threadsSent.get(ts.id))) {
+                    threads.add(ts);
+                    threadsSent.put(ts.id, state);
+                }
+            }
+        }
+        if (methods.isEmpty() && sites.isEmpty() && types.isEmpty() && threads.isEmpty()) return null;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8)) {
+            Json j = new Json(w);
+            j.begin('{').field("type", "define");
+            j.name("types").begin('[');
+            for (int id = types.nextSetBit(0); id >= 0; id = types.nextSetBit(id + 1)) Tables.type(j, registry.typeById(id), sizes);
+            j.end(']').name("methods").begin('[');
+            for (int id = methods.nextSetBit(0); id >= 0; id = methods.nextSetBit(id + 1)) {
+                MethodInfo mi = registry.methodById(id);
+                Tables.method(j, mi);
+            }
+            j.end(']').name("sites").begin('[');
+            for (int id = sites.nextSetBit(0); id >= 0; id = sites.nextSetBit(id + 1)) Tables.site(j, registry.siteById(id));
+            j.end(']').name("threads").begin('[');
+            for (ThreadState ts : threads) Tables.threadHead(j, ts).end('}');
+            j.end(']').end('}');
+        }
+        methodsSent.or(methods);
+        sitesSent.or(sites);
+        typesSent.or(types);
+        return Frames.encode(out.toByteArray());
+    }
+}

@@ -1,0 +1,102 @@
+package io.heaplens.agent.wire;
+
+import io.heaplens.runtime.Recorder;
+
+import java.io.IOException;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+
+/** Answers the client's requests (docs/protocol.md, "Client → agent"). Every request gets exactly one response. */
+final class RequestHandler {
+    private final Connection c;
+    private final ChannelServer.Host host;
+    private final ChannelServer server;
+
+    RequestHandler(Connection c, ChannelServer.Host host, ChannelServer server) {
+        this.c = c;
+        this.host = host;
+        this.server = server;
+    }
+
+    void handle(String text) throws IOException {
+        Object parsed = MiniJson.parse(text);                 // malformed JSON: the caller drops the client
+        if (!(parsed instanceof Map)) throw new IOException("a frame must be a JSON object");
+        Map<?, ?> req = (Map<?, ?>) parsed;
+        if (!"request".equals(req.get("type"))) throw new IOException("unexpected frame type " + req.get("type"));
+        Object id = req.get("id");
+        long rid = id instanceof Long ? (Long) id : -1;
+        String op = String.valueOf(req.get("op"));
+        try {
+            switch (op) {
+                case "pause":
+                    Recorder.paused = true;
+                    event("paused");
+                    ok(rid, null);
+                    break;
+                case "resume":
+                    Recorder.paused = false;
+                    event("resumed");
+                    ok(rid, null);
+                    break;
+                case "snapshot": {
+                    String file = host.snapshot();
+                    ok(rid, file);
+                    break;
+                }
+                case "gc":
+                    System.gc();
+                    ok(rid, null);
+                    break;
+                case "reset":
+                    host.resetCounters();
+                    c.tracker.forgetNodes();
+                    event("reset");
+                    ok(rid, null);
+                    break;
+                case "define":
+                    byte[] f = c.tracker.defineFrame(ids(req.get("methods")), ids(req.get("sites")), ids(req.get("types")), false);
+                    if (f != null) c.send(f);
+                    ok(rid, null);
+                    break;
+                case "stop":
+                    ok(rid, null);
+                    host.stopJvm();
+                    break;
+                default:
+                    error(rid, "unknown op '" + op + "'");
+            }
+        } catch (IndexOutOfBoundsException e) {
+            error(rid, "unknown id in " + op + " request");
+        } catch (IOException e) {
+            error(rid, op + " failed: " + e.getMessage());
+        }
+    }
+
+    private static BitSet ids(Object list) {
+        BitSet b = new BitSet();
+        if (list instanceof List) {
+            for (Object o : (List<?>) list) {
+                if (!(o instanceof Long) || (Long) o < 0 || (Long) o > Integer.MAX_VALUE) throw new IndexOutOfBoundsException();
+                b.set(((Long) o).intValue());
+            }
+        }
+        return b;
+    }
+
+    private void ok(long id, String file) throws IOException {
+        c.send(ChannelServer.frame(j -> {
+            j.field("type", "response").field("id", id).field("ok", true).name("result").begin('{');
+            if (file != null) j.field("file", file);
+            j.end('}');
+        }));
+    }
+
+    private void error(long id, String message) throws IOException {
+        c.send(ChannelServer.frame(j -> j.field("type", "response").field("id", id).field("ok", false).field("error", message)));
+    }
+
+    private void event(String name) throws IOException {
+        c.send(ChannelServer.frame(j -> j.field("type", "event").field("event", name)));
+    }
+}
