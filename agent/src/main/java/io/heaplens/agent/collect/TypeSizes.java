@@ -18,6 +18,7 @@ public final class TypeSizes {
     private Map<String, Class<?>> loaded = new HashMap<>();
     private long lastScan;
 
+    /** @param inst the agent's instrumentation, or null (then only classes seen at run time have sizes) */
     public TypeSizes(Instrumentation inst) { this.inst = inst; }
 
     public long sizeOf(TypeInfo t) {
@@ -32,7 +33,7 @@ public final class TypeSizes {
 
     private Class<?> find(String name) {
         Class<?> c = loaded.get(name);
-        if (c == null && System.currentTimeMillis() - lastScan > 900) {
+        if (c == null && inst != null && System.currentTimeMillis() - lastScan > 900) {
             Map<String, Class<?>> m = new HashMap<>();
             for (Class<?> k : inst.getAllLoadedClasses()) m.putIfAbsent(k.getName(), k);
             loaded = m;

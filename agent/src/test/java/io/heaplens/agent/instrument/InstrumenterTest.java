@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * node must be back at the root.
  */
 class InstrumenterTest {
-    static final Registry REGISTRY = new Registry();
+    static final Registry REGISTRY = io.heaplens.agent.SharedRegistry.REGISTRY;
     static InstrumentedLoader loader;
     static Class<?> tricky;
 
