@@ -1,0 +1,197 @@
+// A call tree flattened for views: pre-order arrays, per-metric self and total values, children sorted by name.
+// Pure and DOM-free: the webview lays it out and paints it; tests assert on it.
+import { childrenOf, recordsOf } from './mct';
+import { AllocRecord, MctNode, MethodEntry, TypeEntry } from './types';
+
+/** What the views can size frames by: the allocation metrics plus invocation counts. */
+export type ViewMetric = 'objects' | 'bytes' | 'arrays' | 'elements' | 'calls';
+export const VIEW_METRICS: readonly ViewMetric[] = ['objects', 'bytes', 'arrays', 'elements', 'calls'];
+export const METRIC_LABELS: Record<ViewMetric, string> = {
+  objects: 'objects', bytes: 'est. bytes', arrays: 'arrays', elements: 'array elements', calls: 'calls',
+};
+
+export type MetricArrays = Record<ViewMetric, Float64Array>;
+
+/** The flattened tree. The subtree of node i is the index range [i, end[i]). Node 0 is the root. */
+export interface FrameTree {
+  n: number;
+  /** method id, -1 for the root */
+  method: Int32Array;
+  parent: Int32Array;
+  depth: Int32Array;
+  end: Int32Array;
+  self: MetricArrays;
+  total: MetricArrays;
+  /** the node's own allocation records (for the breakdown by type) */
+  recs: Array<readonly AllocRecord[] | undefined>;
+  maxDepth: number;
+}
+
+/** Generic input: anything shaped like a tree whose nodes name a method and carry their own values. */
+export interface TreeInput<N> {
+  root: N;
+  children(n: N): readonly N[];
+  /** method id, undefined for the root */
+  method(n: N): number | undefined;
+  /** adds the node's own values per metric into `out` */
+  addSelf(n: N, out: Record<ViewMetric, number>): void;
+  recs?(n: N): readonly AllocRecord[] | undefined;
+}
+
+function metricArrays(n: number): MetricArrays {
+  return {
+    objects: new Float64Array(n), bytes: new Float64Array(n), arrays: new Float64Array(n),
+    elements: new Float64Array(n), calls: new Float64Array(n),
+  };
+}
+
+/** Flattens any tree; `sortKey` orders siblings (by name, so the order is stable across updates and metrics). */
+export function flatten<N>(
+  input: TreeInput<N>, sortKey: (method: number) => string, onNode?: (index: number, node: N) => void,
+): FrameTree {
+  const order: N[] = [];
+  const parents: number[] = [];
+  const depths: number[] = [];
+  const stack: Array<{ node: N; parent: number; depth: number }> = [{ node: input.root, parent: -1, depth: 0 }];
+  const byName = (a: N, b: N): number => {
+    const ka = sortKey(input.method(a) ?? -1);
+    const kb = sortKey(input.method(b) ?? -1);
+    return ka < kb ? 1 : ka > kb ? -1 : 0; // reversed: popped from the stack in ascending order
+  };
+  while (stack.length > 0) {
+    const { node, parent, depth } = stack.pop()!;
+    const index = order.length;
+    order.push(node);
+    parents.push(parent);
+    depths.push(depth);
+    const kids = [...input.children(node)].sort(byName);
+    for (const kid of kids) stack.push({ node: kid, parent: index, depth: depth + 1 });
+  }
+  const n = order.length;
+  const tree: FrameTree = {
+    n, method: new Int32Array(n), parent: Int32Array.from(parents), depth: Int32Array.from(depths),
+    end: new Int32Array(n), self: metricArrays(n), total: metricArrays(n), recs: new Array(n), maxDepth: 0,
+  };
+  const acc: Record<ViewMetric, number> = { objects: 0, bytes: 0, arrays: 0, elements: 0, calls: 0 };
+  for (let i = 0; i < n; i++) {
+    const node = order[i];
+    tree.method[i] = input.method(node) ?? -1;
+    for (const k of VIEW_METRICS) acc[k] = 0;
+    input.addSelf(node, acc);
+    for (const k of VIEW_METRICS) {
+      tree.self[k][i] = acc[k];
+      tree.total[k][i] = acc[k];
+    }
+    tree.recs[i] = input.recs?.(node);
+    onNode?.(i, node);
+    tree.end[i] = i + 1;
+    if (depths[i] > tree.maxDepth) tree.maxDepth = depths[i];
+  }
+  for (let i = n - 1; i > 0; i--) {
+    const p = tree.parent[i];
+    for (const k of VIEW_METRICS) tree.total[k][p] += tree.total[k][i];
+    if (tree.end[i] > tree.end[p]) tree.end[p] = tree.end[i];
+  }
+  return tree;
+}
+
+/** Adds one allocation record's values into per-metric sums. */
+export function addRecordValues(type: TypeEntry | undefined, rec: AllocRecord, out: Record<ViewMetric, number>): void {
+  if (type?.array) {
+    out.arrays += rec[2];
+    out.elements += rec[3];
+  } else {
+    out.objects += rec[2];
+  }
+  out.bytes += rec[4];
+}
+
+/** The input adapter for an MCT (a thread's root, a merge, or a transformed tree). */
+export function mctInput(root: MctNode, types: ReadonlyMap<number, TypeEntry>): TreeInput<MctNode> {
+  return {
+    root,
+    children: childrenOf,
+    method: (n) => n.m,
+    addSelf: (n, out) => {
+      out.calls += n.calls ?? 0;
+      for (const rec of recordsOf(n)) addRecordValues(types.get(rec[1]), rec, out);
+    },
+    recs: (n) => n.a,
+  };
+}
+
+/** Flattens an MCT with siblings ordered by `class.method`. */
+export function frameTree(
+  root: MctNode, methods: ReadonlyMap<number, MethodEntry>, types: ReadonlyMap<number, TypeEntry>,
+): FrameTree {
+  const keys = new Map<number, string>();
+  const key = (id: number): string => {
+    let k = keys.get(id);
+    if (k === undefined) {
+      const m = methods.get(id);
+      k = m ? `${m.class}.${m.name}${m.desc}` : id < 0 ? '' : `?${id}`;
+      keys.set(id, k);
+    }
+    return k;
+  };
+  return flatten(mctInput(root, types), key);
+}
+
+/** Children of node i, in order. */
+export function childrenIndices(tree: FrameTree, i: number): number[] {
+  const out: number[] = [];
+  for (let j = i + 1; j < tree.end[i]; j = tree.end[j]) out.push(j);
+  return out;
+}
+
+/** Indices from the root (0) down to i inclusive. */
+export function ancestry(tree: FrameTree, i: number): number[] {
+  const out: number[] = [];
+  for (let j = i; j >= 0; j = tree.parent[j]) out.unshift(j);
+  return out;
+}
+
+/** The method ids from the top down to i (the root excluded): a node's identity that survives a rebuild. */
+export function pathOf(tree: FrameTree, i: number): number[] {
+  return ancestry(tree, i).slice(1).map((j) => tree.method[j]);
+}
+
+/** Finds the node with the given method path (the deepest existing prefix when `nearest`), or -1. */
+export function findPath(tree: FrameTree, path: readonly number[], nearest = false): number {
+  let at = 0;
+  for (const m of path) {
+    let next = -1;
+    for (let j = at + 1; j < tree.end[at]; j = tree.end[j]) {
+      if (tree.method[j] === m) {
+        next = j;
+        break;
+      }
+    }
+    if (next < 0) return nearest ? at : -1;
+    at = next;
+  }
+  return at;
+}
+
+export interface TypeBreakdown {
+  type: number;
+  count: number;
+  elements: number;
+  bytes: number;
+}
+
+/** Allocations by type of node i: its own records (`self`) or its whole subtree. Sorted by bytes, descending. */
+export function breakdownByType(tree: FrameTree, i: number, scope: 'self' | 'total'): TypeBreakdown[] {
+  const out = new Map<number, TypeBreakdown>();
+  const last = scope === 'self' ? i + 1 : tree.end[i];
+  for (let j = i; j < last; j++) {
+    for (const rec of tree.recs[j] ?? []) {
+      let b = out.get(rec[1]);
+      if (!b) out.set(rec[1], (b = { type: rec[1], count: 0, elements: 0, bytes: 0 }));
+      b.count += rec[2];
+      b.elements += rec[3];
+      b.bytes += rec[4];
+    }
+  }
+  return [...out.values()].sort((a, b) => b.bytes - a.bytes || b.count - a.count || a.type - b.type);
+}

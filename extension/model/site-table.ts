@@ -1,0 +1,80 @@
+// hprof `heap=sites`-style table (seed 002): one row per allocation site, allocated type and calling
+// context, ranked by a metric, with self and accumulated shares of the total.
+import { FrameTree, pathOf } from './frames';
+import { MethodEntry, SiteEntry, TypeEntry } from './types';
+
+/** count: instances (objects and arrays, as hprof counts them); bytes: estimated bytes. */
+export type SiteMetric = 'count' | 'bytes';
+
+export interface SiteRow {
+  rank: number;
+  /** objects (non-array type) or arrays (array type) */
+  count: number;
+  elements: number;
+  bytes: number;
+  /** the ranking metric's share of the total, and the running sum of shares up to this row */
+  selfShare: number;
+  accumShare: number;
+  type: TypeEntry | undefined;
+  site: SiteEntry | undefined;
+  /** the method that holds the site (a JDK method when the JDK allocated on the context's behalf) */
+  method: MethodEntry | undefined;
+  /** node index of the context in the tree, and its method path from the top */
+  node: number;
+  trace: number[];
+}
+
+export interface SiteTableInput {
+  tree: FrameTree;
+  types: ReadonlyMap<number, TypeEntry>;
+  sites: ReadonlyMap<number, SiteEntry>;
+  methods: ReadonlyMap<number, MethodEntry>;
+}
+
+function valueOf(row: Pick<SiteRow, 'count' | 'bytes'>, metric: SiteMetric): number {
+  return metric === 'count' ? row.count : row.bytes;
+}
+
+/** All rows with a non-zero ranking value, ranked by it (ties: more bytes first, then tree order). */
+export function siteTable(input: SiteTableInput, metric: SiteMetric): SiteRow[] {
+  const { tree } = input;
+  const rows: SiteRow[] = [];
+  for (let i = 0; i < tree.n; i++) {
+    const recs = tree.recs[i];
+    if (!recs) continue;
+    let trace: number[] | undefined;
+    for (const [siteId, typeId, count, elements, bytes] of recs) {
+      const type = input.types.get(typeId);
+      const site = input.sites.get(siteId);
+      const row: SiteRow = {
+        rank: 0, count, elements, bytes, selfShare: 0, accumShare: 0, type, site,
+        method: site ? input.methods.get(site.method) : undefined, node: i, trace: (trace ??= pathOf(tree, i)),
+      };
+      if (valueOf(row, metric) > 0) rows.push(row);
+    }
+  }
+  rows.sort((a, b) => valueOf(b, metric) - valueOf(a, metric) || b.bytes - a.bytes || a.node - b.node);
+  const total = rows.reduce((s, r) => s + valueOf(r, metric), 0);
+  let acc = 0;
+  rows.forEach((r, k) => {
+    r.rank = k + 1;
+    r.selfShare = total > 0 ? valueOf(r, metric) / total : 0;
+    acc += r.selfShare;
+    r.accumShare = acc;
+  });
+  return rows;
+}
+
+/** Case-insensitive filter over type, site method and calling trace names. */
+export function filterRows(rows: readonly SiteRow[], query: string, methods: ReadonlyMap<number, MethodEntry>): SiteRow[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return rows.slice();
+  return rows.filter((r) => {
+    if (r.type?.name.toLowerCase().includes(q)) return true;
+    if (r.method && `${r.method.class}.${r.method.name}`.toLowerCase().includes(q)) return true;
+    return r.trace.some((m) => {
+      const e = methods.get(m);
+      return e !== undefined && `${e.class}.${e.name}`.toLowerCase().includes(q);
+    });
+  });
+}

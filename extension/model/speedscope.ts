@@ -1,0 +1,85 @@
+// Export to speedscope's file format (https://www.speedscope.app/file-format-schema.json): one "sampled"
+// profile per thread whose samples are the allocating stacks, with the allocated type as the leaf frame
+// (as in the collapsed format), weighted by the metric. Bytes are in unit "bytes", counts in unit "none".
+import { Metric, metricOf } from './aggregate';
+import { recordsOf, walk } from './mct';
+import { MctNode, Profile } from './types';
+
+export interface SpeedscopeFrame {
+  name: string;
+  file?: string;
+  line?: number;
+}
+
+export interface SpeedscopeProfile {
+  type: 'sampled';
+  name: string;
+  unit: 'bytes' | 'none';
+  startValue: number;
+  endValue: number;
+  samples: number[][];
+  weights: number[];
+}
+
+export interface SpeedscopeFile {
+  $schema: 'https://www.speedscope.app/file-format-schema.json';
+  shared: { frames: SpeedscopeFrame[] };
+  profiles: SpeedscopeProfile[];
+  name: string;
+  activeProfileIndex: number;
+  exporter: string;
+}
+
+export function speedscope(profile: Profile, opts: { metric: Metric; name?: string; exporter?: string }): SpeedscopeFile {
+  const frames: SpeedscopeFrame[] = [];
+  const methodFrame = new Map<number, number>();
+  const typeFrame = new Map<number, number>();
+  const frameOfMethod = (id: number): number => {
+    let f = methodFrame.get(id);
+    if (f === undefined) {
+      const m = profile.methods.get(id);
+      const fr: SpeedscopeFrame = { name: m ? `${m.class}.${m.name}` : `?${id}` };
+      if (m?.file) fr.file = m.file;
+      if (m?.line !== undefined) fr.line = m.line;
+      f = frames.push(fr) - 1;
+      methodFrame.set(id, f);
+    }
+    return f;
+  };
+  const frameOfType = (id: number): number => {
+    let f = typeFrame.get(id);
+    if (f === undefined) {
+      f = frames.push({ name: `new ${profile.types.get(id)?.name ?? `?${id}`}` }) - 1;
+      typeFrame.set(id, f);
+    }
+    return f;
+  };
+  const unit = opts.metric === 'bytes' ? 'bytes' : 'none';
+  const profiles = profile.threads.map((thread): SpeedscopeProfile => {
+    const samples: number[][] = [];
+    const weights: number[] = [];
+    walk(thread.root, (node: MctNode, path) => {
+      const recs = recordsOf(node);
+      if (recs.length === 0) return;
+      const stack = path.map((n) => frameOfMethod(n.m as number));
+      for (const rec of recs) {
+        const type = profile.types.get(rec[1]);
+        if (!type) continue;
+        const v = metricOf(type, rec, opts.metric);
+        if (v === 0) continue;
+        samples.push([...stack, frameOfType(rec[1])]);
+        weights.push(v);
+      }
+    });
+    const total = weights.reduce((s, w) => s + w, 0);
+    return { type: 'sampled', name: `${thread.name} (${opts.metric})`, unit, startValue: 0, endValue: total, samples, weights };
+  });
+  return {
+    $schema: 'https://www.speedscope.app/file-format-schema.json',
+    shared: { frames },
+    profiles,
+    name: opts.name ?? `HeapLens ${profile.file.meta.command ?? ''}`.trim(),
+    activeProfileIndex: 0,
+    exporter: opts.exporter ?? `heaplens ${profile.file.meta.agentVersion ?? ''}`.trim(),
+  };
+}
