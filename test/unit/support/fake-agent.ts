@@ -33,6 +33,8 @@ export class FakeAgent {
   refusedConnections = 0;
   paused = false;
   requests: Frame[] = [];
+  /** called after answering a `stop` request */
+  onStop: (() => void) | undefined;
   private client: net.Socket | undefined;
   private seq = 0;
   /** absolute values per node */
@@ -156,7 +158,7 @@ export class FakeAgent {
         });
         return ok();
       }
-      case 'stop': ok(); this.client?.end(); return undefined;
+      case 'stop': ok(); this.onStop?.(); return undefined;
       default:
         return this.send({ type: 'response', id: f.id as number, ok: false, error: `unknown op "${String(f.op)}"` });
     }

@@ -1,0 +1,234 @@
+// The `heaplens` debug adapter (inline @vscode/debugadapter): starts or attaches to a JVM with the agent,
+// streams its output to the Debug Console, connects the live channel, forwards profiler requests and
+// reports live statistics as custom events. No `vscode` import: it is tested over plain streams too.
+import { DebugSession, Event, ExitedEvent, InitializedEvent, OutputEvent, TerminatedEvent } from '@vscode/debugadapter';
+import { DebugProtocol } from '@vscode/debugprotocol';
+import * as fs from 'fs';
+import { LiveSession } from '../channel/session';
+import { HeapLensConfig, LaunchError } from './config';
+import { startFailure } from './java-errors';
+import { ChildJvm, Jvm, PidJvm } from './jvm-process';
+import { LaunchPlan } from './plan';
+import { startAttach, startLaunch, StartResult } from './start';
+
+/** Custom events (vscode.debug.onDidReceiveDebugSessionCustomEvent). */
+export const EVENTS = { stats: 'heaplens.stats', saved: 'heaplens.profileSaved', error: 'heaplens.error', started: 'heaplens.started' } as const;
+/** Custom requests (session.customRequest). */
+export const REQUESTS = ['pause', 'resume', 'snapshot', 'gc', 'reset'] as const;
+
+export interface StatsBody {
+  objects: number; bytes: number; nodes: number; paused: boolean; coalesced: number;
+  objectsPerSecond: number; bytesPerSecond: number; sequence: number; threads: number;
+}
+
+export interface AdapterOptions {
+  env?: NodeJS.ProcessEnv;
+  /** how long to wait for the agent's port file (default 30 s) */
+  portTimeoutMs?: number;
+  /** min ms between stats events (default 500) */
+  statsIntervalMs?: number;
+  /** called once the live channel is up (the extension keeps the model for its views) */
+  onLive?: (live: LiveSession, plan: LaunchPlan) => void;
+}
+
+export class HeapLensDebugSession extends DebugSession {
+  private jvm: Jvm | undefined;
+  private live: LiveSession | undefined;
+  private plan: LaunchPlan | undefined;
+  private attached = false;
+  private lastStats = 0;
+  private statsTimer: NodeJS.Timeout | undefined;
+  private finished = false;
+  private responded!: () => void;
+  /** settles once the launch/attach request has been answered: exit handling waits for it */
+  private readonly answered = new Promise<void>((r) => { this.responded = r; });
+
+  constructor(private readonly opts: AdapterOptions = {}) {
+    super();
+  }
+
+  protected initializeRequest(response: DebugProtocol.InitializeResponse): void {
+    response.body = { supportsTerminateRequest: true, supportsConfigurationDoneRequest: false };
+    this.sendResponse(response);
+    this.sendEvent(new InitializedEvent());
+  }
+
+  private print(text: string, category: 'console' | 'stdout' | 'stderr' | 'important' = 'console'): void {
+    this.sendEvent(new OutputEvent(text, category));
+  }
+
+  private fail(response: DebugProtocol.Response, e: unknown): void {
+    const message = e instanceof Error ? e.message : String(e);
+    if (!(e instanceof LaunchError)) this.print(`HeapLens: ${e instanceof Error ? e.stack ?? message : message}\n`, 'stderr');
+    this.sendErrorResponse(response, { id: 4001, format: `HeapLens: ${message.replace(/\{/g, '(').replace(/\}/g, ')')}`, showUser: true });
+  }
+
+  protected async launchRequest(response: DebugProtocol.LaunchResponse, args: DebugProtocol.LaunchRequestArguments): Promise<void> {
+    await this.begin(response, () => startLaunch(this, args as HeapLensConfig, this.opts));
+  }
+
+  protected async attachRequest(response: DebugProtocol.AttachResponse, args: DebugProtocol.AttachRequestArguments): Promise<void> {
+    this.attached = true;
+    await this.begin(response, () => startAttach(this, args as HeapLensConfig, this.opts));
+  }
+
+  /** Used by start.ts: output from the JVM and messages to the Debug Console. */
+  output(text: string, category: 'console' | 'stdout' | 'stderr' | 'important' = 'console'): void {
+    this.print(text, category);
+  }
+
+  /** Used by start.ts: remember the JVM as soon as it exists, so its exit is handled. */
+  adopt(jvm: Jvm, plan: LaunchPlan): void {
+    this.jvm = jvm;
+    this.plan = plan;
+    jvm.on('output', (category: 'stdout' | 'stderr', text: string) => this.print(text, category));
+    jvm.once('exit', () => void this.onExit());
+  }
+
+  private async begin(response: DebugProtocol.Response, how: () => Promise<StartResult>): Promise<void> {
+    let r: StartResult;
+    try {
+      r = await how();
+    } catch (e) {
+      this.fail(response, e);
+      this.jvm?.kill();
+      this.finished = true;
+      this.responded();
+      return;
+    }
+    this.sendResponse(response);
+    this.responded();
+    this.sendEvent(new Event(EVENTS.started, { profile: r.plan.profile, pid: this.jvm?.pid, target: r.plan.target, live: !!r.live }));
+    if (r.live) this.connectLive(r.live, r.plan);
+    else if (r.warning) this.sendEvent(new Event(EVENTS.error, { message: r.warning }));
+  }
+
+  private connectLive(live: LiveSession, plan: LaunchPlan): void {
+    this.live = live;
+    live.on('update', () => this.scheduleStats());
+    live.on('warning', (w: string) => this.print(`HeapLens: ${w}\n`));
+    live.on('event', (e: { event: string }) => {
+      if (e.event === 'paused' || e.event === 'resumed') this.sendStats();
+    });
+    live.on('close', (why: Error | undefined) => {
+      if (this.jvm?.alive && !this.finished) {
+        this.print(`HeapLens: the live channel closed${why ? ` (${why.message})` : ''}; the program keeps running and the profile file is still written.\n`);
+      }
+    });
+    this.opts.onLive?.(live, plan);
+    this.sendStats();
+  }
+
+  private scheduleStats(): void {
+    const every = this.opts.statsIntervalMs ?? 500;
+    const wait = this.lastStats + every - Date.now();
+    if (wait <= 0) return this.sendStats();
+    if (!this.statsTimer) this.statsTimer = setTimeout(() => this.sendStats(), wait);
+  }
+
+  stats(): StatsBody | undefined {
+    if (!this.live) return undefined;
+    const p = this.live.profile;
+    const r = p.rates();
+    return { ...p.stats, ...r, sequence: p.sequence, threads: p.threadDefs.size };
+  }
+
+  private sendStats(): void {
+    clearTimeout(this.statsTimer);
+    this.statsTimer = undefined;
+    this.lastStats = Date.now();
+    const body = this.stats();
+    if (body) this.sendEvent(new Event(EVENTS.stats, body));
+  }
+
+  private async onExit(): Promise<void> {
+    await this.answered;
+    const jvm = this.jvm!;
+    const exit = jvm.exit!;
+    if (this.live) {
+      this.sendStats();
+      this.live.close();
+    }
+    const known = exit.code !== 0 && exit.code !== 143 ? startFailure(jvm.stderrHead, exit.code, exit.signal, { classPath: this.plan?.classPath }) : undefined;
+    if (known && known.kind !== 'exited' && !this.finished) {
+      this.print(`HeapLens: ${known.message}\n`, 'stderr');
+      this.sendEvent(new Event(EVENTS.error, { message: known.message, kind: known.kind }));
+    }
+    const codeText = exit.code !== null ? `exited with code ${exit.code}` : exit.signal ? `was ended by ${exit.signal}` : 'ended';
+    this.print(`\n${jvm instanceof PidJvm ? 'The profiled JVM' : 'The program'} ${codeText}.\n`);
+    const profile = this.plan?.profile;
+    if (profile && fs.existsSync(profile)) {
+      this.print(`HeapLens: profile saved to ${profile}\n`);
+      this.sendEvent(new Event(EVENTS.saved, { file: profile }));
+    } else if (profile) {
+      this.print(`HeapLens: no profile was written (${profile} does not exist).\n`, 'stderr');
+    }
+    if (this.plan) fs.rmSync(this.plan.tmpDir, { recursive: true, force: true });
+    if (!this.finished) {
+      this.finished = true;
+      this.sendEvent(new ExitedEvent(exit.code ?? 1));
+      this.sendEvent(new TerminatedEvent());
+    }
+  }
+
+  protected threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    response.body = { threads: [] };
+    this.sendResponse(response);
+  }
+
+  protected async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {
+    await this.stopProgram();
+    this.sendResponse(response);
+  }
+
+  protected async disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments): Promise<void> {
+    const terminate = args?.terminateDebuggee ?? !this.attached;
+    if (terminate) {
+      await this.stopProgram();
+    } else {
+      this.live?.close();
+      if (this.jvm instanceof PidJvm) this.jvm.detach();
+      this.finished = true;
+    }
+    this.sendResponse(response);
+  }
+
+  /** Ends the JVM: the agent's `stop` (final profile, exit 143), else SIGTERM, else SIGKILL after 5 s. */
+  private async stopProgram(): Promise<void> {
+    const jvm = this.jvm;
+    if (!jvm || !jvm.alive) return;
+    if (this.live?.isOpen) {
+      await this.live.stop().catch(() => undefined);
+      if (await jvm.waitForExit(3000)) return;
+    }
+    jvm.terminate();
+    if (await jvm.waitForExit(5000)) return;
+    jvm.kill();
+    await jvm.waitForExit(2000);
+  }
+
+  protected async customRequest(command: string, response: DebugProtocol.Response, args: unknown): Promise<void> {
+    const op = command.startsWith('heaplens.') ? command.slice('heaplens.'.length) : command;
+    try {
+      if (op === 'stats') {
+        response.body = this.stats() ?? {};
+      } else if (op === 'info') {
+        response.body = { profile: this.plan?.profile, pid: this.jvm?.pid, live: !!this.live?.isOpen, target: this.plan?.target };
+      } else if (op === 'input' && this.jvm instanceof ChildJvm) {
+        this.jvm.write(String((args as { text?: string })?.text ?? ''));
+      } else if ((REQUESTS as readonly string[]).includes(op)) {
+        if (!this.live?.isOpen) throw new LaunchError('the live channel to the agent is not open');
+        response.body = await this.live.client.request(op);
+        if (op === 'pause' || op === 'resume') {
+          this.live.profile.stats = { ...this.live.profile.stats, paused: op === 'pause' };
+          this.sendStats();
+        }
+      } else {
+        throw new LaunchError(`unknown request "${command}"`);
+      }
+      this.sendResponse(response);
+    } catch (e) {
+      this.fail(response, e);
+    }
+  }
+}
