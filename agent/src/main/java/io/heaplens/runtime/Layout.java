@@ -1,5 +1,8 @@
 package io.heaplens.runtime;
 
+import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
+
 /** The running JVM's object layout, measured once at start (see the agent's LayoutProbe). All byte figures are estimates. */
 public final class Layout {
     public static int objectHeader = 12;
@@ -10,6 +13,7 @@ public final class Layout {
     private Layout() {}
 
     /** Aligned size of one array of {@code length} elements of {@code elementSize} bytes. */
+    @ForceInline
     public static long arrayBytes(long length, int elementSize) {
         long a = alignment - 1;
         return (arrayHeader + length * elementSize + a) & ~a;

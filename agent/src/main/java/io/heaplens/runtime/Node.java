@@ -1,5 +1,8 @@
 package io.heaplens.runtime;
 
+import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
+
 /**
  * One method invocation context (seed 000 §2): all invocations of one method with the same call stack, on one
  * thread. Only its own thread mutates it; the collector reads it racily (counters are plain longs, tables are
@@ -36,6 +39,7 @@ public final class Node {
         this.fold = fold;
     }
 
+    @ForceInline
     Node child(int mid) {
         Node last = lastChild;
         if (last != null && last.method == mid) return last;
@@ -51,6 +55,7 @@ public final class Node {
         return addChild(mid);
     }
 
+    @DontInline
     private Node addChild(int mid) {
         Node c = new Node(mid, this, thread, depth + 1, false);
         Node[] tab = children;
@@ -77,6 +82,7 @@ public final class Node {
     }
 
     /** Adds one allocation record: count arrays/objects, their elements and (arrays only) bytes. */
+    @ForceInline
     void record(int key, long count, long elements, long bytes) {
         long[] tab = records;
         if (tab != null) {
@@ -92,6 +98,7 @@ public final class Node {
         addRecord(key, count, elements, bytes);
     }
 
+    @DontInline
     private void addRecord(int key, long count, long elements, long bytes) {
         long[] tab = records;
         if (tab == null) tab = new long[4 * 4];

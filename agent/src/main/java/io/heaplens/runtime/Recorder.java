@@ -1,5 +1,8 @@
 package io.heaplens.runtime;
 
+import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
+
 /**
  * The probes the instrumenter inserts call these static methods. Kept tiny so the JIT inlines them.
  * Profiled methods hold their MCT node in a local and pass it; code without a node (the JDK, excluded packages)
@@ -17,23 +20,27 @@ public final class Recorder {
     private Recorder() {}
 
     // ---- method call tree -------------------------------------------------------------------------------
+    @ForceInline
     public static Node enter(int method) {
         if (paused) return PAUSED;
         return ThreadState.current().enter(method);
     }
 
     /** At every return and in the method-wide exception handler: the caller's node becomes current again. */
+    @ForceInline
     public static void exit(Node n) {
         if (!n.fold) n.thread.current = n.parent;
     }
 
     // ---- allocations in profiled methods ------------------------------------------------------------------
+    @ForceInline
     public static void obj(Node n, int key) {
         if (paused) return;
         if (n.fold) n = n.thread.current;
         n.record(key, 1, 0, 0);
     }
 
+    @ForceInline
     public static void arr(int length, Node n, int key, int elementSize) {
         if (paused) return;
         if (n.fold) n = n.thread.current;
@@ -44,6 +51,7 @@ public final class Recorder {
 
     public static void multi(Node n, int key, int d1, int d2, int d3) { multiDims(n, key, new int[] {d1, d2, d3}); }
 
+    @DontInline
     public static void multiDims(Node n, int key, int[] dims) {
         if (paused) return;
         if (n == null) {
@@ -63,6 +71,7 @@ public final class Recorder {
     }
 
     /** A call-site allocation (array clone, reflective or Unsafe array, Object.clone): the type is known at run time. */
+    @DontInline
     public static void dyn(Object o, Node n, int site) {
         if (paused) return;
         if (o == null) return;
@@ -94,12 +103,14 @@ public final class Recorder {
         multiDims(null, key, new int[] {d1, d2});
     }
 
+    @ForceInline
     public static void jobj(int key) {
         if (paused) return;
         ThreadState ts = ThreadState.current();
         if (ts.busy == 0) ts.current.record(key, 1, 0, 0);
     }
 
+    @ForceInline
     public static void jarr(int length, int key, int elementSize) {
         if (paused) return;
         ThreadState ts = ThreadState.current();

@@ -1,5 +1,8 @@
 package io.heaplens.runtime;
 
+import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
+
 /**
  * Everything the recorder keeps for one thread: its MCT, the current node, and a re-entrancy guard.
  * Creating one calls no instrumented code, so the first probe on a new thread cannot recurse.
@@ -34,6 +37,7 @@ public final class ThreadState {
         current = root;
     }
 
+    @ForceInline
     public static ThreadState current() { return CURRENT.get(); }
 
     private static ThreadState register(ThreadState ts) {
@@ -57,6 +61,7 @@ public final class ThreadState {
         }
     }
 
+    @ForceInline
     Node enter(int mid) {
         if (busy != 0) return foldNode;   // the agent's own work on this thread is not part of the tree
         Node cur = current;
