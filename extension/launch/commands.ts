@@ -1,0 +1,105 @@
+// HeapLens commands around profiling sessions: pause/resume/snapshot/GC/reset, open a profile, profile a
+// `java` launch configuration, and the JVM picker used by attach configurations.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { findJcmd, listJvms } from './attach';
+import { RecentProfiles } from './recent';
+
+/** The HeapLens session the command applies to: the active one, else the most recent one. */
+export function targetSession(sessions: ReadonlyMap<string, vscode.DebugSession>): vscode.DebugSession | undefined {
+  const active = vscode.debug.activeDebugSession;
+  if (active?.type === 'heaplens') return active;
+  return [...sessions.values()].pop();
+}
+
+async function request(sessions: ReadonlyMap<string, vscode.DebugSession>, op: string): Promise<Record<string, unknown> | undefined> {
+  const s = targetSession(sessions);
+  if (!s) {
+    void vscode.window.showWarningMessage('HeapLens: no profiling session is running. Start a "Profile Memory" configuration first.');
+    return undefined;
+  }
+  try {
+    return ((await s.customRequest(`heaplens.${op}`)) ?? {}) as Record<string, unknown>;
+  } catch (e) {
+    void vscode.window.showErrorMessage(`HeapLens: ${op} failed: ${(e as Error).message}`);
+    return undefined;
+  }
+}
+
+export async function openProfile(recent: RecentProfiles): Promise<void> {
+  type Item = vscode.QuickPickItem & { file?: string };
+  const items: Item[] = recent.list().map((r) => ({
+    label: `$(file) ${path.basename(r.file)}`, description: r.label, detail: r.file, file: r.file,
+  }));
+  items.push({ label: '$(folder-opened) Browse…', description: 'choose a .heaplens file' });
+  const pick = await vscode.window.showQuickPick(items, { placeHolder: items.length > 1 ? 'Recent profiles' : 'No recent profiles yet', matchOnDetail: true });
+  if (!pick) return;
+  let file = pick.file;
+  if (!file) {
+    const uris = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'HeapLens profiles': ['heaplens'] }, openLabel: 'Open Profile' });
+    file = uris?.[0]?.fsPath;
+  }
+  if (!file) return;
+  await recent.add(file, 'opened');
+  await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file));
+}
+
+/** Runs a `java` launch configuration of the workspace under HeapLens. */
+export async function profileJavaConfiguration(): Promise<void> {
+  type Item = vscode.QuickPickItem & { folder: vscode.WorkspaceFolder | undefined; config: vscode.DebugConfiguration };
+  const items: Item[] = [];
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  for (const folder of folders.length ? folders : [undefined]) {
+    const configs = vscode.workspace.getConfiguration('launch', folder).get<vscode.DebugConfiguration[]>('configurations') ?? [];
+    for (const c of configs) {
+      if (c.type === 'java' && (c.request ?? 'launch') === 'launch') items.push({ label: c.name, description: folder?.name, folder, config: c });
+    }
+  }
+  if (items.length === 0) {
+    void vscode.window.showWarningMessage('HeapLens: there is no "java" launch configuration in this workspace to profile. Add a "Profile Memory" configuration instead.');
+    return;
+  }
+  const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: 'Java launch configuration to profile' });
+  if (!pick) return;
+  const config: vscode.DebugConfiguration = { ...pick.config, type: 'heaplens', request: 'launch', name: `Profile Memory: ${pick.config.name}` };
+  await vscode.debug.startDebugging(pick.folder, config);
+}
+
+export async function pickJavaProcess(): Promise<string | undefined> {
+  let jvms;
+  try {
+    jvms = await listJvms(findJcmd(undefined, process.env));
+  } catch (e) {
+    void vscode.window.showErrorMessage(`HeapLens: cannot list Java processes: ${(e as Error).message}`);
+    return undefined;
+  }
+  const mine = process.pid;
+  const items = jvms.filter((j) => j.pid !== mine).map((j) => ({ label: String(j.pid), description: j.description, pid: j.pid }));
+  if (items.length === 0) {
+    void vscode.window.showWarningMessage('HeapLens: no running Java process found (jcmd -l lists none).');
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Java process to profile (the HeapLens agent is loaded into it)', matchOnDescription: true });
+  return pick ? String(pick.pid) : undefined;
+}
+
+export function registerCommands(ctx: vscode.ExtensionContext, sessions: ReadonlyMap<string, vscode.DebugSession>, recent: RecentProfiles): void {
+  const reg = (id: string, fn: (...a: unknown[]) => unknown): void => { ctx.subscriptions.push(vscode.commands.registerCommand(id, fn)); };
+  reg('heaplens.pauseProfiling', () => request(sessions, 'pause'));
+  reg('heaplens.resumeProfiling', () => request(sessions, 'resume'));
+  reg('heaplens.resetProfiling', () => request(sessions, 'reset'));
+  reg('heaplens.forceGc', async () => {
+    if (await request(sessions, 'gc')) vscode.window.setStatusBarMessage('HeapLens: garbage collection requested', 3000);
+  });
+  reg('heaplens.takeSnapshot', async () => {
+    const r = await request(sessions, 'snapshot');
+    const file = typeof r?.file === 'string' ? r.file : undefined;
+    if (!file) return;
+    await recent.add(file, 'snapshot');
+    const open = await vscode.window.showInformationMessage(`HeapLens: snapshot written to ${vscode.workspace.asRelativePath(file)}`, 'Open');
+    if (open) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file));
+  });
+  reg('heaplens.openProfile', () => openProfile(recent));
+  reg('heaplens.profileJavaConfiguration', () => profileJavaConfiguration());
+  reg('heaplens.pickJavaProcess', () => pickJavaProcess());
+}

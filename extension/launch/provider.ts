@@ -1,0 +1,64 @@
+// Debug configuration provider for `heaplens`: defaults, workspace trust, the Java extension's
+// resolution, and the internal block the adapter needs (profile folder, agent location).
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { HeapLensConfig } from './config';
+import { resolveWithJavaExtension } from './java-extension';
+
+export const RESTRICTED = 'HeapLens does not run programs in a restricted workspace. Trust this workspace (Workspaces: Manage Workspace Trust) to profile it.';
+
+export const INITIAL: vscode.DebugConfiguration[] = [
+  { type: 'heaplens', request: 'launch', name: 'Profile Memory', mainClass: '${file}' },
+];
+
+export class HeapLensConfigurationProvider implements vscode.DebugConfigurationProvider {
+  constructor(private readonly ctx: vscode.ExtensionContext, private readonly log: (m: string) => void) {}
+
+  provideDebugConfigurations(): vscode.DebugConfiguration[] {
+    const configs: vscode.DebugConfiguration[] = [];
+    const doc = vscode.window.activeTextEditor?.document;
+    if (doc?.languageId === 'java') {
+      configs.push({ type: 'heaplens', request: 'launch', name: `Profile Memory: ${path.basename(doc.fileName)}`, mainClass: doc.fileName });
+    }
+    configs.push({ type: 'heaplens', request: 'attach', name: 'Profile Memory: Attach to a running JVM', processId: '${command:heaplens.pickJavaProcess}' });
+    return configs;
+  }
+
+  resolveDebugConfiguration(_folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.DebugConfiguration | undefined {
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showErrorMessage(RESTRICTED);
+      return undefined;
+    }
+    if (!config.type && !config.request && !config.name) {
+      const doc = vscode.window.activeTextEditor?.document;
+      if (doc?.languageId !== 'java') {
+        void vscode.window.showErrorMessage('HeapLens: open a Java file, or add a "Profile Memory" configuration to launch.json.');
+        return undefined;
+      }
+      return { type: 'heaplens', request: 'launch', name: 'Profile Memory: Current File', mainClass: doc.fileName };
+    }
+    config.type = 'heaplens';
+    config.request ??= 'launch';
+    config.name ??= 'Profile Memory';
+    if (config.request === 'attach' && (config.processId === undefined || config.processId === '')) {
+      config.processId = '${command:heaplens.pickJavaProcess}';
+    }
+    return config;
+  }
+
+  async resolveDebugConfigurationWithSubstitutedVariables(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration | undefined> {
+    const cfg = config as unknown as HeapLensConfig;
+    if (config.request === 'attach' && !config.processId) return undefined; // the picker was dismissed
+    await resolveWithJavaExtension(folder, cfg, this.log);
+    const ws = folder ?? vscode.workspace.workspaceFolders?.[0];
+    const wsPath = ws && ws.uri.scheme === 'file' ? ws.uri.fsPath : undefined;
+    cfg.__heaplens = {
+      profileDir: wsPath ? path.join(wsPath, '.heaplens') : path.join(this.ctx.globalStorageUri.fsPath, 'profiles'),
+      distDir: this.ctx.asAbsolutePath('dist'),
+      workspaceFolder: wsPath,
+      trusted: vscode.workspace.isTrusted,
+      client: `vscode ${vscode.version}`,
+    };
+    return config;
+  }
+}

@@ -1,0 +1,80 @@
+// Wires the `heaplens` debug type into VS Code: configuration provider, inline adapter, custom events
+// (status bar, saved profiles, errors), commands. Returns what tests and other features may query.
+import * as vscode from 'vscode';
+import { LiveSession } from '../channel/session';
+import { EVENTS, HeapLensDebugSession, StatsBody } from './adapter';
+import { registerCommands } from './commands';
+import { HeapLensConfigurationProvider } from './provider';
+import { RecentProfiles } from './recent';
+import { ProfilingStatus } from './status-bar';
+
+export interface LaunchApi {
+  recentProfiles(): string[];
+  /** the live model of a running session (by vscode.DebugSession id) */
+  live(sessionId: string): LiveSession | undefined;
+  statusText(): string | undefined;
+  lastStats(): StatsBody | undefined;
+  /** error messages shown to the user, newest last (for tests) */
+  errors: string[];
+}
+
+export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.OutputChannel): LaunchApi {
+  const log = (m: string): void => output.appendLine(m);
+  const recent = new RecentProfiles(ctx.globalState);
+  const status = new ProfilingStatus();
+  const sessions = new Map<string, vscode.DebugSession>();
+  const lives = new Map<string, LiveSession>();
+  const errors: string[] = [];
+  const provider = new HeapLensConfigurationProvider(ctx, log);
+  ctx.subscriptions.push(
+    status,
+    vscode.debug.registerDebugConfigurationProvider('heaplens', provider),
+    vscode.debug.registerDebugConfigurationProvider('heaplens', { provideDebugConfigurations: () => provider.provideDebugConfigurations() },
+      vscode.DebugConfigurationProviderTriggerKind.Dynamic),
+    vscode.debug.registerDebugAdapterDescriptorFactory('heaplens', {
+      createDebugAdapterDescriptor(session) {
+        const adapter = new HeapLensDebugSession({ onLive: (live) => lives.set(session.id, live) });
+        return new vscode.DebugAdapterInlineImplementation(adapter as unknown as vscode.DebugAdapter);
+      },
+    }),
+    vscode.debug.onDidStartDebugSession((s) => {
+      if (s.type !== 'heaplens') return;
+      sessions.set(s.id, s);
+      status.started(s);
+    }),
+    vscode.debug.onDidTerminateDebugSession((s) => {
+      if (s.type !== 'heaplens') return;
+      sessions.delete(s.id);
+      lives.delete(s.id);
+      status.ended(s);
+    }),
+    vscode.debug.onDidReceiveDebugSessionCustomEvent(async (e) => {
+      if (e.session.type !== 'heaplens') return;
+      if (e.event === EVENTS.stats) {
+        status.update(e.session, e.body as StatsBody);
+      } else if (e.event === EVENTS.saved) {
+        const file = String(e.body.file);
+        await recent.add(file, e.session.name);
+        log(`profile saved: ${file}`);
+        void vscode.window.showInformationMessage(`HeapLens: profile saved to ${vscode.workspace.asRelativePath(file)}`, 'Open', 'Show All').then(async (choice) => {
+          if (choice === 'Open') await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file));
+          if (choice === 'Show All') await vscode.commands.executeCommand('heaplens.openProfile');
+        });
+      } else if (e.event === EVENTS.error) {
+        const message = String(e.body.message);
+        errors.push(message);
+        log(`error: ${message}`);
+        void vscode.window.showErrorMessage(`HeapLens: ${message}`);
+      }
+    }),
+  );
+  registerCommands(ctx, sessions, recent);
+  return {
+    recentProfiles: () => recent.list().map((r) => r.file),
+    live: (id) => lives.get(id),
+    statusText: () => status.shown ? `${status.shown.objects}` : undefined,
+    lastStats: () => status.shown,
+    errors,
+  };
+}
+

@@ -1,0 +1,77 @@
+// The status bar item shown while a HeapLens session profiles: objects/s, total objects, paused state.
+import * as vscode from 'vscode';
+import type { StatsBody } from './adapter';
+
+export function compact(n: number): string {
+  if (n < 1000) return String(Math.round(n));
+  const units = ['k', 'M', 'G', 'T'];
+  let v = n;
+  let i = -1;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0)}${units[i]}`;
+}
+
+export class ProfilingStatus implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('heaplens.status', vscode.StatusBarAlignment.Left, 50);
+  private readonly sessions = new Map<string, { name: string; stats?: StatsBody }>();
+  private current: string | undefined;
+
+  constructor() {
+    this.item.name = 'HeapLens profiling';
+  }
+
+  started(session: vscode.DebugSession): void {
+    this.sessions.set(session.id, { name: session.name });
+    this.current = session.id;
+    this.render();
+  }
+
+  update(session: vscode.DebugSession, stats: StatsBody): void {
+    const s = this.sessions.get(session.id) ?? { name: session.name };
+    s.stats = stats;
+    this.sessions.set(session.id, s);
+    this.current = session.id;
+    this.render();
+  }
+
+  ended(session: vscode.DebugSession): void {
+    this.sessions.delete(session.id);
+    if (this.current === session.id) this.current = [...this.sessions.keys()].pop();
+    this.render();
+  }
+
+  /** The stats shown now (for tests and commands). */
+  get shown(): StatsBody | undefined {
+    return this.current ? this.sessions.get(this.current)?.stats : undefined;
+  }
+
+  private render(): void {
+    const s = this.current ? this.sessions.get(this.current) : undefined;
+    void vscode.commands.executeCommand('setContext', 'heaplens.profiling', !!s);
+    void vscode.commands.executeCommand('setContext', 'heaplens.paused', !!s?.stats?.paused);
+    if (!s) {
+      this.item.hide();
+      return;
+    }
+    const st = s.stats;
+    if (!st) {
+      this.item.text = '$(loading~spin) HeapLens: starting…';
+    } else if (st.paused) {
+      this.item.text = `$(debug-pause) HeapLens: paused · ${compact(st.objects)} objects`;
+    } else {
+      this.item.text = `$(pulse) HeapLens: ${compact(st.objectsPerSecond)} obj/s · ${compact(st.objects)} objects`;
+    }
+    this.item.tooltip = st
+      ? `HeapLens — ${s.name}\n${st.objects.toLocaleString()} objects and arrays, ~${compact(st.bytes)}B (estimated)\n${st.nodes.toLocaleString()} call-tree nodes\nClick to ${st.paused ? 'resume' : 'pause'} profiling`
+      : `HeapLens — ${s.name}: waiting for the agent`;
+    this.item.command = st?.paused ? 'heaplens.resumeProfiling' : 'heaplens.pauseProfiling';
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

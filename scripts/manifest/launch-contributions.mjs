@@ -1,0 +1,112 @@
+// Writes the `heaplens` debug type's contributions into package.json (idempotent; other keys untouched).
+// Usage: node scripts/manifest/launch-contributions.mjs
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root } from '../lib.mjs';
+
+const str = (description, extra = {}) => ({ type: 'string', description, ...extra });
+const strList = (description) => ({ type: 'array', items: { type: 'string' }, description });
+const common = {
+  include: { type: ['array', 'string'], items: { type: 'string' }, description: 'Package patterns that get call-tree probes (com.acme matches that package, com.acme.* also its sub-packages). Default: everything outside the JDK.' },
+  exclude: { type: ['array', 'string'], items: { type: 'string' }, description: 'Package patterns that get no call-tree probes even when included.' },
+  mode: str('Profiling mode.', { enum: ['exact'], default: 'exact', enumDescriptions: ['Per-thread method call trees and every allocation.'] }),
+  profile: str('Where to save the profile: a .heaplens file or a folder. Default: the workspace\'s .heaplens folder.'),
+  javaHome: str('A JDK (17 or newer) to run: its bin/java and bin/jcmd are used. Default: the Java extension\'s, JAVA_HOME, or java on PATH.'),
+};
+const launch = {
+  required: [],
+  properties: {
+    mainClass: str('The class with the main method (com.acme.Main), a .jar file, or ${file} to run the current single-file program. With the Java extension installed it is found for you when left out.'),
+    jar: str('A jar to run with java -jar (it must name its Main-Class).'),
+    projectName: str('The Java project of the main class (used with the Java extension).'),
+    classPaths: strList('Class path entries (folders and jars). With the Java extension, "$Auto" (or leaving it out) uses the project\'s class path.'),
+    modulePaths: strList('Module path entries.'),
+    vmArgs: { type: ['array', 'string'], items: { type: 'string' }, description: 'Extra JVM options, e.g. "-Xmx1g".' },
+    args: { type: ['array', 'string'], items: { type: 'string' }, description: 'Arguments passed to the program.' },
+    cwd: str('Working directory of the program.', { default: '${workspaceFolder}' }),
+    env: { type: 'object', additionalProperties: { type: ['string', 'null'] }, description: 'Environment variables added to the program\'s (null removes one).' },
+    envFile: str('A file of KEY=VALUE lines added to the environment.'),
+    javaExec: str('The java executable to run (overrides javaHome).'),
+    console: str('Where the program\'s output goes.', {
+      enum: ['internalConsole', 'integratedTerminal', 'externalTerminal'], default: 'internalConsole',
+      enumDescriptions: ['The Debug Console (stdout and stderr told apart).', 'VS Code\'s integrated terminal.', 'An external terminal window.'],
+    }),
+    ...common,
+  },
+};
+const attach = {
+  required: ['processId'],
+  properties: {
+    processId: { type: ['string', 'number'], description: 'The process id of a local JVM (17 or newer); "${command:heaplens.pickJavaProcess}" shows a picker.', default: '${command:heaplens.pickJavaProcess}' },
+    ...common,
+  },
+};
+const snippet = (label, description, body) => ({ label: `HeapLens: ${label}`, description, body: { type: 'heaplens', ...body } });
+const debuggers = [{
+  type: 'heaplens',
+  label: 'HeapLens',
+  languages: ['java'],
+  configurationAttributes: { launch, attach },
+  initialConfigurations: [
+    { type: 'heaplens', request: 'launch', name: 'Profile Memory', mainClass: '${file}' },
+  ],
+  configurationSnippets: [
+    snippet('Profile Memory (main class)', 'Run a main class under the HeapLens memory profiler.',
+      { request: 'launch', name: 'Profile Memory', mainClass: '^"${1:com.example.Main}"', classPaths: ['^"\\${workspaceFolder}/${2:build/classes}"'] }),
+    snippet('Profile Memory (jar)', 'Run an executable jar under the HeapLens memory profiler.',
+      { request: 'launch', name: 'Profile Memory (jar)', jar: '^"\\${workspaceFolder}/${1:app.jar}"' }),
+    snippet('Profile Memory (current file)', 'Run the current single-file Java program under the HeapLens memory profiler.',
+      { request: 'launch', name: 'Profile Memory: Current File', mainClass: '^"\\${file}"' }),
+    snippet('Profile Memory (attach)', 'Load the HeapLens agent into a running local JVM.',
+      { request: 'attach', name: 'Profile Memory: Attach', processId: '^"\\${command:heaplens.pickJavaProcess}"' }),
+  ],
+}];
+
+const commands = [
+  ['heaplens.pauseProfiling', 'Pause Profiling', '$(debug-pause)'],
+  ['heaplens.resumeProfiling', 'Resume Profiling', '$(debug-continue)'],
+  ['heaplens.takeSnapshot', 'Take Snapshot', '$(device-camera)'],
+  ['heaplens.forceGc', 'Force GC', '$(trash)'],
+  ['heaplens.resetProfiling', 'Reset Profiling Counters', '$(clear-all)'],
+  ['heaplens.openProfile', 'Open Profile…', '$(folder-opened)'],
+  ['heaplens.profileJavaConfiguration', 'Profile Memory (Java Launch Configuration)…', '$(play)'],
+  ['heaplens.pickJavaProcess', 'Pick a Java Process', undefined],
+].map(([command, title, icon]) => ({ command, title, category: 'HeapLens', ...(icon ? { icon } : {}) }));
+
+const palette = [
+  { command: 'heaplens.pauseProfiling', when: 'heaplens.profiling && !heaplens.paused' },
+  { command: 'heaplens.resumeProfiling', when: 'heaplens.profiling && heaplens.paused' },
+  { command: 'heaplens.takeSnapshot', when: 'heaplens.profiling' },
+  { command: 'heaplens.forceGc', when: 'heaplens.profiling' },
+  { command: 'heaplens.resetProfiling', when: 'heaplens.profiling' },
+  { command: 'heaplens.pickJavaProcess', when: 'false' },
+];
+const toolbar = [
+  { command: 'heaplens.pauseProfiling', when: 'debugType == heaplens && !heaplens.paused', group: 'navigation@10' },
+  { command: 'heaplens.resumeProfiling', when: 'debugType == heaplens && heaplens.paused', group: 'navigation@10' },
+  { command: 'heaplens.takeSnapshot', when: 'debugType == heaplens', group: 'navigation@11' },
+];
+
+const events = ['onDebugResolve:heaplens', 'onDebugDynamicConfigurations:heaplens',
+  ...commands.map((c) => `onCommand:${c.command}`)];
+
+const file = join(root, 'package.json');
+const pkg = JSON.parse(readFileSync(file, 'utf8'));
+pkg.activationEvents = [...new Set([...(pkg.activationEvents ?? []), ...events])];
+pkg.contributes ??= {};
+pkg.contributes.debuggers = [...(pkg.contributes.debuggers ?? []).filter((d) => d.type !== 'heaplens'), ...debuggers];
+const ids = new Set(commands.map((c) => c.command));
+pkg.contributes.commands = [...(pkg.contributes.commands ?? []).filter((c) => !ids.has(c.command)), ...commands];
+pkg.contributes.menus ??= {};
+const merge = (key, items) => {
+  pkg.contributes.menus[key] = [...(pkg.contributes.menus[key] ?? []).filter((m) => !ids.has(m.command)), ...items];
+};
+merge('commandPalette', palette);
+merge('debug/toolBar', toolbar);
+pkg.capabilities ??= {};
+pkg.capabilities.untrustedWorkspaces = {
+  supported: 'limited',
+  description: 'Profiling runs the program of the workspace: launching is refused in Restricted Mode. Opening saved profiles works.',
+};
+writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
+console.log('package.json: heaplens debug type contributions written');
