@@ -32,7 +32,17 @@ await esbuild.build({
   ...common, entryPoints: [join(root, 'extension/extension.ts')], outfile: join(dist, 'extension.js'), external: ['vscode'],
 });
 console.log('build: dist/cli.js, dist/extension.js');
+// the webview (views of issue 5): one browser bundle and its stylesheet; codicons copied next to them
+await esbuild.build({
+  bundle: true, platform: 'browser', target: 'es2020', format: 'iife', sourcemap: false, minify: true, logLevel: 'warning',
+  entryPoints: { webview: join(root, 'webview/main.ts') }, outdir: dist,
+});
+await esbuild.build({ bundle: true, minify: true, logLevel: 'warning', entryPoints: [join(root, 'webview/style.css')], outfile: join(dist, 'webview.css') });
+mkdirSync(join(dist, 'codicons'), { recursive: true });
+for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(join(root, 'node_modules/@vscode/codicons/dist', f), join(dist, 'codicons', f));
+console.log('build: dist/webview.js, dist/webview.css, dist/codicons/');
 
 // (c) typecheck
 must(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', root, '--noEmit'], 'build: tsc typecheck');
+must(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'webview')], 'build: tsc typecheck (webview)');
 console.log('build: typecheck clean');
