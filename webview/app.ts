@@ -1,0 +1,182 @@
+// The application: header (title, tabs, exports), the five views, the state and the host's messages.
+import { ProfileFile } from '../extension/model/types';
+import { Theme } from './core/colors';
+import { AppContext, View } from './context';
+import { ProfileData } from './data';
+import { Host } from './host';
+import { HostMessage, isHostMessage } from './protocol';
+import { restoreState, UiState, ViewName, VIEWS } from './state';
+import { ArraysView } from './views/arrays';
+import { DiffView } from './views/diff';
+import { button, clear, el } from './views/dom';
+import { FlameTab } from './views/flame-tab';
+import { SitesView } from './views/sites';
+import { currentTheme, onThemeChange } from './views/theme';
+import { ThreadsView } from './views/threads';
+
+export class App {
+  state: UiState;
+  data?: ProfileData;
+  baseline?: ProfileData;
+  live = false;
+  readonly flame = new FlameTab();
+  private readonly views: Record<ViewName, View> = {
+    flame: this.flame, sites: new SitesView(), arrays: new ArraysView(), threads: new ThreadsView(), diff: new DiffView(),
+  };
+  private readonly title = el('h1', { class: 'title' }, 'HeapLens');
+  private readonly meta = el('div', { class: 'meta muted' });
+  private readonly status = el('span', { class: 'status', 'aria-live': 'polite' });
+  private readonly tabs = el('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Views' });
+  private readonly actions = el('div', { class: 'actions' });
+  private readonly main = el('main', { class: 'content' });
+  private readonly error = el('div', { class: 'error', role: 'alert' });
+  private theme: Theme = currentTheme();
+  private pendingProfile?: HostMessage & { type: 'profile' };
+  private frame = 0;
+
+  constructor(private readonly host: Host, mount: HTMLElement) {
+    this.state = restoreState(host.getState());
+    const header = el('header', { class: 'header' },
+      el('div', { class: 'header-row' }, this.title, this.status, this.actions), this.meta, this.tabs);
+    this.error.hidden = true;
+    mount.replaceChildren(header, this.error, this.main);
+    for (const v of VIEWS) {
+      const b = el('button', { type: 'button', role: 'tab', class: 'tab', id: `tab-${v.id}`, title: `${v.label} (${v.key})` }, v.label);
+      b.addEventListener('click', () => this.update({ view: v.id }));
+      b.addEventListener('keydown', (e) => this.tabKey(e, v.id));
+      this.tabs.append(b);
+    }
+    for (const v of Object.values(this.views)) this.main.append(v.root);
+    document.addEventListener('keydown', (e) => this.globalKey(e));
+    onThemeChange(() => {
+      this.theme = currentTheme();
+      for (const v of Object.values(this.views)) v.themeChanged?.();
+      this.render();
+    });
+    host.onMessage((msg) => {
+      if (isHostMessage(msg)) this.receive(msg);
+    });
+  }
+
+  receive(msg: HostMessage): void {
+    if (msg.type === 'profile') {
+      // live updates can arrive faster than we paint: keep the newest, build once per frame
+      this.pendingProfile = msg;
+      if (!this.frame) this.frame = requestAnimationFrame(() => this.applyProfile());
+    } else if (msg.type === 'baseline') {
+      this.baseline = this.load(msg.profile, msg.title) ?? this.baseline;
+      this.update({ view: 'diff', diffZoom: [] });
+    } else if (msg.type === 'status') {
+      this.status.textContent = msg.text;
+      if (msg.live !== undefined) this.live = msg.live;
+      this.renderHeader();
+    }
+  }
+
+  /** Applies the newest pending profile now (also used by the report, which has its data at start). */
+  applyProfile(): void {
+    this.frame = 0;
+    const msg = this.pendingProfile;
+    this.pendingProfile = undefined;
+    if (!msg) return;
+    const data = this.load(msg.profile, msg.title);
+    if (!data) return;
+    this.data = data;
+    this.live = msg.live;
+    this.render();
+  }
+
+  private load(file: ProfileFile, title: string): ProfileData | undefined {
+    try {
+      const d = new ProfileData(file, title);
+      this.error.hidden = true;
+      return d;
+    } catch (e) {
+      this.error.textContent = `Cannot show ${title}: ${(e as Error).message}`;
+      this.error.hidden = false;
+      return undefined;
+    }
+  }
+
+  update(patch: Partial<UiState>): void {
+    const viewChanged = patch.view !== undefined && patch.view !== this.state.view;
+    this.state = { ...this.state, ...patch };
+    this.host.setState(this.state);
+    this.render();
+    if (viewChanged) this.views[this.state.view].focus?.();
+  }
+
+  context(): AppContext | undefined {
+    if (!this.data) return undefined;
+    return {
+      data: this.data, baseline: this.baseline, state: this.state, theme: this.theme, hostKind: this.host.kind, live: this.live,
+      update: (p) => this.update(p),
+      post: (m) => this.host.post(m),
+      open: (method, line, methods) => {
+        const m = (methods ?? this.data!.profile.methods).get(method);
+        if (m) this.host.post({ type: 'navigate', frame: { class: m.class, method: m.name, desc: m.desc, file: m.file, line: line ?? m.line } });
+      },
+      pickBaseline: () => this.host.post({ type: 'pickBaseline' }),
+    };
+  }
+
+  render(): void {
+    this.renderHeader();
+    const ctx = this.context();
+    for (const v of VIEWS) {
+      const active = v.id === this.state.view;
+      this.views[v.id].root.hidden = !active;
+      const tab = this.tabs.querySelector(`#tab-${v.id}`)!;
+      tab.setAttribute('aria-selected', String(active));
+      tab.setAttribute('tabindex', active ? '0' : '-1');
+    }
+    if (!ctx) {
+      this.views[this.state.view].root.hidden = true;
+      return;
+    }
+    this.views[this.state.view].render(ctx);
+  }
+
+  private renderHeader(): void {
+    const d = this.data;
+    this.title.textContent = d ? `HeapLens — ${d.title}` : 'HeapLens';
+    if (d) {
+      const m = d.file.meta;
+      const jvm = m.jvm ? `${m.jvm.name ?? ''} ${m.jvm.version ?? ''}`.trim() : '';
+      this.meta.textContent = [m.command, jvm, `mode ${m.mode}`, m.final ? 'final' : this.live ? 'live' : 'not final (periodic write)',
+        new Date(m.writeTime).toLocaleString(), 'byte figures are estimates'].filter(Boolean).join(' · ');
+    }
+    this.status.classList.toggle('live', this.live);
+    if (this.live && !this.status.textContent) this.status.textContent = 'live';
+    clear(this.actions);
+    const post = this.host.post.bind(this.host);
+    const metric = this.state.metric === 'calls' ? 'objects' : this.state.metric;
+    this.actions.append(
+      button('Collapsed', 'export', () => post({ type: 'export', format: 'collapsed', metric }), `Export collapsed stacks (${metric})`),
+      button('Speedscope', 'export', () => post({ type: 'export', format: 'speedscope', metric }), `Export speedscope JSON (${metric})`),
+    );
+    if (this.host.kind === 'vscode' && this.live) this.actions.append(button('Snapshot', 'device-camera', () => post({ type: 'snapshot' }), 'Save a snapshot of the live profile'));
+  }
+
+  private tabKey(e: KeyboardEvent, id: ViewName): void {
+    const k = VIEWS.findIndex((v) => v.id === id);
+    const to = e.key === 'ArrowRight' ? VIEWS[(k + 1) % VIEWS.length] : e.key === 'ArrowLeft' ? VIEWS[(k - 1 + VIEWS.length) % VIEWS.length] : undefined;
+    if (!to) return;
+    e.preventDefault();
+    this.update({ view: to.id });
+    (this.tabs.querySelector(`#tab-${to.id}`) as HTMLElement).focus();
+  }
+
+  private globalKey(e: KeyboardEvent): void {
+    const t = e.target as HTMLElement;
+    if (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || e.ctrlKey || e.metaKey || e.altKey) return;
+    const v = VIEWS.find((x) => x.key === e.key);
+    if (v) {
+      this.update({ view: v.id });
+      e.preventDefault();
+    } else if (e.key === '/' && this.state.view === 'flame') {
+      (this.main.querySelector('.view-flame input.search') as HTMLInputElement | null)?.focus();
+      e.preventDefault();
+    }
+  }
+}

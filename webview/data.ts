@@ -1,0 +1,65 @@
+// The profile as the views need it: validated once, trees built on demand and cached per
+// (thread, only-my-code, collapse-recursion, inverted).
+import { FrameTree, frameTree } from '../extension/model/frames';
+import { mergeThreads } from '../extension/model/mct';
+import { includePatterns, isMyCode } from '../extension/model/names';
+import { validateProfile } from '../extension/model/parse';
+import { collapseRecursion, foldFrames, invert } from '../extension/model/transform';
+import { MctNode, Profile, ProfileFile } from '../extension/model/types';
+
+export interface TreeOptions {
+  thread: number;
+  myCode: boolean;
+  collapseRecursion: boolean;
+  inverted: boolean;
+}
+
+export class ProfileData {
+  readonly profile: Profile;
+  private readonly trees = new Map<string, FrameTree>();
+  private readonly roots = new Map<string, MctNode>();
+  private readonly mine = new Map<number, boolean>();
+  private readonly include: string[];
+
+  constructor(readonly file: ProfileFile, readonly title: string) {
+    this.profile = validateProfile(file);
+    this.include = includePatterns(file.meta.options);
+  }
+
+  /** Whether the method is "my code" (profiled, outside the JDK, inside the include filter). */
+  isMine(method: number): boolean {
+    let v = this.mine.get(method);
+    if (v === undefined) this.mine.set(method, (v = isMyCode(this.profile.methods.get(method), this.include)));
+    return v;
+  }
+
+  /** The thread's tree (all threads merged for -1; an unknown thread id falls back to the merge). */
+  root(thread: number): MctNode {
+    const key = String(thread);
+    let r = this.roots.get(key);
+    if (!r) {
+      const t = this.profile.threads.find((x) => x.id === thread);
+      r = t ? t.root : mergeThreads(this.profile);
+      this.roots.set(key, r);
+    }
+    return r;
+  }
+
+  tree(o: TreeOptions): FrameTree {
+    const key = `${o.thread}|${o.myCode}|${o.collapseRecursion}|${o.inverted}`;
+    let t = this.trees.get(key);
+    if (!t) {
+      let root = this.root(o.thread);
+      if (o.myCode) root = foldFrames(root, (m) => this.isMine(m));
+      if (o.collapseRecursion) root = collapseRecursion(root);
+      if (o.inverted) root = invert(root);
+      t = frameTree(root, this.profile.methods, this.profile.types);
+      this.trees.set(key, t);
+    }
+    return t;
+  }
+
+  threadName(thread: number): string {
+    return this.profile.threads.find((t) => t.id === thread)?.name ?? 'all threads';
+  }
+}

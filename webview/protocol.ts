@@ -1,0 +1,43 @@
+// Messages between the webview and its host (the extension's panel, or the HTML report's page script).
+// The host sends data; the webview only asks (navigate, export, snapshot, a baseline to compare with):
+// the host decides what to do.
+import { ProfileFile } from '../extension/model/types';
+import { Metric } from '../extension/model/aggregate';
+
+export interface FrameRef {
+  class: string;
+  method: string;
+  desc: string;
+  /** source file name as the class file records it (e.g. `Parser.java`) */
+  file?: string;
+  line?: number;
+}
+
+export type HostMessage =
+  /** a new profile to show (the view state is kept when `keepState` and the frames still exist) */
+  | { type: 'profile'; profile: ProfileFile; title: string; live: boolean; keepState?: boolean }
+  /** the baseline the Diff view compares the profile with */
+  | { type: 'baseline'; profile: ProfileFile; title: string }
+  /** a line for the status bar of the view (e.g. "live · updated 12:03:04", "session ended") */
+  | { type: 'status'; text: string; live?: boolean };
+
+export type ExportFormat = 'collapsed' | 'speedscope';
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'navigate'; frame: FrameRef }
+  | { type: 'export'; format: ExportFormat; metric: Metric }
+  | { type: 'snapshot' }
+  | { type: 'pickBaseline' };
+
+export function isHostMessage(v: unknown): v is HostMessage {
+  if (typeof v !== 'object' || v === null) return false;
+  const t = (v as { type?: unknown }).type;
+  return t === 'profile' || t === 'baseline' || t === 'status';
+}
+
+export function isWebviewMessage(v: unknown): v is WebviewMessage {
+  if (typeof v !== 'object' || v === null) return false;
+  const t = (v as { type?: unknown }).type;
+  return t === 'ready' || t === 'navigate' || t === 'export' || t === 'snapshot' || t === 'pickBaseline';
+}

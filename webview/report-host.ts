@@ -1,0 +1,106 @@
+// The host of the standalone HTML report (`heaplens report --format html`): the profile is embedded in
+// the page; exports download a file; "open source" shows where the frame is; a baseline for the Diff
+// view is read from a local file the user picks (no network).
+import { collapsedText } from '../extension/model/collapsed';
+import { parseProfile } from '../extension/model/parse';
+import { speedscope } from '../extension/model/speedscope';
+import { ProfileFile } from '../extension/model/types';
+import { Host } from './host';
+import { HostMessage, WebviewMessage } from './protocol';
+
+export interface EmbeddedData {
+  title: string;
+  profile: ProfileFile;
+  baseline?: { title: string; profile: ProfileFile };
+}
+
+function download(name: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function toast(text: string): void {
+  let t = document.getElementById('toast');
+  if (!t) {
+    t = document.createElement('div');
+    t.id = 'toast';
+    t.setAttribute('role', 'status');
+    document.body.append(t);
+  }
+  t.textContent = text;
+  t.hidden = false;
+  setTimeout(() => {
+    if (t) t.hidden = true;
+  }, 6000);
+}
+
+export function reportHost(data: EmbeddedData): Host {
+  let handler: (msg: HostMessage) => void = () => undefined;
+  let memory: unknown;
+  const stem = data.title.replace(/\.heaplens$/, '').replace(/[^\w.-]+/g, '_') || 'profile';
+  const post = (msg: WebviewMessage): void => {
+    switch (msg.type) {
+      case 'ready':
+        handler({ type: 'profile', profile: data.profile, title: data.title, live: false });
+        if (data.baseline) handler({ type: 'baseline', profile: data.baseline.profile, title: data.baseline.title });
+        return;
+      case 'navigate': {
+        const f = msg.frame;
+        const pkg = f.class.includes('.') ? f.class.slice(0, f.class.lastIndexOf('.')).replace(/\./g, '/') + '/' : '';
+        toast(`${f.class}.${f.method} — ${f.file ? `${pkg}${f.file}${f.line !== undefined ? `:${f.line}` : ''}` : 'no source file recorded'} (open it in your editor; in VS Code, HeapLens opens it for you)`);
+        return;
+      }
+      case 'export': {
+        const profile = parseProfile(JSON.stringify(data.profile));
+        if (msg.format === 'collapsed') download(`${stem}.${msg.metric}.collapsed`, collapsedText(profile, { metric: msg.metric, threads: false }), 'text/plain');
+        else download(`${stem}.${msg.metric}.speedscope.json`, JSON.stringify(speedscope(profile, { metric: msg.metric })), 'application/json');
+        return;
+      }
+      case 'snapshot':
+        toast('Snapshots are taken from a live session in VS Code.');
+        return;
+      case 'pickBaseline': {
+        const input = document.createElement('input');
+        input.type = 'file';
+        input.accept = '.heaplens,application/json';
+        input.addEventListener('change', () => {
+          const file = input.files?.[0];
+          if (!file) return;
+          file.text().then((text) => {
+            handler({ type: 'baseline', profile: JSON.parse(text) as ProfileFile, title: file.name });
+          }).catch((e: Error) => toast(`Cannot read ${file.name}: ${e.message}`));
+        });
+        input.click();
+        return;
+      }
+    }
+  };
+  return {
+    kind: 'report',
+    post,
+    getState: () => {
+      try {
+        return memory ?? JSON.parse(sessionStorage.getItem('heaplens-state') ?? 'null');
+      } catch {
+        return memory;
+      }
+    },
+    setState: (s) => {
+      memory = s;
+      try {
+        sessionStorage.setItem('heaplens-state', JSON.stringify(s));
+      } catch {
+        // file:// pages may have no storage: the state then lives for this page only
+      }
+    },
+    onMessage: (h) => {
+      handler = h;
+    },
+  };
+}

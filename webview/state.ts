@@ -1,0 +1,70 @@
+// The view state: what the user chose. Kept with getState/setState (VS Code) and across live updates:
+// zoom and selection are method-id paths, which survive a rebuild of the tree.
+import { ViewMetric, VIEW_METRICS } from '../extension/model/frames';
+
+export type ViewName = 'flame' | 'sites' | 'arrays' | 'threads' | 'diff';
+export const VIEWS: ReadonlyArray<{ id: ViewName; label: string; key: string }> = [
+  { id: 'flame', label: 'Flame tree', key: '1' },
+  { id: 'sites', label: 'Allocation sites', key: '2' },
+  { id: 'arrays', label: 'Arrays', key: '3' },
+  { id: 'threads', label: 'Threads', key: '4' },
+  { id: 'diff', label: 'Diff', key: '5' },
+];
+
+export interface UiState {
+  view: ViewName;
+  /** thread id, or -1 for all threads merged */
+  thread: number;
+  metric: ViewMetric;
+  inverted: boolean;
+  myCode: boolean;
+  collapseRecursion: boolean;
+  zoom: number[];
+  selected: number[] | null;
+  /** the context highlighted from the sites or arrays table */
+  highlight: number[] | null;
+  query: string;
+  match: number;
+  siteMetric: 'count' | 'bytes';
+  siteFilter: string;
+  siteSort: { key: string; desc: boolean };
+  arrayCode: string | null;
+  diffZoom: number[];
+}
+
+export function defaultState(): UiState {
+  return {
+    view: 'flame', thread: -1, metric: 'objects', inverted: false, myCode: false, collapseRecursion: false,
+    zoom: [], selected: null, highlight: null, query: '', match: -1, siteMetric: 'bytes', siteFilter: '',
+    siteSort: { key: 'rank', desc: false }, arrayCode: null, diffZoom: [],
+  };
+}
+
+/** Accepts a stored state of an older build: unknown or ill-typed fields fall back to defaults. */
+export function restoreState(v: unknown): UiState {
+  const s = defaultState();
+  if (typeof v !== 'object' || v === null) return s;
+  const o = v as Record<string, unknown>;
+  const pick = <K extends keyof UiState>(k: K, ok: (x: unknown) => boolean): void => {
+    if (ok(o[k])) (s as unknown as Record<string, unknown>)[k] = o[k];
+  };
+  const isBool = (x: unknown): boolean => typeof x === 'boolean';
+  const isPath = (x: unknown): boolean => Array.isArray(x) && x.every((n) => Number.isInteger(n));
+  pick('view', (x) => VIEWS.some((w) => w.id === x));
+  pick('thread', (x) => Number.isInteger(x));
+  pick('metric', (x) => (VIEW_METRICS as readonly unknown[]).includes(x));
+  pick('inverted', isBool);
+  pick('myCode', isBool);
+  pick('collapseRecursion', isBool);
+  pick('zoom', isPath);
+  pick('selected', (x) => x === null || isPath(x));
+  pick('highlight', (x) => x === null || isPath(x));
+  pick('query', (x) => typeof x === 'string');
+  pick('match', (x) => Number.isInteger(x));
+  pick('siteMetric', (x) => x === 'count' || x === 'bytes');
+  pick('siteFilter', (x) => typeof x === 'string');
+  pick('siteSort', (x) => typeof x === 'object' && x !== null && typeof (x as { key?: unknown }).key === 'string');
+  pick('arrayCode', (x) => x === null || typeof x === 'string');
+  pick('diffZoom', isPath);
+  return s;
+}

@@ -1,0 +1,84 @@
+// Paints a laid-out frame tree on a canvas: only the rows in view, and whole subtrees narrower than
+// half a pixel are skipped, so the cost follows what is visible, not the tree's size.
+import { FrameTree } from '../../extension/model/frames';
+import { Layout } from '../core/layout';
+
+export interface Palette {
+  background: string;
+  text: string;
+  textOnFrame: string;
+  match: string;
+  matchText: string;
+  focus: string;
+  highlight: string;
+  font: string;
+}
+
+export interface PaintInput {
+  tree: FrameTree;
+  lay: Layout;
+  /** CSS pixels */
+  width: number;
+  height: number;
+  scrollTop: number;
+  rowHeight: number;
+  color(i: number): string;
+  label(i: number): string;
+  hit?: Uint8Array;
+  selected: number;
+  highlight: number;
+  palette: Palette;
+}
+
+const MIN_WIDTH = 0.5;
+const MIN_LABEL = 24;
+
+export function paint(ctx: CanvasRenderingContext2D, p: PaintInput): number {
+  const { tree, lay, width, rowHeight: rh, palette } = p;
+  ctx.fillStyle = palette.background;
+  ctx.fillRect(0, 0, width, p.height);
+  ctx.font = palette.font;
+  ctx.textBaseline = 'middle';
+  const charWidth = ctx.measureText('abcdefghijklmnopqrstuvwxyzABCDEFGHIJ.').width / 37;
+  const firstRow = Math.floor(p.scrollTop / rh);
+  const lastRow = Math.ceil((p.scrollTop + p.height) / rh);
+  const base = tree.depth[lay.zoom];
+  const end = tree.end[lay.zoom];
+  let painted = 0;
+  let outlined: Array<[number, number, number, string]> = [];
+  for (let i = lay.zoom; i < end;) {
+    const wpx = lay.w[i] * width;
+    const row = tree.depth[i] - base;
+    if (wpx < MIN_WIDTH || row > lastRow) {
+      i = tree.end[i];
+      continue;
+    }
+    if (row >= firstRow) {
+      const x = lay.x[i] * width;
+      const y = row * rh - p.scrollTop;
+      const isHit = p.hit !== undefined && p.hit[i] === 1;
+      ctx.fillStyle = isHit ? palette.match : p.color(i);
+      ctx.fillRect(x, y, Math.max(wpx - 1, 0.5), rh - 1);
+      painted++;
+      if (wpx >= MIN_LABEL) {
+        const max = Math.floor((wpx - 6) / charWidth);
+        if (max >= 2) {
+          let text = p.label(i);
+          if (text.length > max) text = text.slice(0, max - 1) + '…';
+          ctx.fillStyle = isHit ? palette.matchText : palette.textOnFrame;
+          ctx.fillText(text, x + 3, y + rh / 2);
+        }
+      }
+      if (i === p.selected) outlined.push([x, y, wpx, palette.focus]);
+      else if (i === p.highlight) outlined.push([x, y, wpx, palette.highlight]);
+    }
+    i++;
+  }
+  for (const [x, y, w, color] of outlined) {
+    ctx.strokeStyle = color;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(x + 1, y + 1, Math.max(w - 3, 1), rh - 3);
+  }
+  outlined = [];
+  return painted;
+}

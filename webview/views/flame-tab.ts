@@ -1,0 +1,198 @@
+// The Flame tree view: thread, metric, inverted / only my code / collapse recursion, search with
+// next and previous match, the flame tree itself and the package legend.
+import { findPath, FrameTree, METRIC_LABELS, pathOf, VIEW_METRICS, ViewMetric } from '../../extension/model/frames';
+import { packageOf, shortFrame } from '../../extension/model/names';
+import { packageColor, Theme } from '../core/colors';
+import { num, percent } from '../core/format';
+import { search, SearchResult } from '../core/search';
+import { AppContext, View } from '../context';
+import { button, clear, el, select, toggle } from './dom';
+import { FlameView } from './flame';
+import { frameTooltip } from './tooltip';
+
+export function threadOptions(ctx: AppContext): Array<[string, string]> {
+  return [['-1', 'All threads (merged)'], ...ctx.data.profile.threads.map((t): [string, string] => [String(t.id), t.name])];
+}
+
+export function metricOptions(): Array<[ViewMetric, string]> {
+  return VIEW_METRICS.map((m) => [m, METRIC_LABELS[m]]);
+}
+
+export class FlameTab implements View {
+  readonly root: HTMLElement;
+  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Flame tree options' });
+  private readonly searchBar = el('div', { class: 'toolbar search-bar' });
+  private readonly query = el('input', { type: 'search', class: 'search', placeholder: 'Search frames (text or /regex/)', 'aria-label': 'Search frames' });
+  private readonly matchInfo = el('span', { class: 'match-info', 'aria-live': 'polite' });
+  private readonly legend = el('div', { class: 'legend', 'aria-label': 'Colours by package' });
+  private readonly flame: FlameView;
+  private ctx?: AppContext;
+  private tree?: FrameTree;
+  private found?: { key: string; result: SearchResult };
+  private colors = new Map<number, string>();
+  private colorTheme?: Theme;
+
+  constructor() {
+    this.flame = new FlameView({
+      zoom: (i) => this.ctx && this.tree && this.ctx.update({ zoom: pathOf(this.tree, i), selected: pathOf(this.tree, i) }),
+      select: (i) => this.ctx && this.tree && this.ctx.update({ selected: pathOf(this.tree, i) }),
+      open: (i) => this.ctx && this.tree && this.tree.method[i] >= 0 && this.ctx.open(this.tree.method[i]),
+    });
+    this.query.addEventListener('input', () => this.ctx?.update({ query: this.query.value, match: -1 }));
+    this.query.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') this.step(e.shiftKey ? -1 : 1);
+      if (e.key === 'Escape') this.ctx?.update({ query: '', match: -1 });
+    });
+    const prev = button('', 'arrow-up', () => this.step(-1), 'Previous match (Shift+Enter)');
+    const next = button('', 'arrow-down', () => this.step(1), 'Next match (Enter)');
+    this.searchBar.append(el('span', { class: 'codicon codicon-search', 'aria-hidden': 'true' }), this.query, prev, next, this.matchInfo);
+    this.root = el('section', { class: 'view view-flame', 'aria-label': 'Flame tree' }, this.bar, this.searchBar, this.flame.root, this.legend);
+  }
+
+  focus(): void {
+    this.flame.focus();
+  }
+
+  themeChanged(): void {
+    this.colors.clear();
+    this.flame.themeChanged();
+  }
+
+  /** The flame component (the measurement page drives it directly). */
+  get component(): FlameView {
+    return this.flame;
+  }
+
+  render(ctx: AppContext): void {
+    this.ctx = ctx;
+    const s = ctx.state;
+    if (this.colorTheme !== ctx.theme) {
+      this.colors.clear();
+      this.colorTheme = ctx.theme;
+    }
+    this.renderBar(ctx);
+    const tree = ctx.data.tree({ thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted });
+    if (tree !== this.tree) this.colors.clear();
+    this.tree = tree;
+    const zoom = findPath(tree, s.zoom, true);
+    const selected = s.selected ? findPath(tree, s.selected) : -1;
+    const highlight = s.highlight && !s.inverted ? findPath(tree, s.highlight) : -1;
+    const found = this.searchFor(ctx, tree, zoom);
+    if (this.query.value !== s.query) this.query.value = s.query;
+    const methods = ctx.data.profile.methods;
+    const rootLabel = s.thread === -1 ? 'all threads' : ctx.data.threadName(s.thread);
+    const label = (i: number): string => {
+      const m = methods.get(tree.method[i]);
+      return m ? shortFrame(m) : rootLabel;
+    };
+    const title = (i: number): string => {
+      const m = methods.get(tree.method[i]);
+      return m ? `${m.class}.${m.name}` : rootLabel;
+    };
+    const total = tree.total[s.metric];
+    this.flame.set({
+      tree, metric: s.metric, zoom, selected, highlight, hit: found?.hit,
+      color: (i) => this.color(ctx, tree, i), label, title,
+      describe: (i) => `${title(i)}: ${num(total[i])} ${METRIC_LABELS[s.metric]} (${percent(total[0] ? total[i] / total[0] : 0)})`,
+      tooltip: (i) => frameTooltip({
+        tree, methods, types: ctx.data.profile.types, metric: s.metric, zoom, rootLabel, mine: (m) => ctx.data.isMine(m),
+      }, i),
+    });
+    this.renderMatchInfo(found, s.match);
+    this.renderLegend(ctx, tree, zoom);
+  }
+
+  private renderBar(ctx: AppContext): void {
+    const s = ctx.state;
+    clear(this.bar);
+    this.bar.append(
+      select('Thread', threadOptions(ctx), String(s.thread), (v) => ctx.update({ thread: Number(v), zoom: [], selected: null })),
+      select('Metric', metricOptions(), s.metric, (v) => ctx.update({ metric: v })),
+      toggle('Inverted', s.inverted, (v) => ctx.update({ inverted: v, zoom: [], selected: null }), 'Bottom-up: the allocating methods on top, their callers below'),
+      toggle('Only my code', s.myCode, (v) => ctx.update({ myCode: v, zoom: [], selected: null }), 'Fold JDK and library frames into their callers'),
+      toggle('Collapse recursion', s.collapseRecursion, (v) => ctx.update({ collapseRecursion: v, zoom: [], selected: null }), 'Merge recursive calls into the outermost frame'),
+      button('Reset zoom', 'home', () => ctx.update({ zoom: [] }), 'Zoom out to the root (Home)'),
+      button('Open source', 'go-to-file', () => {
+        const sel = this.tree && s.selected ? findPath(this.tree, s.selected) : -1;
+        if (sel > 0 && this.tree) ctx.open(this.tree.method[sel]);
+      }, 'Open the selected frame\'s source (O)'),
+    );
+  }
+
+  private searchFor(ctx: AppContext, tree: FrameTree, zoom: number): SearchResult | undefined {
+    const s = ctx.state;
+    if (!s.query.trim()) {
+      this.found = undefined;
+      return undefined;
+    }
+    const key = `${s.query}|${s.metric}|${zoom}`;
+    if (!this.found || this.found.key !== key || this.tree !== tree) {
+      this.found = { key, result: search(tree, ctx.data.profile.methods, s.query, s.metric, zoom) };
+    }
+    return this.found.result;
+  }
+
+  /** Matches inside the zoomed frame that have a width for the metric, in tree order. */
+  private visibleMatches(): number[] {
+    const tree = this.tree;
+    const ctx = this.ctx;
+    if (!tree || !ctx || !this.found) return [];
+    const zoom = findPath(tree, ctx.state.zoom, true);
+    const total = tree.total[ctx.state.metric];
+    return this.found.result.matches.filter((i) => i >= zoom && i < tree.end[zoom] && total[i] > 0);
+  }
+
+  private step(dir: 1 | -1): void {
+    const ctx = this.ctx;
+    const tree = this.tree;
+    const list = this.visibleMatches();
+    if (!ctx || !tree || list.length === 0) return;
+    const k = ctx.state.match < 0 ? (dir > 0 ? 0 : list.length - 1) : (ctx.state.match + dir + list.length) % list.length;
+    ctx.update({ match: k, selected: pathOf(tree, list[k]) });
+    this.flame.reveal(list[k]);
+  }
+
+  private renderMatchInfo(found: SearchResult | undefined, match: number): void {
+    if (!found) {
+      this.matchInfo.textContent = '';
+      return;
+    }
+    const n = this.visibleMatches().length;
+    const at = match >= 0 && match < n ? `${match + 1} of ${n}` : `${n} match${n === 1 ? '' : 'es'}`;
+    this.matchInfo.textContent = n === 0 ? 'no match' : `${at} · ${percent(found.share)} of the total`;
+  }
+
+  private color(ctx: AppContext, tree: FrameTree, i: number): string {
+    const m = tree.method[i];
+    let c = this.colors.get(m);
+    if (c === undefined) {
+      const e = ctx.data.profile.methods.get(m);
+      c = e ? packageColor(packageOf(e.class), ctx.data.isMine(m), ctx.theme) : ctx.theme === 'light' ? '#d0d0d0' : '#4a4a4a';
+      this.colors.set(m, c);
+    }
+    return c;
+  }
+
+  private renderLegend(ctx: AppContext, tree: FrameTree, zoom: number): void {
+    const self = tree.self[ctx.state.metric];
+    const byPkg = new Map<string, { v: number; mine: boolean; method: number }>();
+    for (let i = zoom; i < tree.end[zoom]; i++) {
+      const e = ctx.data.profile.methods.get(tree.method[i]);
+      if (!e) continue;
+      const pkg = packageOf(e.class);
+      const have = byPkg.get(pkg) ?? { v: 0, mine: ctx.data.isMine(e.id), method: e.id };
+      have.v += self[i] + 1e-9;
+      byPkg.set(pkg, have);
+    }
+    clear(this.legend);
+    const top = [...byPkg.entries()].sort((a, b) => b[1].v - a[1].v).slice(0, 12);
+    this.legend.append(el('span', { class: 'legend-title' }, 'Packages:'));
+    for (const [pkg, info] of top) {
+      const sw = el('span', { class: 'swatch' });
+      sw.style.background = this.color(ctx, tree, tree.method.indexOf(info.method));
+      this.legend.append(el('span', { class: 'legend-item', title: info.mine ? 'my code' : 'JDK / library' }, sw, pkg || '(default package)'));
+    }
+    if (byPkg.size > top.length) this.legend.append(el('span', { class: 'legend-item muted' }, `+${byPkg.size - top.length} more`));
+    this.legend.append(el('span', { class: 'legend-note muted' }, 'warm: my code · cool grey-blue: JDK / library · magenta: search match'));
+  }
+}

@@ -1,0 +1,55 @@
+// Tooltip content for a frame: full name and source, self and total per metric, allocations by type.
+import { breakdownByType, FrameTree, METRIC_LABELS, VIEW_METRICS, ViewMetric } from '../../extension/model/frames';
+import { frameTitle } from '../../extension/model/names';
+import { MethodEntry, TypeEntry } from '../../extension/model/types';
+import { bytes, num, percent } from '../core/format';
+import { el } from './dom';
+
+export interface TooltipInput {
+  tree: FrameTree;
+  methods: ReadonlyMap<number, MethodEntry>;
+  types: ReadonlyMap<number, TypeEntry>;
+  metric: ViewMetric;
+  zoom: number;
+  mine(method: number): boolean;
+  rootLabel: string;
+}
+
+function value(metric: ViewMetric, v: number): string {
+  return metric === 'bytes' ? bytes(v) : num(v);
+}
+
+export function frameTooltip(t: TooltipInput, i: number): Node {
+  const { tree } = t;
+  const m = t.methods.get(tree.method[i]);
+  const box = el('div', { class: 'tip' });
+  box.append(el('div', { class: 'tip-title' }, m ? `${m.class.slice(m.class.lastIndexOf('.') + 1)}.${m.name}` : t.rootLabel));
+  if (m) {
+    box.append(el('div', { class: 'tip-full' }, frameTitle(m)));
+    box.append(el('div', { class: 'tip-kind' }, t.mine(m.id) ? 'my code' : m.profiled ? 'JDK / library frame (profiled)' : 'JDK / library frame'));
+  }
+  const grid = el('table', { class: 'tip-values' });
+  grid.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'self'), el('th', {}, 'total')));
+  for (const k of VIEW_METRICS) {
+    const row = el('tr', k === t.metric ? { class: 'current' } : {}, el('td', {}, METRIC_LABELS[k]),
+      el('td', {}, value(k, tree.self[k][i])), el('td', {}, value(k, tree.total[k][i])));
+    grid.append(row);
+  }
+  box.append(grid);
+  const tot = tree.total[t.metric];
+  const share = `${percent(tot[0] ? tot[i] / tot[0] : 0)} of all` + (t.zoom !== 0 && t.zoom !== i ? `, ${percent(tot[t.zoom] ? tot[i] / tot[t.zoom] : 0)} of the zoomed frame` : '');
+  box.append(el('div', { class: 'tip-share' }, `${METRIC_LABELS[t.metric]}: ${share}`));
+  const types = breakdownByType(tree, i, 'total');
+  if (types.length > 0) {
+    const tt = el('table', { class: 'tip-types' });
+    tt.append(el('tr', {}, el('th', {}, 'allocated type (total)'), el('th', {}, 'count'), el('th', {}, 'est. bytes')));
+    for (const b of types.slice(0, 8)) {
+      const name = t.types.get(b.type)?.name ?? `?${b.type}`;
+      tt.append(el('tr', {}, el('td', {}, name), el('td', {}, num(b.count)), el('td', {}, bytes(b.bytes))));
+    }
+    if (types.length > 8) tt.append(el('tr', {}, el('td', { colspan: '3', class: 'muted' }, `… ${types.length - 8} more types`)));
+    box.append(tt);
+  }
+  box.append(el('div', { class: 'tip-hint' }, 'click: zoom · double-click or Ctrl+click: open source'));
+  return box;
+}
