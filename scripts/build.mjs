@@ -1,5 +1,5 @@
 // npm run build [-- --skip-agent]: agent jar (Maven, offline) → dist/, esbuild bundles → dist/, tsc typecheck.
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { must, root } from './lib.mjs';
 
@@ -20,7 +20,10 @@ if (skipAgent) {
     console.error(`build: Maven succeeded but ${jar} is missing`);
     process.exit(1);
   }
-  copyFileSync(jar, join(dist, 'heaplens-agent.jar'));
+  // Copy then rename: a JVM still running with the old jar keeps its file (overwriting a jar in place under a
+  // running JVM crashes it inside libzip).
+  copyFileSync(jar, join(dist, 'heaplens-agent.jar.tmp'));
+  renameSync(join(dist, 'heaplens-agent.jar.tmp'), join(dist, 'heaplens-agent.jar'));
   console.log('build: dist/heaplens-agent.jar');
 }
 
