@@ -10,6 +10,8 @@ export interface FixtureSpec {
   mainClass?: string;
   /** jars to compile against and to put on the run class path after the fixture's classes */
   libs?: string[];
+  /** extra JVM options (after -Xverify:all) */
+  jvmArgs?: string[];
 }
 
 export class Fixture {
@@ -37,6 +39,7 @@ export class Fixture {
       for (const j of JDKS) {
         const p = this.classes().then((dir) => runFixture({
           jdk: j, classpath: [dir, ...(this.spec.libs ?? [])], mainClass: this.mainClass, tag: this.spec.name,
+          jvmArgs: this.spec.jvmArgs,
         }));
         p.catch(() => undefined); // awaited by the tests; avoid an unhandled rejection in the meantime
         this.runs.set(j.name, p);
