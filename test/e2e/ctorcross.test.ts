@@ -12,6 +12,7 @@ import { RawNode, RawProfile } from './support/profile';
 
 const fx = new Fixture({ name: 'ctorcross' });
 const PKG = 'ctorcross.';
+const REFLECTIVE = 'main:ctorcross.Main.main;ctorcross.Main.reflective';
 
 /** Figure 2 (b) for an application class: objects of `cls` allocated by context `c`. */
 function figure2(p: RawProfile, c: RawNode, cls: string): number {
@@ -66,7 +67,7 @@ for (const jdk of JDKS) {
       run = await fx.run(jdk);
     });
 
-    it('runs cleanly', () => assertCleanRun(run, 'ctorcross', 'ctorcross made=25 failed=1'));
+    it('runs cleanly', () => assertCleanRun(run, 'ctorcross', 'ctorcross made=25 failed=1 reflective=2'));
 
     it('records map M for every constructor of the fixture', () => {
       const p = run.profile;
@@ -90,15 +91,23 @@ for (const jdk of JDKS) {
     });
 
     it('allocation sites and Figure 2 agree in every context, except new Base(boom()) in failing()', () => {
-      const all = compareAll(run.profile);
+      // (reflective() is checked on its own below)
+      const all = compareAll(run.profile).filter((c) => !c.path.startsWith(REFLECTIVE));
       const FAILING = 'main:ctorcross.Main.main;ctorcross.Main.failing';
       const disagree = all.filter((c) => c.sites !== c.ctor);
       assert.deepEqual(disagree, [{ path: FAILING, cls: 'ctorcross.Base', sites: 1, ctor: 0 }],
         'the only disagreement is the exception thrown while evaluating constructor arguments');
     });
 
+    it('objects made by Constructor.newInstance are counted by both methods (2 Helper)', () => {
+      const mine = compareAll(run.profile).filter((c) => c.path.startsWith(REFLECTIVE) && c.cls === 'ctorcross.Helper');
+      const sites = mine.reduce((s, c) => s + c.sites, 0);
+      const ctor = mine.reduce((s, c) => s + c.ctor, 0);
+      assert.deepEqual({ sites, ctor }, { sites: 2, ctor: 2 }, 'Helper objects under reflective()');
+    });
+
     it('the comparison covers the expected allocations (not vacuous)', () => {
-      const all = compareAll(run.profile);
+      const all = compareAll(run.profile).filter((c) => !c.path.startsWith(REFLECTIVE));
       const RUN = 'main:ctorcross.Main.main;ctorcross.Main.run';
       const pick = (path: string, cls: string): [number, number] | undefined => {
         const c = all.find((x) => x.path === path && x.cls === `ctorcross.${cls}`);
