@@ -13,7 +13,8 @@ usage:
       run a Java program with the HeapLens agent; the profile goes to FILE
       (default heaplens-YYYYMMDD-HHMMSS.heaplens in the current directory)
   ${REPORT_USAGE}
-      summarize a profile as text, or export collapsed stacks for flame graphs
+      summarize a profile as text; write a self-contained HTML report (flame tree, sites,
+      arrays, threads, diff with --baseline); export collapsed stacks or speedscope JSON
   heaplens help | --help       this text
   heaplens --version           the version
 

@@ -1,41 +1,67 @@
-// `heaplens report FILE [--format text|collapsed] [--metric M] [--threads] [--out FILE]`.
+// `heaplens report FILE [--format text|collapsed|html|speedscope] [--metric M] [--threads] [--baseline FILE] [--out FILE]`.
 import * as fs from 'fs';
 import * as path from 'path';
 import { METRICS, Metric } from '../model/aggregate';
 import { collapsedText } from '../model/collapsed';
 import { loadProfile } from '../model/load';
 import { reportText } from '../model/report-text';
+import { speedscope } from '../model/speedscope';
+import { reportHtml } from '../panels/html';
 import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
+import { readReportAssets } from './html-assets';
 
-export const REPORT_USAGE = `heaplens report FILE [--format text|collapsed] [--metric objects|bytes|arrays|elements]
-                [--threads] [--out FILE]`;
+export const REPORT_USAGE = `heaplens report FILE [--format text|collapsed|html|speedscope] [--metric objects|bytes|arrays|elements]
+                [--threads] [--baseline FILE] [--out|-o FILE]`;
 
 const SPEC = {
-  format: { value: true, choices: ['text', 'collapsed'] },
+  format: { value: true, choices: ['text', 'collapsed', 'html', 'speedscope'] },
   metric: { value: true, choices: METRICS },
   threads: {},
+  baseline: { value: true },
   out: { value: true },
 };
 
 export function reportCommand(argv: readonly string[], ctx: CliContext): number {
-  const p = parseArgs(argv, SPEC);
+  const p = parseArgs(argv.map((a) => (a === '-o' ? '--out' : a)), SPEC);
   if (p.positional.length !== 1 || p.sawDashDash) {
     throw new UsageError(`report needs exactly one profile file\nusage: ${REPORT_USAGE}`);
   }
   const format = optionValue(p, 'format') ?? 'text';
-  const metric = (optionValue(p, 'metric') ?? 'objects') as Metric;
   const threads = p.options.has('threads');
-  if (format === 'text' && (p.options.has('metric') || threads)) {
-    throw new UsageError('--metric and --threads apply to --format collapsed');
+  if ((format === 'text' || format === 'html') && p.options.has('metric')) {
+    throw new UsageError('--metric applies to --format collapsed and speedscope (the HTML report has a metric selector)');
   }
-  const profile = loadProfile(path.resolve(ctx.cwd, p.positional[0]));
-  const text = format === 'text' ? reportText(profile) : collapsedText(profile, { metric, threads });
+  if (threads && format !== 'collapsed') throw new UsageError('--threads applies to --format collapsed');
+  if (p.options.has('baseline') && format !== 'html') throw new UsageError('--baseline applies to --format html (the Diff view)');
+  const metric = (optionValue(p, 'metric') ?? (format === 'speedscope' ? 'bytes' : 'objects')) as Metric;
+  const file = path.resolve(ctx.cwd, p.positional[0]);
+  const profile = loadProfile(file);
+  let text: string;
+  switch (format) {
+    case 'text':
+      text = reportText(profile);
+      break;
+    case 'collapsed':
+      text = collapsedText(profile, { metric, threads });
+      break;
+    case 'speedscope':
+      text = JSON.stringify(speedscope(profile, { metric, name: path.basename(file) })) + '\n';
+      break;
+    default: {
+      const base = optionValue(p, 'baseline');
+      const baseFile = base ? path.resolve(ctx.cwd, base) : undefined;
+      const baseline = baseFile ? { title: path.basename(baseFile), profile: loadProfile(baseFile).file } : undefined;
+      text = reportHtml(readReportAssets(ctx.cliDir), { title: path.basename(file), profile: profile.file, baseline });
+    }
+  }
   const out = optionValue(p, 'out');
   if (out) {
-    const file = path.resolve(ctx.cwd, out);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text);
+    const target = path.resolve(ctx.cwd, out);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, text);
+  } else if (format === 'html' && process.stdout.isTTY) {
+    throw new UsageError('--format html writes a whole page: give --out FILE (or redirect the output)');
   } else {
     ctx.stdout(text);
   }

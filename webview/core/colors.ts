@@ -11,16 +11,20 @@ function hash(s: string): number {
   return h >>> 0;
 }
 
-/** Application frames get warm-to-green hues, library/JDK frames cool, greyish ones. */
-export function packageColor(pkg: string, mine: boolean, theme: Theme): string {
+/**
+ * Application frames get warm-to-green hues, library/JDK frames cool, greyish ones. The hue is the
+ * package's; `variant` (e.g. the method name) shifts the lightness a little so neighbours stay distinct.
+ */
+export function packageColor(pkg: string, mine: boolean, theme: Theme, variant = ''): string {
   const h = hash(pkg);
+  const v = variant ? (hash(variant) % 9) - 4 : 0;
   const dark = theme !== 'light';
   if (mine) {
-    const hue = (h % 140) + 0; // red … yellow … green
-    return `hsl(${hue}, ${dark ? 55 : 70}%, ${dark ? 38 : 68}%)`;
+    const hue = h % 140; // red … yellow … green
+    return `hsl(${hue}, ${dark ? 55 : 70}%, ${(dark ? 36 : 70) + v}%)`;
   }
   const hue = 190 + (h % 70); // cyan … blue … violet
-  return `hsl(${hue}, ${dark ? 22 : 30}%, ${dark ? 34 : 76}%)`;
+  return `hsl(${hue}, ${dark ? 22 : 30}%, ${(dark ? 34 : 78) + v}%)`;
 }
 
 /**

@@ -1,6 +1,6 @@
 // Arrays (seed 000): per element type B C D F I J S Z R — arrays, elements, average length, est. bytes —
 // per context, and how arrays distribute over their allocation record's average length.
-import { scaleBand, scaleLinear } from 'd3-scale';
+import { scaleBand, scaleSymlog } from 'd3-scale';
 import { select } from 'd3-selection';
 import {
   ArrayRow, arraysByCode, arraysByContext, averageLengthDistribution, ContextArrayRow, ELEMENT_NAMES, LengthBucket,
@@ -63,7 +63,7 @@ export class ArraysView implements View {
     const rows = code ? c.contexts.filter((r) => r.code === code) : c.contexts;
     const cols: Array<Column<ContextArrayRow>> = [
       { key: 'code', label: 'code', cell: (r) => `${r.code} (${ELEMENT_NAMES[r.code]})` },
-      { key: 'trace', label: 'context', cell: (r) => traceText(r.trace, p.methods), title: (r) => fullTrace(r.trace, p.methods) },
+      { key: 'trace', label: 'context', wide: true, cell: (r) => traceText(r.trace, p.methods), title: (r) => fullTrace(r.trace, p.methods) },
       { key: 'arrays', label: 'arrays', numeric: true, cell: (r) => num(r.arrays) },
       { key: 'elements', label: 'elements', numeric: true, cell: (r) => num(r.elements) },
       { key: 'avg', label: 'avg length', numeric: true, cell: avg },
@@ -89,7 +89,11 @@ export class ArraysView implements View {
     const height = 150;
     const m = { top: 8, right: 8, bottom: 34, left: 56 };
     const x = scaleBand<string>().domain(buckets.map((b) => b.label)).range([m.left, width - m.right]).padding(0.15);
-    const y = scaleLinear().domain([0, Math.max(1, ...buckets.map((b) => b.arrays))]).nice().range([height - m.bottom, m.top]);
+    const max = Math.max(1, ...buckets.map((b) => b.arrays));
+    // a log-like scale: a few empty arrays or oversized buffers next to 80,000 ordinary ones stay visible
+    const y = scaleSymlog().domain([0, max]).range([height - m.bottom, m.top]);
+    const ticks = [0, ...[1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8].filter((t) => t <= max)];
+    const short = (v: number): string => (v >= 1 << 20 ? `${v / (1 << 20)}M` : v >= 1024 ? `${v / 1024}K` : String(v));
     const svg = select(this.chart).append('svg').attr('viewBox', `0 0 ${width} ${height}`).attr('class', 'bars')
       .attr('role', 'img').attr('aria-label', `Histogram of ${ELEMENT_NAMES[code]} arrays by record average length`);
     svg.selectAll('rect').data(buckets).join('rect')
@@ -98,9 +102,9 @@ export class ArraysView implements View {
       .attr('class', (b) => (b.lo === 0 && b.hi === 0 ? 'bar bar-empty' : 'bar'))
       .append('title').text((b) => `average length ${b.label}: ${num(b.arrays)} arrays in ${num(b.records)} records`);
     svg.selectAll('text.xl').data(buckets).join('text').attr('class', 'axis xl')
-      .attr('x', (b) => (x(b.label) ?? 0) + x.bandwidth() / 2).attr('y', height - m.bottom + 14).attr('text-anchor', 'middle').text((b) => b.label);
-    svg.append('text').attr('class', 'axis').attr('x', (m.left + width) / 2).attr('y', height - 4).attr('text-anchor', 'middle').text('average length (elements)');
-    svg.selectAll('text.yl').data(y.ticks(4)).join('text').attr('class', 'axis yl')
+      .attr('x', (b) => (x(b.label) ?? 0) + x.bandwidth() / 2).attr('y', height - m.bottom + 14).attr('text-anchor', 'middle').text((b) => short(b.lo));
+    svg.append('text').attr('class', 'axis').attr('x', (m.left + width) / 2).attr('y', height - 4).attr('text-anchor', 'middle').text('average length, from (buckets 0, 1, 2–3, 4–7, …; counts on a log scale)');
+    svg.selectAll('text.yl').data(ticks).join('text').attr('class', 'axis yl')
       .attr('x', m.left - 6).attr('y', (t) => y(t) + 4).attr('text-anchor', 'end').text((t) => num(t));
     this.chart.append(el('p', { class: 'muted note' },
       'The profile records, per context and site, how many arrays were allocated and their total elements, not each array\'s ' +

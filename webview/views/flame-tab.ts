@@ -167,7 +167,7 @@ export class FlameTab implements View {
     let c = this.colors.get(m);
     if (c === undefined) {
       const e = ctx.data.profile.methods.get(m);
-      c = e ? packageColor(packageOf(e.class), ctx.data.isMine(m), ctx.theme) : ctx.theme === 'light' ? '#d0d0d0' : '#4a4a4a';
+      c = e ? packageColor(packageOf(e.class), ctx.data.isMine(m), ctx.theme, `${e.class}.${e.name}`) : ctx.theme === 'light' ? '#d0d0d0' : '#4a4a4a';
       this.colors.set(m, c);
     }
     return c;
@@ -189,7 +189,7 @@ export class FlameTab implements View {
     this.legend.append(el('span', { class: 'legend-title' }, 'Packages:'));
     for (const [pkg, info] of top) {
       const sw = el('span', { class: 'swatch' });
-      sw.style.background = this.color(ctx, tree, tree.method.indexOf(info.method));
+      sw.style.background = packageColor(pkg, info.mine, ctx.theme);
       this.legend.append(el('span', { class: 'legend-item', title: info.mine ? 'my code' : 'JDK / library' }, sw, pkg || '(default package)'));
     }
     if (byPkg.size > top.length) this.legend.append(el('span', { class: 'legend-item muted' }, `+${byPkg.size - top.length} more`));

@@ -53,6 +53,8 @@ export class FlameView {
   constructor(private readonly events: FlameEvents) {
     this.scroller.append(this.canvas, this.spacer);
     this.root = el('div', { class: 'flame' }, this.crumbs, this.scroller, this.empty, this.tip, this.summary, this.live);
+    this.tip.hidden = true;
+    this.empty.hidden = true;
     this.scroller.addEventListener('scroll', () => this.schedule());
     this.scroller.addEventListener('mousemove', (e) => this.onMove(e));
     this.scroller.addEventListener('mouseleave', () => this.hideTip());

@@ -10,20 +10,22 @@ import { clear, el, select } from './dom';
 import { threadOptions } from './flame-tab';
 import { Column, renderTable } from './table';
 
-export function traceText(trace: readonly number[], methods: ReadonlyMap<number, MethodEntry>, max = 4): string {
+export function traceText(trace: readonly number[], methods: ReadonlyMap<number, MethodEntry>, max = 6): string {
   const names = trace.map((m) => {
     const e = methods.get(m);
     return e ? shortFrame(e) : `?${m}`;
   });
   if (names.length === 0) return '(thread root)';
-  return names.length > max ? `… › ${names.slice(-max).join(' › ')}` : names.join(' › ');
+  // innermost frame first, as hprof prints traces: the allocating context is what matters most
+  const inner = names.reverse();
+  return inner.length > max ? `${inner.slice(0, max).join(' ← ')} ← …` : inner.join(' ← ');
 }
 
 export function fullTrace(trace: readonly number[], methods: ReadonlyMap<number, MethodEntry>): string {
   return trace.map((m) => {
     const e = methods.get(m);
     return e ? `${e.class}.${e.name}` : `?${m}`;
-  }).join('\n') || '(thread root)';
+  }).reverse().join('\n') || '(thread root)';
 }
 
 function samePath(a: readonly number[] | null, b: readonly number[]): boolean {
@@ -76,9 +78,9 @@ export class SitesView implements View {
       { key: 'accum', label: 'accum. %', numeric: true, cell: (r) => percent(r.accumShare), compare: num0((r) => r.accumShare) },
       { key: 'count', label: 'instances', numeric: true, cell: (r) => num(r.count), compare: num0((r) => r.count) },
       { key: 'bytes', label: 'est. bytes', numeric: true, cell: (r) => bytes(r.bytes), title: (r) => `${num(r.bytes)} bytes`, compare: num0((r) => r.bytes) },
-      { key: 'type', label: 'type', cell: (r) => r.type?.name ?? '?', compare: str0((r) => r.type?.name ?? '') },
+      { key: 'type', label: 'type', clip: true, cell: (r) => r.type?.name ?? '?', compare: str0((r) => r.type?.name ?? '') },
       {
-        key: 'site', label: 'site', compare: str0(siteName),
+        key: 'site', label: 'site', clip: true, compare: str0(siteName),
         title: (r) => (r.method ? `${r.method.class}.${r.method.name}${r.method.desc} — ${r.method.file ?? '?'}:${r.site?.line ?? '?'} (${r.site?.kind}, bci ${r.site?.bci})` : ''),
         cell: (r) => {
           const b = el('button', { type: 'button', class: 'link' }, siteName(r));
@@ -89,7 +91,7 @@ export class SitesView implements View {
           return el('span', {}, b, el('span', { class: 'muted' }, ` ${r.site?.kind ?? ''}`));
         },
       },
-      { key: 'trace', label: 'calling trace', cell: (r) => traceText(r.trace, methods), title: (r) => fullTrace(r.trace, methods) },
+      { key: 'trace', label: 'calling trace', wide: true, cell: (r) => traceText(r.trace, methods), title: (r) => fullTrace(r.trace, methods) },
     ];
     renderTable(this.body, rows, cols, {
       caption: 'Allocation sites', sort: s.siteSort,

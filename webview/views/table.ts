@@ -6,6 +6,10 @@ export interface Column<R> {
   key: string;
   label: string;
   numeric?: boolean;
+  /** takes the remaining width, cut with an ellipsis (the full text belongs in `title`) */
+  wide?: boolean;
+  /** cut at a moderate width with an ellipsis */
+  clip?: boolean;
   cell(r: R): string | Node;
   /** compare for sorting by this column (ascending); columns without one cannot be sorted */
   compare?(a: R, b: R): number;
@@ -57,8 +61,8 @@ export function renderTable<R>(host: HTMLElement, rows: readonly R[], cols: Read
     .attr('aria-selected', (r) => (o.isSelected?.(r) ? 'true' : null))
     .classed('selected', (r) => o.isSelected?.(r) ?? false);
   tr.selectAll<HTMLTableCellElement, { r: R; c: Column<R> }>('td').data((r) => cols.map((c) => ({ r, c }))).join('td')
-    .attr('class', (d) => (d.c.numeric ? 'num' : ''))
-    .attr('title', (d) => d.c.title?.(d.r) ?? null)
+    .attr('class', (d) => (d.c.numeric ? 'num' : d.c.wide ? 'wide' : d.c.clip ? 'clip' : ''))
+    .attr('title', (d) => d.c.title?.(d.r) ?? (d.c.clip || d.c.wide ? textOf(d.c.cell(d.r)) : null))
     .each(function (this: HTMLTableCellElement, d) {
       this.append(d.c.cell(d.r));
     });
@@ -81,4 +85,8 @@ export function renderTable<R>(host: HTMLElement, rows: readonly R[], cols: Read
   host.replaceChildren(table);
   if (more > 0) host.append(el('p', { class: 'muted table-more' }, `… ${more} more rows: refine the filter to see them.`));
   return shown;
+}
+
+function textOf(v: string | Node): string | null {
+  return typeof v === 'string' ? v : v.textContent;
 }

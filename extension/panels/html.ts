@@ -1,0 +1,96 @@
+// HTML pages that host the webview bundle: the VS Code panel's (assets by URI, strict CSP with a nonce)
+// and the CLI's self-contained report (bundle, styles, icon font and profile data inlined; no network).
+// No `vscode` import: the CLI uses it too.
+import { randomBytes } from 'crypto';
+
+export function nonce(): string {
+  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** JSON safe inside <script type="application/json">: no "<" can close the element. */
+export function scriptJson(v: unknown): string {
+  return JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** JavaScript safe inside <script>: a literal "</script" would end the element. */
+function scriptText(js: string): string {
+  return js.replace(/<\/(script)/gi, '<\\/$1');
+}
+
+export interface PanelAssets {
+  /** webview URIs (asWebviewUri) as strings */
+  script: string;
+  style: string;
+  codicons: string;
+  /** the webview's cspSource */
+  cspSource: string;
+  title: string;
+}
+
+export function panelHtml(a: PanelAssets): string {
+  const n = nonce();
+  const csp = [
+    "default-src 'none'", `img-src ${a.cspSource} data:`, `font-src ${a.cspSource}`,
+    `style-src ${a.cspSource} 'nonce-${n}'`, `script-src 'nonce-${n}'`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="${escapeHtml(a.codicons)}" nonce="${n}">
+<link rel="stylesheet" href="${escapeHtml(a.style)}" nonce="${n}">
+<title>${escapeHtml(a.title)}</title>
+</head>
+<body>
+<div id="app"></div>
+<script nonce="${n}" src="${escapeHtml(a.script)}"></script>
+</body>
+</html>
+`;
+}
+
+export interface ReportAssets {
+  js: string;
+  css: string;
+  /** codicon.css with its font inlined as a data: URL, or '' */
+  codiconCss: string;
+}
+
+export interface ReportData {
+  title: string;
+  profile: unknown;
+  baseline?: { title: string; profile: unknown };
+}
+
+/** The codicon stylesheet with `url("./codicon.ttf?…")` replaced by the font itself. */
+export function inlineCodicons(css: string, ttf: Buffer): string {
+  return css.replace(/url\((["']?)\.\/codicon\.ttf[^)"']*\1\)/, `url("data:font/ttf;base64,${ttf.toString('base64')}")`);
+}
+
+export function reportHtml(assets: ReportAssets, data: ReportData): string {
+  const n = nonce();
+  const csp = ["default-src 'none'", "img-src data:", "font-src data:", `style-src 'nonce-${n}'`, `script-src 'nonce-${n}'`].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="HeapLens">
+<title>HeapLens — ${escapeHtml(data.title)}</title>
+${assets.codiconCss ? `<style nonce="${n}">${assets.codiconCss}</style>\n` : ''}<style nonce="${n}">${assets.css}</style>
+</head>
+<body>
+<div id="app"></div>
+<script type="application/json" id="heaplens-data">${scriptJson(data)}</script>
+<script nonce="${n}">${scriptText(assets.js)}</script>
+</body>
+</html>
+`;
+}
