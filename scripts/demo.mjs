@@ -46,7 +46,10 @@ console.log(`\n$ bin/heaplens report build/demo/demo.heaplens --format text\n`);
 process.stdout.write(report.stdout);
 writeFileSync(join(demo, 'report.txt'), report.stdout);
 must(process.execPath, [cli, 'report', profile, '--format', 'collapsed', '--out', join(demo, 'demo.collapsed')], 'demo: collapsed stacks');
+must(process.execPath, [cli, 'report', profile, '--format', 'html', '--out', join(demo, 'report.html')], 'demo: HTML report');
+must(process.execPath, [cli, 'report', profile, '--format', 'speedscope', '--out', join(demo, 'demo.speedscope.json')], 'demo: speedscope');
 
 console.log('\ndemo files:');
-for (const f of ['demo.heaplens', 'report.txt', 'demo.collapsed']) console.log(`  ${relative(process.cwd(), join(demo, f))}`);
-console.log('  (flame graph: feed demo.collapsed to flamegraph.pl, speedscope or inferno)');
+for (const f of ['demo.heaplens', 'report.txt', 'report.html', 'demo.collapsed', 'demo.speedscope.json']) console.log(`  ${relative(process.cwd(), join(demo, f))}`);
+console.log('  (report.html: the flame tree, sites, arrays and threads views in any browser, no network needed;');
+console.log('   demo.collapsed / demo.speedscope.json: for flamegraph.pl, inferno or speedscope)');
