@@ -5,6 +5,8 @@ import io.heaplens.agent.collect.Collector;
 import io.heaplens.agent.instrument.HeapLensTransformer;
 import io.heaplens.agent.instrument.TransformStats;
 import io.heaplens.runtime.Keys;
+import io.heaplens.runtime.Mode;
+import io.heaplens.runtime.Sampler;
 import io.heaplens.runtime.ThreadState;
 
 import java.lang.instrument.Instrumentation;
@@ -18,13 +20,17 @@ public final class AgentMain {
     private AgentMain() {}
 
     public static void start(Options options, Instrumentation inst) {
+        Sampler.meanBytes = options.sampleBytes;      // before this thread's state draws its first interval
         ThreadState.current().busy++;
         try {
             ThreadState.maxDepth = options.maxDepth;
+            ModeControl.start(Mode.parse(options.mode));
+            Mode.current();                  // link the mode's call site now, not inside the first probe
             AgentInfo info = new AgentInfo();
             info.layoutSource = LayoutProbe.measure(inst);
             Registry registry = new Registry();
             Keys.resolver = registry;
+            Sampler.frames = registry::profiledMethodId;
             TransformStats stats = new TransformStats();
             Path out = Paths.get(options.out != null ? options.out : "heaplens-" + info.pid + ".heaplens").toAbsolutePath();
             HeapLensTransformer transformer = new HeapLensTransformer(registry,

@@ -14,6 +14,8 @@ public final class Options {
     public String mode = "exact";
     public int intervalMillis = 1000;
     public int maxDepth = 4096;
+    /** Sampled mode: mean bytes between samples. */
+    public int sampleBytes = 512 * 1024;
     public boolean jdk = true;
     public boolean verbose;
     public String portFile;
@@ -35,9 +37,12 @@ public final class Options {
                 case "include": o.include = o.patterns(key, value); break;
                 case "exclude": o.exclude = o.patterns(key, value); break;
                 case "mode":
-                    if (!value.equals("exact")) o.errors.add("mode '" + value + "' is not supported (supported: exact)");
+                    if (!java.util.List.of("exact", "sites", "sampled", "paused").contains(value)) {
+                        o.errors.add("mode '" + value + "' is not supported (exact, sites, sampled, paused)");
+                    }
                     o.mode = value;
                     break;
+                case "sampleBytes": o.sampleBytes = o.number(key, value, 1024, 1 << 30); break;
                 case "interval": o.intervalMillis = o.number(key, value, 100, 3_600_000); break;
                 case "maxDepth": o.maxDepth = o.number(key, value, 16, 1_000_000); break;
                 case "jdk": o.jdk = o.bool(key, value); break;

@@ -109,6 +109,28 @@ public final class Registry implements Keys.Resolver {
         return dynamicKeys.computeIfAbsent(((long) site << 32) | t.id, k -> Keys.add(site, t.id, t.elementSize));
     }
 
+    /** For sampled traces: the id of a profiled method (or boundary frame), -1 for any other frame. */
+    public synchronized int profiledMethodId(String className, String name, String desc) {
+        MethodInfo m = methodIndex.get(className.replace('.', '/') + '.' + name + desc);
+        return m != null && m.profiled ? m.id : -1;
+    }
+
+    private int sizedKeys;
+    private final java.util.BitSet unsized = new java.util.BitSet();
+
+    /** Gives the sampled mode the estimated size of every object key registered since the last call. */
+    public void publishObjectSizes(java.util.function.ToLongFunction<TypeInfo> sizeOf) {
+        int n = Keys.count();
+        for (int k = sizedKeys; k < n; k++) unsized.set(k);
+        sizedKeys = n;
+        for (int k = unsized.nextSetBit(0); k >= 0; k = unsized.nextSetBit(k + 1)) {
+            TypeInfo t = typeById(Keys.type(k));
+            long s = t.array ? 0 : sizeOf.applyAsLong(t);
+            if (t.array || s > 0) unsized.clear(k);      // classes not loaded yet are tried again next time
+            if (s > 0) Keys.setObjectSize(k, (int) s);
+        }
+    }
+
     public synchronized TypeInfo type(SiteInfo s) { return types.get(s.type); }
     public synchronized MethodInfo methodById(int id) { return methods.get(id); }
     public synchronized SiteInfo siteById(int id) { return sites.get(id); }

@@ -15,6 +15,8 @@ public final class Keys {
     private static int[] site = new int[4096];
     private static int[] type = new int[4096];
     private static int[] elementSize = new int[4096];
+    /** Estimated instance size per key (objects), filled in by the collector; 0 until known. Sampled mode only. */
+    private static int[] objectSize = new int[4096];
     private static int count;
 
     private static final class Dyn {
@@ -28,7 +30,7 @@ public final class Keys {
     public static int add(int siteId, int typeId, int elemSize) {
         synchronized (LOCK) {
             if (count == site.length) {
-                site = grow(site); type = grow(type); elementSize = grow(elementSize);
+                site = grow(site); type = grow(type); elementSize = grow(elementSize); objectSize = grow(objectSize);
             }
             site[count] = siteId; type[count] = typeId; elementSize[count] = elemSize;
             return count++;
@@ -39,6 +41,17 @@ public final class Keys {
     public static int site(int key) { return site[key]; }
     public static int type(int key) { return type[key]; }
     public static int elementSize(int key) { return elementSize[key]; }
+
+    /** The sampled mode's byte count for one object of this key's type (24 until the collector knows better). */
+    public static int objectSize(int key) {
+        int[] a = objectSize;
+        int s = key < a.length ? a[key] : 0;
+        return s > 0 ? s : 24;
+    }
+
+    public static void setObjectSize(int key, int size) {
+        synchronized (LOCK) { if (key < objectSize.length) objectSize[key] = size; }
+    }
 
     /** Key for a run-time class at a call-site allocation; -1 when it cannot be resolved. */
     static int dynamic(int siteId, Class<?> cls, ThreadState ts) {

@@ -40,7 +40,7 @@ public final class Node {
     }
 
     @ForceInline
-    Node child(int mid) {
+    public Node child(int mid) {
         Node last = lastChild;
         if (last != null && last.method == mid) return last;
         Node[] tab = children;
@@ -81,9 +81,9 @@ public final class Node {
         tab[i] = c;
     }
 
-    /** Adds one allocation record: count arrays/objects, their elements and (arrays only) bytes. */
+    /** Adds to one allocation record (count arrays/objects, their elements, arrays' bytes); returns the new count. */
     @ForceInline
-    void record(int key, long count, long elements, long bytes) {
+    long record(int key, long count, long elements, long bytes) {
         long[] tab = records;
         if (tab != null) {
             int slots = tab.length >> 2, mask = slots - 1;
@@ -91,11 +91,12 @@ public final class Node {
             for (int i = mix(key) & mask; ; i = (i + 1) & mask) {
                 int b = i << 2;
                 long cur = tab[b];
-                if (cur == k) { tab[b + 1] += count; tab[b + 2] += elements; tab[b + 3] += bytes; return; }
+                if (cur == k) { tab[b + 2] += elements; tab[b + 3] += bytes; return tab[b + 1] += count; }
                 if (cur == 0) break;
             }
         }
         addRecord(key, count, elements, bytes);
+        return count;
     }
 
     @DontInline

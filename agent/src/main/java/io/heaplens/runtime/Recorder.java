@@ -8,21 +8,23 @@ import jdk.internal.vm.annotation.ForceInline;
  * Profiled methods hold their MCT node in a local and pass it; code without a node (the JDK, excluded packages)
  * calls the {@code j*} variants, which charge the innermost profiled node of the calling thread.
  * Nothing here calls instrumented code, so the probes never re-enter themselves.
+ *
+ * Every probe first reads the mode ({@link Mode#current()}, a JIT constant): exact records into the call tree,
+ * sites into the thread's flat per-site node, sampled counts bytes down to the next sample, paused does nothing.
  */
 public final class Recorder {
     /**
-     * Paused: probes return at once. A method entered while paused gets the shared stand-in node, whose exit does
-     * nothing, so the tree stays consistent across pause and resume.
+     * The node handed to methods entered outside the exact mode. Its exit does nothing, so the tree stays
+     * consistent across switches: frames entered before a switch still restore their caller on exit.
      */
-    public static volatile boolean paused;
-    private static final Node PAUSED = new Node(Node.FOLD, null, null, 0, true);
+    private static final Node OFF = new Node(Node.FOLD, null, null, 0, true);
 
     private Recorder() {}
 
     // ---- method call tree -------------------------------------------------------------------------------
     @ForceInline
     public static Node enter(int method) {
-        if (paused) return PAUSED;
+        if (Mode.current() != Mode.EXACT) return OFF;
         return ThreadState.current().enter(method);
     }
 
@@ -35,16 +37,16 @@ public final class Recorder {
     // ---- allocations in profiled methods ------------------------------------------------------------------
     @ForceInline
     public static void obj(Node n, int key) {
-        if (paused) return;
-        if (n.fold) n = n.thread.current;
-        n.record(key, 1, 0, 0);
+        int m = Mode.current();
+        if (m == Mode.EXACT && !n.fold) n.record(key, 1, 0, 0);
+        else if (m != Mode.PAUSED) charge(null, m, key, 1, 0, 0);
     }
 
     @ForceInline
     public static void arr(int length, Node n, int key, int elementSize) {
-        if (paused) return;
-        if (n.fold) n = n.thread.current;
-        n.record(key, 1, length, Layout.arrayBytes(length, elementSize));
+        int m = Mode.current();
+        if (m == Mode.EXACT && !n.fold) n.record(key, 1, length, Layout.arrayBytes(length, elementSize));
+        else if (m != Mode.PAUSED) charge(null, m, key, 1, length, Layout.arrayBytes(length, elementSize));
     }
 
     public static void multi(Node n, int key, int d1, int d2) { multiDims(n, key, new int[] {d1, d2}); }
@@ -53,67 +55,80 @@ public final class Recorder {
 
     @DontInline
     public static void multiDims(Node n, int key, int[] dims) {
-        if (paused) return;
-        if (n == null) {
-            ThreadState ts = ThreadState.current();
-            if (ts.busy != 0) return;
-            n = ts.current;
-        } else if (n.fold) {
-            n = n.thread.current;
-        }
+        int m = Mode.current();
+        if (m == Mode.PAUSED) return;
         long[][] levels = MultiArrays.levels(dims);
         for (int i = 0; i < levels.length; i++) {
             long arrays = levels[i][0];
             if (arrays == 0) break;                       // nothing allocated at this level or below
             int k = key + i;
-            n.record(k, arrays, levels[i][1], arrays * Layout.arrayBytes(dims[i], Keys.elementSize(k)));
+            long bytes = arrays * Layout.arrayBytes(dims[i], Keys.elementSize(k));
+            if (m == Mode.EXACT && n != null && !n.fold) n.record(k, arrays, levels[i][1], bytes);
+            else charge(null, m, k, arrays, levels[i][1], bytes);
         }
     }
 
     /** A call-site allocation (array clone, reflective or Unsafe array, Object.clone): the type is known at run time. */
     @DontInline
     public static void dyn(Object o, Node n, int site) {
-        if (paused) return;
-        if (o == null) return;
-        ThreadState ts;
-        if (n == null) {
-            ts = ThreadState.current();
-            if (ts.busy != 0) return;
-            n = ts.current;
-        } else {
-            ts = n.thread;
-            if (n.fold) n = ts.current;
-        }
+        int m = Mode.current();
+        if (o == null || m == Mode.PAUSED) return;
+        ThreadState ts = ThreadState.current();
+        if (ts.busy != 0) return;
         Class<?> c = o.getClass();
         int key = Keys.dynamic(site, c, ts);
         if (key < 0) return;
-        if (c.isArray()) {
-            int len = java.lang.reflect.Array.getLength(o);
-            n.record(key, 1, len, Layout.arrayBytes(len, Keys.elementSize(key)));
-        } else {
-            n.record(key, 1, 0, 0);
-        }
+        long len = c.isArray() ? java.lang.reflect.Array.getLength(o) : 0;
+        long bytes = c.isArray() ? Layout.arrayBytes(len, Keys.elementSize(key)) : 0;
+        if (m == Mode.EXACT && n != null && !n.fold) n.record(key, 1, len, bytes);
+        else charge(ts, m, key, 1, len, bytes);
     }
 
     // ---- allocations in code without a node (JDK, excluded packages) -----------------------------------
-    /** Before a two-dimensional multianewarray in code without a node (the streaming path has no temporaries). */
-    public static void jmulti(int d1, int d2, int key) {
-        if (paused) return;
-        if (d1 < 0 || d2 < 0) return;                     // the allocation is about to fail
-        multiDims(null, key, new int[] {d1, d2});
-    }
-
     @ForceInline
     public static void jobj(int key) {
-        if (paused) return;
+        int m = Mode.current();
+        if (m == Mode.PAUSED) return;
         ThreadState ts = ThreadState.current();
-        if (ts.busy == 0) ts.current.record(key, 1, 0, 0);
+        if (ts.busy != 0) return;
+        if (m == Mode.EXACT) ts.current.record(key, 1, 0, 0);
+        else other(ts, m, key, 1, 0, 0);
     }
 
     @ForceInline
     public static void jarr(int length, int key, int elementSize) {
-        if (paused) return;
+        int m = Mode.current();
+        if (m == Mode.PAUSED) return;
         ThreadState ts = ThreadState.current();
-        if (ts.busy == 0) ts.current.record(key, 1, length, Layout.arrayBytes(length, elementSize));
+        if (ts.busy != 0) return;
+        if (m == Mode.EXACT) ts.current.record(key, 1, length, Layout.arrayBytes(length, elementSize));
+        else other(ts, m, key, 1, length, Layout.arrayBytes(length, elementSize));
+    }
+
+    /** Before a two-dimensional multianewarray in code without a node (the streaming path has no temporaries). */
+    public static void jmulti(int d1, int d2, int key) {
+        if (d1 < 0 || d2 < 0) return;                     // the allocation is about to fail
+        multiDims(null, key, new int[] {d1, d2});
+    }
+
+    // ---- shared paths ---------------------------------------------------------------------------------------
+    /** Charges an allocation where the caller had no usable node: the thread's current node, or the other modes. */
+    private static void charge(ThreadState ts, int m, int key, long count, long elements, long bytes) {
+        if (ts == null) {
+            ts = ThreadState.current();
+            if (ts.busy != 0) return;
+        }
+        if (m == Mode.EXACT) ts.current.record(key, count, elements, bytes);
+        else other(ts, m, key, count, elements, bytes);
+    }
+
+    /** Sites and sampled modes. Objects carry no bytes in records (sizes are applied when written). */
+    private static void other(ThreadState ts, int m, int key, long count, long elements, long bytes) {
+        if (m == Mode.SITES) {
+            long n = ts.sites.record(key, count, elements, bytes);
+            if (Sampler.wantsTrace(n)) Sampler.siteTrace(ts, key);
+        } else if (m == Mode.SAMPLED) {
+            Sampler.allocate(ts, key, bytes > 0 ? bytes : count * Keys.objectSize(key), elements);
+        }
     }
 }

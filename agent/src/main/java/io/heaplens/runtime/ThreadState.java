@@ -20,8 +20,17 @@ public final class ThreadState {
 
     public final Thread thread;
     public final long id;
+    /** The exact mode's method call tree. */
     public final Node root;
+    /** Sites mode: one flat node, exact counts per allocation site for this thread. */
+    public final Node sites;
+    /** Sites mode: calling traces captured for a sample of each site's allocations (counts are samples). */
+    public final Node siteTraces;
+    /** Sampled mode: a tree built from sampled calling traces; records are scaled estimates. */
+    public final Node sampled;
     final Node foldNode;
+    /** Sampled mode: bytes left before the next sample, the interval drawn for it, and the generator's state. */
+    long sampleLeft, sampleInterval, random;
     /** The innermost profiled node of this thread: JDK allocations are charged to it. */
     public Node current;
     /** Non-zero while the agent itself works on this thread (transformer, collector): nothing is recorded. */
@@ -34,7 +43,12 @@ public final class ThreadState {
         id = t.getId();
         root = new Node(Node.ROOT, null, this, 0, false);
         foldNode = new Node(Node.FOLD, null, this, 0, true);
+        sites = new Node(Node.ROOT, null, this, 0, false);
+        siteTraces = new Node(Node.ROOT, null, this, 0, false);
+        sampled = new Node(Node.ROOT, null, this, 0, false);
         current = root;
+        random = id * 0x9E3779B97F4A7C15L ^ System.nanoTime();
+        sampleInterval = sampleLeft = Sampler.nextInterval(this);
     }
 
     @ForceInline

@@ -22,6 +22,7 @@ public final class Collector {
     private final Options options;
     private final ProfileWriter writer;
     private final AgentInfo info;
+    private final Registry registry;
     private int sequence;
     private long cycles;
     private volatile boolean finished;
@@ -31,6 +32,7 @@ public final class Collector {
         this.out = out;
         this.options = options;
         this.info = info;
+        this.registry = registry;
         this.writer = new ProfileWriter(registry, stats, options, new TypeSizes(inst), info);
     }
 
@@ -65,6 +67,7 @@ public final class Collector {
                 return;
             }
             cycles++;
+            registry.publishObjectSizes(writer.sizes()::sizeOf);
             io.heaplens.agent.wire.ChannelServer c = channel;
             if (c != null) {
                 try { c.tick(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: channel: " + t); }

@@ -85,8 +85,14 @@ final class ProfileWriter {
         Tables.threadHead(j, ts);
         j.name("root");
         node(j, ts.root);
+        // The other modes' structures, present once a mode wrote into them (docs/format.md "Modes").
+        if (!empty(ts.sites)) { j.name("sites"); node(j, ts.sites); }
+        if (!empty(ts.siteTraces)) { j.name("siteTraces"); node(j, ts.siteTraces); }
+        if (!empty(ts.sampled)) { j.name("sampled"); node(j, ts.sampled); }
         j.end('}');
     }
+
+    private static boolean empty(Node n) { return n.recordsSnapshot() == null && n.childrenSnapshot() == null; }
 
     private void node(Json j, Node n) throws IOException {
         nodes++;

@@ -16,7 +16,7 @@ public final class Tables {
 
     public static void meta(Json j, Options options, AgentInfo info, boolean fin, int sequence) throws IOException {
         j.begin('{')
-            .field("agentVersion", info.version).field("mode", options.mode);
+            .field("agentVersion", info.version).field("mode", io.heaplens.runtime.Mode.name(io.heaplens.runtime.Mode.get()));
         j.name("jvm").begin('{').field("name", System.getProperty("java.vm.name"))
             .field("vendor", System.getProperty("java.vendor"))
             .field("version", System.getProperty("java.runtime.version", System.getProperty("java.version")))
@@ -27,6 +27,12 @@ public final class Tables {
         j.end(']');
         j.field("startTime", info.startTime).field("writeTime", System.currentTimeMillis())
             .field("final", fin).field("sequence", sequence);
+        j.field("sampleBytes", options.sampleBytes);
+        j.name("modes").begin('[');
+        for (io.heaplens.agent.ModeControl.Switch s : io.heaplens.agent.ModeControl.timeline()) {
+            j.begin('{').field("mode", s.mode).field("since", s.since).end('}');
+        }
+        j.end(']');
         j.name("options").begin('{');
         for (Map.Entry<String, String> e : options.raw.entrySet()) j.field(e.getKey(), e.getValue());
         j.end('}');

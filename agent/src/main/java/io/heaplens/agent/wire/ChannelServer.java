@@ -7,7 +7,7 @@ import io.heaplens.agent.collect.AgentThreads;
 import io.heaplens.agent.collect.Json;
 import io.heaplens.agent.collect.Tables;
 import io.heaplens.agent.collect.TypeSizes;
-import io.heaplens.runtime.Recorder;
+import io.heaplens.runtime.Mode;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -173,7 +173,8 @@ public final class ChannelServer {
 
     private Map<String, Object> stats() {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("paused", Recorder.paused);
+        m.put("paused", Mode.get() == Mode.PAUSED);
+        m.put("mode", Mode.name(Mode.get()));
         m.put("coalesced", coalesced.get());
         m.put("refusedConnections", refused.get());
         return m;

@@ -39,6 +39,7 @@ final class DeltaTracker {
     private final BitSet methodsSent = new BitSet(), sitesSent = new BitSet(), typesSent = new BitSet();
     private final Map<Long, String> threadsSent = new HashMap<>();
     private long nextNodeId;
+    private String tree = "root";
     private boolean full = true;
     long objects, bytes, nodes;
 
@@ -66,7 +67,14 @@ final class DeltaTracker {
             j.name("nodes").begin('[');
             for (ThreadState ts : ThreadState.snapshot()) {
                 if (ts.agentThread) continue;
+                tree = "root";
                 changed += walk(j, ts, ts.root, -1, newMethods, newSites, newTypes);
+                tree = "sites";
+                if (!empty(ts.sites)) changed += walk(j, ts, ts.sites, -1, newMethods, newSites, newTypes);
+                tree = "siteTraces";
+                if (!empty(ts.siteTraces)) changed += walk(j, ts, ts.siteTraces, -1, newMethods, newSites, newTypes);
+                tree = "sampled";
+                if (!empty(ts.sampled)) changed += walk(j, ts, ts.sampled, -1, newMethods, newSites, newTypes);
             }
             j.end(']');
             stats.put("objects", objects);
@@ -75,6 +83,7 @@ final class DeltaTracker {
             j.name("stats").begin('{');
             for (Map.Entry<String, Object> e : stats.entrySet()) {
                 if (e.getValue() instanceof Boolean) j.field(e.getKey(), (Boolean) e.getValue());
+                else if (e.getValue() instanceof String) j.field(e.getKey(), (String) e.getValue());
                 else j.field(e.getKey(), ((Number) e.getValue()).longValue());
             }
             j.end('}').end('}');
@@ -84,6 +93,8 @@ final class DeltaTracker {
         byte[] deltaFrame = changed > 0 || wasFull ? Frames.encode(delta.toByteArray()) : null;
         return new byte[][] {define, deltaFrame};
     }
+
+    private static boolean empty(Node n) { return n.recordsSnapshot() == null && n.childrenSnapshot() == null; }
 
     private int walk(Json j, ThreadState ts, Node n, long parentId, BitSet newMethods, BitSet newSites, BitSet newTypes) throws IOException {
         nodes++;
@@ -120,6 +131,7 @@ final class DeltaTracker {
             m.calls = calls;
             m.folded = folded;
             j.begin('{').field("t", ts.id).field("n", m.id).field("p", parentId);
+            if (parentId < 0) j.field("tree", tree);
             if (n.method >= 0) {
                 j.field("m", n.method).field("calls", calls);
                 needMethod(n.method, newMethods);

@@ -1,6 +1,6 @@
 package io.heaplens.agent.wire;
 
-import io.heaplens.runtime.Recorder;
+import io.heaplens.agent.ModeControl;
 
 import java.io.IOException;
 import java.util.BitSet;
@@ -30,15 +30,22 @@ final class RequestHandler {
         try {
             switch (op) {
                 case "pause":
-                    Recorder.paused = true;
+                    ModeControl.pause();
                     event("paused");
                     ok(rid, null);
                     break;
                 case "resume":
-                    Recorder.paused = false;
+                    ModeControl.resume();
                     event("resumed");
                     ok(rid, null);
                     break;
+                case "mode": {
+                    String why = ModeControl.switchTo(String.valueOf(req.get("mode")));
+                    if (why != null) { error(rid, why); break; }
+                    c.send(ChannelServer.frame(j -> j.field("type", "event").field("event", "mode").field("mode", String.valueOf(req.get("mode")))));
+                    ok(rid, null);
+                    break;
+                }
                 case "snapshot": {
                     String file = host.snapshot();
                     ok(rid, file);

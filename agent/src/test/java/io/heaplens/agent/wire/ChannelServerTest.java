@@ -4,7 +4,7 @@ import io.heaplens.agent.Options;
 import io.heaplens.agent.Registry;
 import io.heaplens.agent.collect.AgentInfo;
 import io.heaplens.agent.collect.TypeSizes;
-import io.heaplens.runtime.Recorder;
+import io.heaplens.runtime.Mode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,7 +44,7 @@ class ChannelServerTest {
     }
 
     @AfterAll
-    static void resume() { Recorder.paused = false; }
+    static void resume() { io.heaplens.agent.ModeControl.switchTo("exact"); }
 
     static Socket connect() throws IOException {
         Socket s = new Socket("127.0.0.1", port);
@@ -137,10 +137,10 @@ class ChannelServerTest {
             Map<?, ?> r = readUntil(s, "response");
             assertEquals(5L, r.get("id"));
             assertEquals(Boolean.TRUE, r.get("ok"));
-            assertTrue(Recorder.paused);
+            assertEquals(Mode.PAUSED, Mode.get());
             send(s, "{\"type\":\"request\",\"id\":6,\"op\":\"resume\"}");
             assertEquals(6L, readUntil(s, "response").get("id"));
-            assertFalse(Recorder.paused);
+            assertEquals(Mode.EXACT, Mode.get());
             int before = snapshots.get();
             send(s, "{\"type\":\"request\",\"id\":7,\"op\":\"snapshot\"}");
             Map<?, ?> snap = readUntil(s, "response");

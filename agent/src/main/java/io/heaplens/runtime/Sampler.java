@@ -1,0 +1,108 @@
+package io.heaplens.runtime;
+
+import jdk.internal.vm.annotation.DontInline;
+
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * Calling traces for the sites and sampled modes. The sampled mode follows JEP 331: a sample every K bytes on
+ * average, the intervals drawn from an exponential distribution so periodic allocation patterns are not
+ * aliased, and each sample weighted by the bytes allocated since the previous one. Traces keep only the frames
+ * the exact mode would show (profiled methods and boundary frames), so the trees look alike in every mode.
+ */
+public final class Sampler {
+    /** Maps a stack frame to a profiled method's id, or -1 to leave the frame out (implemented by the agent). */
+    public interface Frames { int methodId(String className, String methodName, String descriptor); }
+
+    public static volatile Frames frames;
+    public static volatile long meanBytes = 512 * 1024;
+    public static final int MAX_FRAMES = 1024;
+    private static final StackWalker WALKER = StackWalker.getInstance();
+
+    private Sampler() {}
+
+    static long nextInterval(ThreadState ts) {
+        long x = ts.random;                  // xorshift64*
+        x ^= x >>> 12; x ^= x << 25; x ^= x >>> 27;
+        ts.random = x;
+        double u = ((x * 0x2545F4914F6CDD1DL) >>> 11) * 0x1.0p-53;
+        long v = (long) (-Math.log(1.0 - u) * meanBytes);
+        return Math.max(1, v);
+    }
+
+    /** Sites mode: a trace for the 1st, 2nd, 4th, … 1024th allocation of a site on a thread, then every 1024th. */
+    static boolean wantsTrace(long n) {
+        return n <= 1024 ? (n & (n - 1)) == 0 : (n & 1023) == 0;
+    }
+
+    @DontInline
+    static void siteTrace(ThreadState ts, int key) {
+        capture(ts, ts.siteTraces, key, 1, 0, 0);
+    }
+
+    /** Sampled mode: counts the allocation down; takes a sample when the interval is used up. */
+    static void allocate(ThreadState ts, int key, long bytes, long elements) {
+        long left = ts.sampleLeft - bytes;
+        ts.sampleLeft = left;
+        if (left <= 0) take(ts, key, bytes, elements);
+    }
+
+    @DontInline
+    private static void take(ThreadState ts, int key, long bytes, long elements) {
+        long weight = ts.sampleInterval - ts.sampleLeft;        // everything allocated since the last sample
+        double scale = (double) weight / Math.max(1, bytes);  // >= 1: this allocation is part of the weight
+        capture(ts, ts.sampled, key, round(ts, scale), round(ts, elements * scale), weight);
+        ts.sampleInterval = ts.sampleLeft = nextInterval(ts);
+    }
+
+    /** Unbiased stochastic rounding. */
+    private static long round(ThreadState ts, double v) {
+        long whole = (long) v;
+        double frac = v - whole;
+        if (frac > 0) {
+            long x = ts.random;
+            x ^= x >>> 12; x ^= x << 25; x ^= x >>> 27;
+            ts.random = x;
+            if (((x * 0x2545F4914F6CDD1DL) >>> 11) * 0x1.0p-53 < frac) whole++;
+        }
+        return whole;
+    }
+
+    private static void capture(ThreadState ts, Node tree, int key, long count, long elements, long bytes) {
+        Frames f = frames;
+        if (f == null) return;
+        ts.busy++;                      // walking the stack runs JDK code: keep it out of the profile
+        try {
+            int[] path = WALKER.walk(new Collect(f));
+            Node n = tree;
+            for (int i = path.length - 1; i >= 0; i--) {
+                if (path[i] < 0) continue;
+                n = n.child(path[i]);
+            }
+            n.record(key, count, elements, bytes);
+        } finally {
+            ts.busy--;
+        }
+    }
+
+    /** Innermost first; frames that are not profiled are -1. */
+    private static final class Collect implements Function<Stream<StackWalker.StackFrame>, int[]> {
+        private final Frames frames;
+        Collect(Frames frames) { this.frames = frames; }
+
+        @Override
+        public int[] apply(Stream<StackWalker.StackFrame> s) {
+            int[] out = new int[16];
+            int n = 0;
+            java.util.Iterator<StackWalker.StackFrame> it = s.iterator();   // no lambdas: no linkage on a probe's path
+            while (it.hasNext() && n < MAX_FRAMES) {
+                StackWalker.StackFrame fr = it.next();
+                if (n == out.length) out = java.util.Arrays.copyOf(out, n * 2);
+                out[n++] = fr.getClassName().startsWith("io.heaplens.") ? -1
+                    : frames.methodId(fr.getClassName(), fr.getMethodName(), fr.getDescriptor());
+            }
+            return java.util.Arrays.copyOf(out, n);
+        }
+    }
+}
