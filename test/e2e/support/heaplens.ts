@@ -46,7 +46,22 @@ export interface CompileOptions {
   outName?: string;
 }
 
-/** Compiles test/fixtures/java/<name> into build/fixtures/<outName>, from scratch; returns the class directory. */
+function listFiles(dir: string, base = dir): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...listFiles(p, base));
+    else out.push(path.relative(base, p));
+  }
+  return out;
+}
+
+/**
+ * Compiles test/fixtures/java/<name> into build/fixtures/<outName>; returns the class directory.
+ * javac writes into a private temporary directory; the class files are then renamed into place one by one
+ * (and stale ones removed), so a JVM of another test file reading the same directory never sees it empty.
+ */
 export async function compileFixture(name: string, opts: CompileOptions): Promise<string> {
   requireJdk(opts.jdk);
   const src = path.join(FIXTURE_SOURCES, name);
@@ -61,11 +76,22 @@ export async function compileFixture(name: string, opts: CompileOptions): Promis
   collect(src);
   if (files.length === 0) throw new Error(`fixture ${name}: no .java files under ${src}`);
   const out = path.join(FIXTURE_BUILD, opts.outName ?? name);
-  fs.rmSync(out, { recursive: true, force: true });
-  fs.mkdirSync(out, { recursive: true });
-  const args = ['--release', String(opts.release ?? 17), '-g', '-d', out];
-  if (opts.classpath?.length) args.push('-cp', opts.classpath.join(path.delimiter));
-  must(`javac (${opts.jdk.name}) of fixture ${name}`, await exec(opts.jdk.javac, [...args, ...files]));
+  const tmp = path.join(FIXTURE_BUILD, `.tmp-${process.pid}-${opts.outName ?? name}`);
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(tmp, { recursive: true });
+  try {
+    const args = ['--release', String(opts.release ?? 17), '-g', '-d', tmp];
+    if (opts.classpath?.length) args.push('-cp', opts.classpath.join(path.delimiter));
+    must(`javac (${opts.jdk.name}) of fixture ${name}`, await exec(opts.jdk.javac, [...args, ...files]));
+    const fresh = listFiles(tmp);
+    for (const stale of listFiles(out).filter((f) => !fresh.includes(f))) fs.rmSync(path.join(out, stale), { force: true });
+    for (const f of fresh) {
+      fs.mkdirSync(path.dirname(path.join(out, f)), { recursive: true });
+      fs.renameSync(path.join(tmp, f), path.join(out, f));
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
   return out;
 }
 
