@@ -1,18 +1,22 @@
-// The VS Code extension entry point: the "Profile Memory" debug type (extension/launch) and, with later
-// work, the views and the profile editor.
+// The VS Code extension entry point: the "Profile Memory" debug type (extension/launch), the views
+// (extension/panels: the HeapLens panel and the *.heaplens editor).
 import * as vscode from 'vscode';
 import { LaunchApi, registerLaunch } from './launch/register';
+import { PanelsApi, registerPanels } from './panels/register';
 
 /** What activate() returns (used by the in-host tests and by other extensions). */
 export interface HeapLensApi {
   launch: LaunchApi;
+  /** showProfile(profile, { live }) → a view with update(profile) (throttled; zoom and selection kept) */
+  views: PanelsApi;
 }
 
 export function activate(context: vscode.ExtensionContext): HeapLensApi {
   const output = vscode.window.createOutputChannel('HeapLens');
   context.subscriptions.push(output);
   output.appendLine(`HeapLens ${context.extension.packageJSON.version as string} activated`);
-  return { launch: registerLaunch(context, output) };
+  const views = registerPanels(context, output);
+  return { launch: registerLaunch(context, output), views };
 }
 
 export function deactivate(): void {

@@ -1,0 +1,144 @@
+// Binds one webview (a panel or a custom editor) to the HeapLens view app: its HTML, the profile it
+// shows, and the webview's requests, which the extension decides on (open source, export, snapshot,
+// choose a baseline).
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { collapsedText } from '../model/collapsed';
+import { loadProfile } from '../model/load';
+import { validateProfile } from '../model/parse';
+import { speedscope } from '../model/speedscope';
+import { Profile, ProfileFile } from '../model/types';
+import { HostMessage, isWebviewMessage, WebviewMessage } from '../../webview/protocol';
+import { panelHtml } from './html';
+import { openSource } from './source';
+
+export interface ControllerOptions {
+  title: string;
+  live: boolean;
+  /** the live session's snapshot request (absent for saved profiles) */
+  snapshot?: () => void;
+  log?: (line: string) => void;
+}
+
+export function fileOf(p: Profile | ProfileFile): ProfileFile {
+  return 'format' in p ? p : p.file;
+}
+
+export class WebviewController implements vscode.Disposable {
+  private ready = false;
+  private profile?: ProfileFile;
+  private baseline?: { profile: ProfileFile; title: string };
+  private pending?: ReturnType<typeof setTimeout>;
+  private lastSent = 0;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(private readonly webview: vscode.Webview, extensionUri: vscode.Uri, private options: ControllerOptions) {
+    const dist = vscode.Uri.joinPath(extensionUri, 'dist');
+    webview.options = { enableScripts: true, localResourceRoots: [dist] };
+    webview.html = panelHtml({
+      script: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      style: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+      codicons: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css')).toString(),
+      cspSource: webview.cspSource,
+      title: options.title,
+    });
+    this.subscriptions.push(webview.onDidReceiveMessage((m: unknown) => {
+      if (isWebviewMessage(m)) void this.handle(m);
+    }));
+  }
+
+  get title(): string {
+    return this.options.title;
+  }
+
+  /** Shows a profile; live updates are throttled (at most one every `minMs`), the newest wins. */
+  show(profile: Profile | ProfileFile, opts: { live?: boolean; title?: string; minMs?: number } = {}): void {
+    this.profile = fileOf(profile);
+    if (opts.live !== undefined) this.options.live = opts.live;
+    if (opts.title) this.options.title = opts.title;
+    if (!this.ready || this.pending) return;
+    const wait = (opts.minMs ?? 0) - (Date.now() - this.lastSent);
+    if (wait <= 0) this.sendProfile();
+    else this.pending = setTimeout(() => {
+      this.pending = undefined;
+      this.sendProfile();
+    }, wait);
+  }
+
+  status(text: string, live?: boolean): void {
+    if (live !== undefined) this.options.live = live;
+    this.post({ type: 'status', text, live });
+  }
+
+  private sendProfile(): void {
+    if (!this.profile) return;
+    this.lastSent = Date.now();
+    this.post({ type: 'profile', profile: this.profile, title: this.options.title, live: this.options.live, keepState: true });
+  }
+
+  private post(msg: HostMessage): void {
+    if (this.ready) void this.webview.postMessage(msg);
+  }
+
+  private async handle(msg: WebviewMessage): Promise<void> {
+    switch (msg.type) {
+      case 'ready':
+        this.ready = true;
+        this.sendProfile();
+        if (this.baseline) this.post({ type: 'baseline', ...this.baseline });
+        return;
+      case 'navigate':
+        await openSource(msg.frame);
+        return;
+      case 'snapshot':
+        if (this.options.snapshot) this.options.snapshot();
+        else void vscode.window.showInformationMessage('HeapLens: snapshots are taken from a running "Profile Memory" session.');
+        return;
+      case 'export':
+        await this.export(msg.format, msg.metric);
+        return;
+      case 'pickBaseline':
+        await this.pickBaseline();
+        return;
+    }
+  }
+
+  private async export(format: 'collapsed' | 'speedscope', metric: 'objects' | 'bytes' | 'arrays' | 'elements'): Promise<void> {
+    if (!this.profile) return;
+    const stem = this.options.title.replace(/\.heaplens$/, '').replace(/[^\w.-]+/g, '_') || 'profile';
+    const name = format === 'collapsed' ? `${stem}.${metric}.collapsed` : `${stem}.${metric}.speedscope.json`;
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+      filters: format === 'collapsed' ? { 'Collapsed stacks': ['collapsed', 'txt'] } : { 'Speedscope JSON': ['json'] },
+      saveLabel: 'Export',
+    });
+    if (!target) return;
+    const profile = validateProfile(this.profile);
+    const text = format === 'collapsed' ? collapsedText(profile, { metric, threads: false }) : JSON.stringify(speedscope(profile, { metric, name: stem }));
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+    this.options.log?.(`exported ${format} (${metric}) to ${target.fsPath}`);
+    void vscode.window.showInformationMessage(`HeapLens: exported to ${vscode.workspace.asRelativePath(target)}`);
+  }
+
+  private async pickBaseline(): Promise<void> {
+    const uris = await vscode.window.showOpenDialog({
+      canSelectMany: false, filters: { 'HeapLens profiles': ['heaplens'] }, openLabel: 'Compare with',
+      title: 'HeapLens: the baseline profile (before)',
+    });
+    const file = uris?.[0]?.fsPath;
+    if (!file || !fs.existsSync(file)) return;
+    try {
+      this.baseline = { profile: loadProfile(file).file, title: path.basename(file) };
+      this.post({ type: 'baseline', ...this.baseline });
+    } catch (e) {
+      void vscode.window.showErrorMessage(`HeapLens: ${(e as Error).message}`);
+    }
+  }
+
+  dispose(): void {
+    if (this.pending) clearTimeout(this.pending);
+    for (const s of this.subscriptions) s.dispose();
+  }
+}

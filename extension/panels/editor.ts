@@ -1,0 +1,51 @@
+// The read-only custom editor for *.heaplens files: the same views as the panel. A profile that the
+// agent is still writing (it rewrites the file about once a second) is followed as it changes.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { parseProfile } from '../model/parse';
+import { WebviewController } from './controller';
+
+export const EDITOR_VIEW_TYPE = 'heaplens.profileEditor';
+
+class ProfileDocument implements vscode.CustomDocument {
+  constructor(readonly uri: vscode.Uri) {}
+  dispose(): void {
+    // nothing held
+  }
+}
+
+export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvider<ProfileDocument> {
+  constructor(private readonly extensionUri: vscode.Uri, private readonly log: (line: string) => void) {}
+
+  openCustomDocument(uri: vscode.Uri): ProfileDocument {
+    return new ProfileDocument(uri);
+  }
+
+  async resolveCustomEditor(doc: ProfileDocument, panel: vscode.WebviewPanel): Promise<void> {
+    const title = path.basename(doc.uri.fsPath);
+    const ctl = new WebviewController(panel.webview, this.extensionUri, { title, live: false, log: this.log });
+    const load = async (): Promise<void> => {
+      try {
+        const text = Buffer.from(await vscode.workspace.fs.readFile(doc.uri)).toString('utf8');
+        const profile = parseProfile(text);
+        ctl.show(profile, { live: !profile.file.meta.final, minMs: 1000 });
+        if (!profile.file.meta.final) ctl.status('the JVM is still writing this profile: following it', true);
+        else ctl.status('', false);
+      } catch (e) {
+        // a file caught mid-rewrite is not an error worth a dialog: the next change brings a whole one
+        this.log(`${title}: ${(e as Error).message}`);
+        ctl.status(`cannot read ${title}: ${(e as Error).message}`);
+      }
+    };
+    await load();
+    const dir = vscode.Uri.file(path.dirname(doc.uri.fsPath));
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, path.basename(doc.uri.fsPath)));
+    const reload = (): void => void load();
+    panel.onDidDispose(() => {
+      watcher.dispose();
+      ctl.dispose();
+    });
+    watcher.onDidChange(reload);
+    watcher.onDidCreate(reload);
+  }
+}
