@@ -39,7 +39,7 @@ for (const jdk of JDKS) {
 
     it('runs cleanly', () =>
       assertCleanRun(run, 'jdkcharge',
-        'jdkcharge boxed=1000 presized=37 grown=100 built=142 hashed=100 concat=20 sorted=20 identity=5'));
+        'jdkcharge boxed=1000 presized=37 grown=100 built=142 hashed=100 concat=20 sorted=20 identity=5 reflective=17'));
 
     it('charges Integer.valueOf boxing to the calling method: 1000 java.lang.Integer', async () => {
       assertUnder(await run.collapsed('objects'), at('boxing'), { 'java.lang.Integer': 1000 });
@@ -91,6 +91,23 @@ for (const jdk of JDKS) {
       assertUnder(await run.collapsed('objects'), at('identity'), { 'java.util.IdentityHashMap': 1 });
       assertUnder(await run.collapsed('arrays'), at('identity'), { 'java.lang.Object[]': 1 });
       assertUnder(await run.collapsed('elements'), at('identity'), { 'java.lang.Object[]': 64 });
+    });
+
+    it('reflective and cloned arrays and objects: Array.newInstance (1 and 2 dimensions), clone()', async () => {
+      assertUnder(await run.collapsed('objects'), at('reflective'), {
+        'jdkcharge.Sheep': 1, // new Sheep()
+        'jdkcharge.Sheep.clone;jdkcharge.Sheep': 1, // super.clone() in Sheep.clone
+      });
+      assertUnder(await run.collapsed('arrays'), at('reflective'), {
+        'int[]': 3, // newInstance(int.class, 4) + the 2 rows of newInstance(int.class, {2, 3})
+        'int[][]': 2, // newInstance(int.class, {2, 3}) + TWO_D.clone()
+        'java.lang.String[]': 1,
+      });
+      assertUnder(await run.collapsed('elements'), at('reflective'), {
+        'int[]': 10, // 4 + 2 x 3
+        'int[][]': 4, // 2 + 2
+        'java.lang.String[]': 5,
+      });
     });
 
     it('names the JDK sites that made the charged allocations', () => {
