@@ -68,3 +68,21 @@ export function restoreState(v: unknown): UiState {
   pick('diffZoom', isPath);
   return s;
 }
+
+/**
+ * Deep links into the report: `#view=sites&thread=1&metric=bytes&q=count&inverted=1&mycode=1&recursion=1`
+ * (`theme=light|dark` is read by the theme code). Applied over the stored state.
+ */
+export function hashState(hash: string): Partial<UiState> {
+  const q = new URLSearchParams(hash.replace(/^#/, ''));
+  const raw: Record<string, unknown> = {};
+  if (q.has('view')) raw.view = q.get('view');
+  if (q.has('thread')) raw.thread = Number(q.get('thread'));
+  if (q.has('metric')) raw.metric = q.get('metric');
+  if (q.has('q')) raw.query = q.get('q');
+  if (q.has('inverted')) raw.inverted = q.get('inverted') === '1';
+  if (q.has('mycode')) raw.myCode = q.get('mycode') === '1';
+  if (q.has('recursion')) raw.collapseRecursion = q.get('recursion') === '1';
+  const valid = restoreState(raw) as unknown as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(raw).map((k) => [k, valid[k]])) as Partial<UiState>;
+}

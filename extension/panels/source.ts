@@ -3,27 +3,10 @@
 // SourceFile attribute) under a folder path that matches the package.
 import * as vscode from 'vscode';
 import { FrameRef } from '../../webview/protocol';
-
-/** `com.acme.Parser$Inner` + `Parser.java` → `com/acme/Parser.java`. */
-export function expectedPath(frame: FrameRef): string | undefined {
-  const file = frame.file ?? `${frame.class.slice(frame.class.lastIndexOf('.') + 1).split('$')[0]}.java`;
-  const dot = frame.class.lastIndexOf('.');
-  const pkg = dot < 0 ? '' : frame.class.slice(0, dot).replace(/\./g, '/');
-  return pkg ? `${pkg}/${file}` : file;
-}
-
-/** Ranks candidate files: a path ending in the package path first, then the shortest path. */
-export function bestMatch(candidates: readonly string[], frame: FrameRef): string | undefined {
-  const want = expectedPath(frame);
-  if (!want) return undefined;
-  const norm = (p: string): string => p.replace(/\\/g, '/');
-  const inPackage = candidates.filter((c) => norm(c).endsWith(`/${want}`) || norm(c) === want);
-  const pool = inPackage.length > 0 ? inPackage : candidates;
-  return [...pool].sort((a, b) => a.length - b.length || (a < b ? -1 : 1))[0];
-}
+import { bestMatch, expectedPath, sourceName } from './source-match';
 
 export async function openSource(frame: FrameRef): Promise<boolean> {
-  const name = frame.file ?? `${frame.class.slice(frame.class.lastIndexOf('.') + 1).split('$')[0]}.java`;
+  const name = sourceName(frame);
   const found = await vscode.workspace.findFiles(`**/${name}`, '{**/node_modules/**,**/target/**,**/build/classes/**}', 200);
   const best = bestMatch(found.map((u) => u.fsPath), frame);
   if (!best) {
