@@ -1,0 +1,101 @@
+// The words and numbers the editor shows: CodeLens titles and tooltips, hot-line texts and hovers.
+// No `vscode` import (unit-tested).
+import { Totals, TypeTotals } from '../model/aggregate';
+import { LineTotals } from '../model/by-line';
+import { shortClass } from '../model/names';
+import { MethodEntry } from '../model/types';
+import { sourceMethodName } from './match';
+import { MethodLens } from './lens-model';
+
+const int = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+export function num(v: number): string {
+  return int.format(v);
+}
+
+/** 1,536 → `1.5 KiB` (binary units, as the views show them). */
+export function bytes(v: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let u = 0;
+  let x = v;
+  while (x >= 1024 && u < units.length - 1) {
+    x /= 1024;
+    u++;
+  }
+  return `${u === 0 ? String(Math.round(x)) : x.toFixed(x < 10 ? 1 : 0)} ${units[u]}`;
+}
+
+/** 0.1372 → `14%`, 0.004 → `0.4%`, tiny → `<0.1%`. */
+export function pct(share: number): string {
+  const p = share * 100;
+  if (p === 0) return '0%';
+  if (p < 0.1) return '<0.1%';
+  return p < 9.95 ? `${p.toFixed(1).replace(/\.0$/, '')}%` : `${Math.round(p)}%`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${num(n)} ${n === 1 ? one : many}`;
+}
+
+/** `12,400 objects · 38 arrays · ~1.2 MiB`; zero arrays are left out, zero objects too when there are arrays. */
+export function totalsText(t: Totals): string {
+  const parts: string[] = [];
+  if (t.objects > 0 || t.arrays === 0) parts.push(plural(t.objects, 'object', 'objects'));
+  if (t.arrays > 0) parts.push(plural(t.arrays, 'array', 'arrays'));
+  parts.push(`~${bytes(t.bytes)}`);
+  return parts.join(' · ');
+}
+
+/** The first lens: what the method allocated itself (JDK code on its behalf included). */
+export function lensTitle(l: MethodLens): string {
+  const what = l.method ? 'HeapLens' : l.type.kind === 'anonymous' ? 'HeapLens (anonymous class)' : 'HeapLens (initializers, implicit and synthetic methods)';
+  const self = l.totals.self;
+  if (self.objects + self.arrays === 0 && self.bytes === 0) return `${what}: no allocations of its own`;
+  return `${what}: ${totalsText(self)} (${pct(l.selfShare)})`;
+}
+
+/** The second lens: callees included. */
+export function inclusiveTitle(l: MethodLens): string {
+  return `incl. callees: ${totalsText(l.totals.inclusive)} (${pct(l.inclusiveShare)})`;
+}
+
+export function methodSignature(m: MethodEntry): string {
+  return `${shortClass(m.class)}.${m.name}`;
+}
+
+export function lensTooltip(l: MethodLens): string {
+  const g = l.totals;
+  const lines = [
+    `Allocated by ${l.members.length === 1 ? methodSignature(l.members[0]) : 'these methods'} itself and by JDK code on its behalf:`
+      + ` ${totalsText(g.self)}, ${num(g.self.elements)} array elements (${pct(l.selfShare)} of the profile's est. bytes).`,
+    `With everything it calls: ${totalsText(g.inclusive)} (${pct(l.inclusiveShare)}).`,
+    `${plural(g.calls, 'call', 'calls')} in ${plural(g.contexts, 'calling context', 'calling contexts')}, all threads.`,
+  ];
+  const lambdas = l.members.filter((m) => sourceMethodName(m.name).lambda);
+  if (lambdas.length) lines.push(`Includes the lambdas ${lambdas.map((m) => m.name).join(', ')}.`);
+  if (l.members.length > 1) lines.push(`Methods: ${l.members.map((m) => `${m.name}${m.desc}`).join(', ')}.`);
+  lines.push('Byte figures are estimates. Click to show it in the flame tree (all contexts merged).');
+  return lines.join('\n');
+}
+
+/** `WordIndex$Entry`, `byte[]`, `String` */
+export function shortType(name: string): string {
+  return shortClass(name.replace(/(\[\])+$/, '')) + (/(\[\])+$/.exec(name)?.[0] ?? '');
+}
+
+/** After-line text: `▲ 9,693 × WordIndex$Entry · ~227 KiB` or `▲ 80,550 objects · 40 arrays · String, byte[] · ~3.5 MiB`. */
+export function hotLineText(l: LineTotals): string {
+  if (l.types.length === 1) {
+    const t: TypeTotals = l.types[0];
+    return `▲ ${num(t.count)} × ${shortType(t.type.name)} · ~${bytes(t.bytes)}`;
+  }
+  const counts = totalsText(l.totals).replace(/ · ~.*$/, '');
+  const names = l.types.slice(0, 2).map((t) => shortType(t.type.name)).join(', ') + (l.types.length > 2 ? ', …' : '');
+  return `▲ ${counts} · ${names} · ~${bytes(l.totals.bytes)}`;
+}
+
+/** Gutter level 5 (hottest) … 1 for a 1-based rank among `of` hot lines. */
+export function heatLevel(rank: number, of: number): number {
+  if (of <= 1) return 5;
+  return 5 - Math.min(4, Math.floor(((rank - 1) * 5) / of));
+}

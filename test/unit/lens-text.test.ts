@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'fs';
+import { parseJavaOutline } from '../../extension/editor/java-outline';
+import { fileLenses } from '../../extension/editor/lens-model';
+import { bytes, heatLevel, hotLineText, inclusiveTitle, lensTitle, lensTooltip, pct, totalsText } from '../../extension/editor/lens-text';
+import { totalsByMethod } from '../../extension/model/by-method';
+import { topLines, totalsByLine } from '../../extension/model/by-line';
+import { loadProfile } from '../../extension/model/load';
+import { isJdkClass } from '../../extension/model/names';
+import { dataFile } from './helpers';
+
+// wordindex.heaplens: `npm run demo`'s profile of samples/src/demo/WordIndex.java (a copy of it is data/java/WordIndex.java)
+function demo(): ReturnType<typeof fileLenses> {
+  const p = loadProfile(dataFile('wordindex.heaplens'));
+  return fileLenses(p, parseJavaOutline(fs.readFileSync(dataFile('java/WordIndex.java'), 'utf8')));
+}
+
+test('number formats', () => {
+  assert.equal(bytes(56), '56 B');
+  assert.equal(bytes(1536), '1.5 KiB');
+  assert.equal(bytes(232_632), '227 KiB');
+  assert.equal(bytes(1.2 * 1024 * 1024), '1.2 MiB');
+  assert.equal(pct(0.1372), '14%');
+  assert.equal(pct(0.054), '5.4%');
+  assert.equal(pct(0.02), '2%');
+  assert.equal(pct(0.0004), '<0.1%');
+  assert.equal(pct(0), '0%');
+  assert.equal(totalsText({ objects: 12400, arrays: 38, elements: 9, bytes: 1.2 * 1024 * 1024 }), '12,400 objects · 38 arrays · ~1.2 MiB');
+  assert.equal(totalsText({ objects: 0, arrays: 1, elements: 9, bytes: 56 }), '1 array · ~56 B');
+  assert.equal(totalsText({ objects: 1, arrays: 0, elements: 0, bytes: 16 }), '1 object · ~16 B');
+});
+
+test('WordIndex lenses: one per allocating method, in source order, lambdas with main', () => {
+  const { lenses } = demo();
+  const rows = lenses.map((l) => `${l.anchor.start.line + 1} ${l.method?.name ?? `(type ${l.typeName})`}: ${lensTitle(l)} | ${inclusiveTitle(l)}`);
+  assert.deepEqual(rows, [
+    '14 (type WordIndex): HeapLens (initializers, implicit and synthetic methods): 1 array · ~56 B (<0.1%) | incl. callees: 1 array · ~56 B (<0.1%)',
+    '34 generateText: HeapLens: 6 objects · 46 arrays · ~1.6 MiB (20%) | incl. callees: 9 objects · 47 arrays · ~1.6 MiB (20%)',
+    '49 tokenize: HeapLens: 80,006 objects · 80,065 arrays · ~4.7 MiB (58%) | incl. callees: 80,014 objects · 80,068 arrays · ~4.7 MiB (58%)',
+    '68 count: HeapLens: 33,653 objects · 32 arrays · ~1.0 MiB (13%) | incl. callees: 33,746 objects · 103 arrays · ~1.0 MiB (13%)',
+    '76 top: HeapLens: 9,699 objects · 27 arrays · ~451 KiB (5.4%) | incl. callees: 9,742 objects · 57 arrays · ~454 KiB (5.5%)',
+    '86 lengthPairs: HeapLens: 13 arrays · ~832 B (<0.1%) | incl. callees: 3 objects · 14 arrays · ~936 B (<0.1%)',
+    '94 indexChunk: HeapLens: no allocations of its own | incl. callees: 57,447 objects · 40,092 arrays · ~3.7 MiB (45%)',
+    '98 main: HeapLens: 2,751 objects · 141 arrays · ~100 KiB (1.2%) | incl. callees: 128,795 objects · 81,800 arrays · ~8.1 MiB (100%)',
+  ]);
+  const main = lenses[lenses.length - 1];
+  assert.deepEqual(main.members.map((m) => m.name).sort(), ['lambda$main$0', 'lambda$main$1', 'main']);
+  assert.match(lensTooltip(main), /Includes the lambdas lambda\$main\$\d, lambda\$main\$\d\./);
+});
+
+test('a lens equals the model\'s per-method totals when one method is behind it', () => {
+  const p = loadProfile(dataFile('wordindex.heaplens'));
+  const byMethod = totalsByMethod(p).groups;
+  const tokenize = demo().lenses.find((l) => l.method?.name === 'tokenize')!;
+  assert.deepEqual(tokenize.totals.self, byMethod.get('demo.WordIndex.tokenize(Ljava/lang/String;)Ljava/util/List;')!.self);
+  assert.deepEqual(tokenize.totals.inclusive, byMethod.get('demo.WordIndex.tokenize(Ljava/lang/String;)Ljava/util/List;')!.inclusive);
+  assert.match(lensTooltip(tokenize), /^Allocated by WordIndex\.tokenize itself and by JDK code on its behalf: 80,006 objects/);
+  assert.match(lensTooltip(tokenize), /3 calls in 3 calling contexts, all threads\./);
+});
+
+test('hot lines of the application: text and gutter level', () => {
+  const p = loadProfile(dataFile('wordindex.heaplens'));
+  const top = topLines(totalsByLine(p, { include: (_s, m) => !isJdkClass(m.class) }), 'count', 10);
+  assert.equal(top[0].source, 'demo/WordIndex.java');
+  assert.equal(top[0].line, 79);
+  assert.equal(hotLineText(top[0]), '▲ 9,693 × WordIndex$Entry · ~227 KiB');
+  assert.equal(hotLineText(top[1]), '▲ 13 arrays · int[], int[][] · ~832 B');
+  assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((r) => heatLevel(r, 10)), [5, 5, 4, 4, 3, 3, 2, 2, 1, 1]);
+  assert.equal(heatLevel(1, 1), 5);
+  assert.equal(heatLevel(3, 3), 2);
+});
