@@ -1,4 +1,4 @@
-// npm test: deps → build → agent JUnit → TS unit tests → e2e tests → bench smoke.
+// npm test: deps → build → agent JUnit → TS unit tests → e2e tests → real VS Code → bench smoke.
 // Stops at the first failing stage; always ends with the line `N passed, N failed`.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -105,6 +105,19 @@ const e2e = [
 ];
 if (e2e.length > 0) await nodeTests('e2e tests', e2e);
 else console.log('\n(no e2e tests)');
+
+// The extension in a real VS Code (code-server 1.139 + Chromium, installed once into a cache folder):
+// the in-host mocha suite and the UI scenarios (test/vscode/harness/run.mjs).
+if (existsSync(join(root, 'test', 'vscode', 'harness', 'run.mjs'))) {
+  stage('real VS Code (node test/vscode/harness/run.mjs)');
+  const r = await run(process.execPath, [join(root, 'test', 'vscode', 'harness', 'run.mjs')]);
+  const counts = [...r.output.matchAll(/^(\d+) passed, (\d+) failed$/gm)].pop();
+  const p = counts ? Number(counts[1]) : 0;
+  const f = counts ? Number(counts[2]) : 0;
+  passed += p;
+  failed += f;
+  if (r.status !== 0 || f > 0) stop('real VS Code', r.status || 1, f);
+}
 
 if (existsSync(join(root, 'bench', 'run.mjs'))) {
   stage('bench smoke (node bench/run.mjs --smoke)');

@@ -111,9 +111,12 @@ export class HeapLensDebugSession extends DebugSession {
       if (e.event === 'paused' || e.event === 'resumed') this.sendStats();
     });
     live.on('close', (why: Error | undefined) => {
-      if (this.jvm?.alive && !this.finished) {
-        this.print(`HeapLens: the live channel closed${why ? ` (${why.message})` : ''}; the program keeps running and the profile file is still written.\n`);
-      }
+      // The channel also closes when the JVM is about to end: only say it when the program goes on.
+      setTimeout(() => {
+        if (this.jvm?.alive && !this.finished) {
+          this.print(`HeapLens: the live channel closed${why ? ` (${why.message})` : ''}; the program keeps running and the profile file is still written.\n`);
+        }
+      }, 1500);
     });
     this.opts.onLive?.(live, plan);
     this.sendStats();
@@ -157,7 +160,9 @@ export class HeapLensDebugSession extends DebugSession {
     const codeText = exit.code !== null ? `exited with code ${exit.code}` : exit.signal ? `was ended by ${exit.signal}` : 'ended';
     this.print(`\n${jvm instanceof PidJvm ? 'The profiled JVM' : 'The program'} ${codeText}.\n`);
     const profile = this.plan?.profile;
-    if (profile && fs.existsSync(profile)) {
+    if (known && known.kind !== 'exited') {
+      if (profile && fs.existsSync(profile)) this.print(`HeapLens: the program did not start; its empty profile is ${profile}\n`);
+    } else if (profile && fs.existsSync(profile)) {
       this.print(`HeapLens: profile saved to ${profile}\n`);
       this.sendEvent(new Event(EVENTS.saved, { file: profile }));
     } else if (profile) {
@@ -169,6 +174,12 @@ export class HeapLensDebugSession extends DebugSession {
       this.sendEvent(new ExitedEvent(exit.code ?? 1));
       this.sendEvent(new TerminatedEvent());
     }
+  }
+
+  /** VS Code's own Pause button: HeapLens never stops threads, so it pauses profiling instead. */
+  protected async pauseRequest(response: DebugProtocol.PauseResponse): Promise<void> {
+    await this.customRequest('heaplens.pause', response, {});
+    this.print('HeapLens: profiling paused (the program keeps running). Resume with the status bar item or "HeapLens: Resume Profiling".\n');
   }
 
   protected threadsRequest(response: DebugProtocol.ThreadsResponse): void {

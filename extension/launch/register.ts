@@ -34,6 +34,14 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
     vscode.debug.registerDebugAdapterDescriptorFactory('heaplens', {
       createDebugAdapterDescriptor(session) {
         const adapter = new HeapLensDebugSession({ onLive: (live) => lives.set(session.id, live) });
+        // A failed launch/attach is shown by VS Code itself; keep its text too (output channel, tests).
+        adapter.onDidSendMessage((m) => {
+          const r = m as { type?: string; command?: string; success?: boolean; message?: string };
+          if (r.type === 'response' && !r.success && (r.command === 'launch' || r.command === 'attach') && r.message) {
+            errors.push(r.message.replace(/^HeapLens: /, ''));
+            log(`error: ${r.message}`);
+          }
+        });
         return new vscode.DebugAdapterInlineImplementation(adapter as unknown as vscode.DebugAdapter);
       },
     }),

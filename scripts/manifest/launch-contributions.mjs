@@ -81,9 +81,9 @@ const palette = [
   { command: 'heaplens.resetProfiling', when: 'heaplens.profiling' },
   { command: 'heaplens.pickJavaProcess', when: 'false' },
 ];
+// Pause/resume stay in the status bar item (the toolbar already has VS Code's own Pause, which the adapter
+// maps to "pause profiling"): the toolbar only gets the snapshot camera.
 const toolbar = [
-  { command: 'heaplens.pauseProfiling', when: 'debugType == heaplens && !heaplens.paused', group: 'navigation@10' },
-  { command: 'heaplens.resumeProfiling', when: 'debugType == heaplens && heaplens.paused', group: 'navigation@10' },
   { command: 'heaplens.takeSnapshot', when: 'debugType == heaplens', group: 'navigation@11' },
 ];
 
@@ -96,10 +96,17 @@ pkg.activationEvents = [...new Set([...(pkg.activationEvents ?? []), ...events])
 pkg.contributes ??= {};
 pkg.contributes.debuggers = [...(pkg.contributes.debuggers ?? []).filter((d) => d.type !== 'heaplens'), ...debuggers];
 const ids = new Set(commands.map((c) => c.command));
-pkg.contributes.commands = [...(pkg.contributes.commands ?? []).filter((c) => !ids.has(c.command)), ...commands];
+/** Other features' entries keep their places; ours replace theirs in place or are appended. */
+const upsert = (list, items) => {
+  const mine = new Map(items.map((i) => [i.command, i]));
+  const out = (list ?? []).flatMap((e) => (ids.has(e.command) ? (mine.has(e.command) ? [mine.get(e.command)] : []) : [e]));
+  const have = new Set(out.map((e) => e.command));
+  return [...out, ...items.filter((i) => !have.has(i.command))];
+};
+pkg.contributes.commands = upsert(pkg.contributes.commands, commands);
 pkg.contributes.menus ??= {};
 const merge = (key, items) => {
-  pkg.contributes.menus[key] = [...(pkg.contributes.menus[key] ?? []).filter((m) => !ids.has(m.command)), ...items];
+  pkg.contributes.menus[key] = upsert(pkg.contributes.menus[key], items);
 };
 merge('commandPalette', palette);
 merge('debug/toolBar', toolbar);

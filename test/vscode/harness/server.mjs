@@ -1,0 +1,65 @@
+// Starts code-server (VS Code 1.139.1) on 127.0.0.1 with a fresh profile, per shared/recipes/real-vscode,
+// in its own process group so that stopping it also ends the extension hosts.
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts code-server; resolves to { port, url, stop(), log }. */
+export async function startCodeServer(paths, base) {
+  rmSync(base, { recursive: true, force: true });
+  const data = join(base, 'data');
+  mkdirSync(join(data, 'User'), { recursive: true });
+  writeFileSync(join(data, 'User', 'settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false,
+    'extensions.autoCheckUpdates': false, 'update.mode': 'none', 'chat.disableAIFeatures': true,
+    'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false, 'debug.openDebug': 'openOnDebugBreak',
+    'debug.internalConsoleOptions': 'openOnSessionStart', 'workbench.colorTheme': 'Default Dark Modern',
+  }, null, 2));
+  const port = await freePort();
+  const config = join(base, 'config.yaml');
+  writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+  const log = join(base, 'code-server.log');
+  const out = openSync(log, 'w');
+  const child = spawn(paths.node24, [paths.codeServerEntry,
+    '--config', config, '--user-data-dir', data, '--extensions-dir', join(base, 'extensions'),
+    '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
+    '--disable-workspace-trust', '--disable-getting-started-override', '--reconnection-grace-time', '10',
+    '--vscode-option', 'enable-smoke-test-driver'], {
+    detached: true, // own process group (setsid)
+    stdio: ['ignore', out, out],
+    env: { ...process.env, XDG_CONFIG_HOME: join(base, 'xdg-config'), XDG_DATA_HOME: join(base, 'xdg-data') },
+  });
+  const stop = async () => {
+    for (const sig of ['SIGTERM', 'SIGKILL']) {
+      try { process.kill(-child.pid, sig); } catch { return; }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  };
+  const url = `http://127.0.0.1:${port}`;
+  const t0 = Date.now();
+  for (;;) {
+    try {
+      const r = await fetch(`${url}/healthz`);
+      if (r.ok) break;
+    } catch { /* not yet */ }
+    if (child.exitCode !== null || Date.now() - t0 > 30000) {
+      await stop();
+      throw new Error(`code-server did not start (see ${log})`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  console.log(`code-server ${url} healthy after ${Date.now() - t0} ms (pid ${child.pid})`);
+  return { port, url, stop, log, pid: child.pid };
+}

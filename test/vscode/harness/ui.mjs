@@ -1,0 +1,161 @@
+// UI scenarios in the real workbench (Playwright on Debian's Chromium): the user's path through
+// "Profile Memory". Each scenario takes screenshots into build/vscode-screenshots/.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchBrowser, workbenchUrl } from './browser.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+class Workbench {
+  constructor(page, shots) {
+    this.page = page;
+    this.shots = shots;
+    this.n = 0;
+  }
+
+  async shot(name) {
+    const file = join(this.shots, `${String(++this.n).padStart(2, '0')}-${name}.png`);
+    await this.page.screenshot({ path: file });
+    console.log(`  screenshot ${file}`);
+  }
+
+  async palette(text) {
+    const page = this.page;
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 20000 });
+    await input.fill(`>${text}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor({ timeout: 20000 });
+    await page.keyboard.press('Enter');
+  }
+
+  /** The "debug " quick access (as in Ctrl+P, "debug "), then the configuration whose label is exactly `name`. */
+  async startConfiguration(name) {
+    const page = this.page;
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 20000 });
+    const exact = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+    // Right after start-up the launch configurations may not be known yet ("No matching launch configurations").
+    await this.waitFor(`the launch configuration "${name}"`, async () => {
+      await input.fill('');
+      await input.fill(`debug ${name}`);
+      await sleep(300);
+      return (await row.count()) > 0;
+    }, 30000);
+    await row.click();
+  }
+
+  async statusText() {
+    const item = this.page.locator('.statusbar-item', { hasText: 'HeapLens:' }).first();
+    if (await item.count() === 0) return undefined;
+    return (await item.textContent())?.trim();
+  }
+
+  async waitFor(what, fn, ms = 30000) {
+    const t0 = Date.now();
+    for (;;) {
+      const v = await fn();
+      if (v) return v;
+      if (Date.now() - t0 > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+      await sleep(100);
+    }
+  }
+
+  async consoleText() {
+    return (await this.page.locator('.repl .monaco-list-rows').first().textContent().catch(() => '')) ?? '';
+  }
+
+  /** Text of the notification toasts and, when none is visible, of the notification center (opened for it). */
+  async notifications() {
+    const toasts = (await this.page.locator('.notifications-toasts').first().textContent().catch(() => '')) ?? '';
+    if (toasts.trim()) return toasts;
+    const center = this.page.locator('.notifications-center');
+    if (!(await center.isVisible().catch(() => false))) {
+      await this.palette('Notifications: Show Notifications');
+      await sleep(300);
+    }
+    return (await center.first().textContent().catch(() => '')) ?? '';
+  }
+}
+
+function count(statusText) {
+  const m = /([\d.]+)([kMGT]?) objects/.exec(statusText ?? '');
+  if (!m) return -1;
+  return Number(m[1]) * ({ '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12 })[m[2]];
+}
+
+const SCENARIOS = {
+  async 'profile the sample: output, live count, pause/resume, saved profile listed'(wb) {
+    await wb.startConfiguration('Profile Memory');
+    await wb.waitFor('program output in the Debug Console', async () => /LiveDemo: second 1\b/.test(await wb.consoleText()), 60000);
+    const a = await wb.waitFor('the status bar count', async () => { const t = await wb.statusText(); return count(t) > 0 ? t : undefined; });
+    console.log(`  status bar: ${a}`);
+    await wb.shot('profiling-console-and-status');
+    const b = await wb.waitFor('the count to rise', async () => { const t = await wb.statusText(); return count(t) > count(a) ? t : undefined; }, 15000);
+    console.log(`  status bar: ${b}`);
+    await wb.palette('HeapLens: Pause Profiling');
+    const p = await wb.waitFor('paused in the status bar', async () => { const t = await wb.statusText(); return /paused/.test(t ?? '') ? t : undefined; }, 10000);
+    console.log(`  status bar: ${p}`);
+    await wb.shot('paused');
+    await wb.palette('HeapLens: Resume Profiling');
+    const r = await wb.waitFor('resumed', async () => { const t = await wb.statusText(); return /obj\/s/.test(t ?? '') ? t : undefined; }, 10000);
+    console.log(`  status bar: ${r}`);
+    const text = await wb.waitFor('the end of the session', async () => { const t = await wb.consoleText(); return /profile saved to/.test(t) ? t : undefined; }, 60000);
+    if (!/The program exited with code 0/.test(text)) throw new Error(`no exit code in the Debug Console: ${text.slice(-400)}`);
+    await wb.waitFor('the status bar item to go', async () => (await wb.statusText()) === undefined, 10000);
+    await wb.waitFor('the "profile saved" notification', async () => /profile saved to \.heaplens\/LiveDemo-/.test(await wb.notifications()), 10000);
+    await wb.shot('session-ended-profile-saved');
+    await wb.palette('HeapLens: Open Profile…');
+    await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: /LiveDemo-\d{8}-\d{6}\.heaplens/ }).first().waitFor({ timeout: 10000 });
+    await wb.shot('recent-profiles');
+    await wb.page.keyboard.press('Escape');
+  },
+
+  async 'a wrong main class shows the clear error'(wb) {
+    await wb.startConfiguration('Profile Memory: wrong main class');
+    const clear = /Main class "demo\.Nope" was not found on the classpath/;
+    const text = await wb.waitFor('the error notification', async () => {
+      const t = await wb.notifications();
+      return clear.test(t) ? t : undefined;
+    }, 30000);
+    console.log(`  notification: ${text.slice(0, 200)}`);
+    await wb.waitFor('the message in the Debug Console', async () => clear.test(await wb.consoleText()), 10000);
+    await wb.shot('wrong-main-class');
+  },
+};
+
+/** Runs every scenario in one workbench; resolves to { passed, failed }. */
+export async function runUiScenarios(server, paths, folder, shots) {
+  mkdirSync(shots, { recursive: true });
+  const browser = await launchBrowser(paths.chromium);
+  let passed = 0;
+  let failed = 0;
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    const wb = new Workbench(page, shots);
+    await page.goto(workbenchUrl(server, folder));
+    await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
+    await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
+    await sleep(1500);
+    for (const [name, body] of Object.entries(SCENARIOS)) {
+      const t0 = Date.now();
+      console.log(`UI: ${name}`);
+      try {
+        await body(wb);
+        passed++;
+        console.log(`  ✔ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      } catch (e) {
+        failed++;
+        console.log(`  ✘ ${name}: ${e.message}`);
+        await wb.shot(`FAILED-${name.replace(/\W+/g, '-').slice(0, 40)}`).catch(() => undefined);
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return { passed, failed };
+}

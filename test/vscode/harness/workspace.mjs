@@ -1,0 +1,24 @@
+// A throwaway copy of samples/ as the test workspace: classes compiled, launch.json from the sample's
+// plus a configuration with a wrong main class.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root } from '../../../scripts/lib.mjs';
+
+export function prepareWorkspace(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(root, 'samples', 'src'), join(dir, 'src'), { recursive: true });
+  cpSync(join(root, 'samples', '.vscode'), join(dir, '.vscode'), { recursive: true });
+  const javac = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'javac') : 'javac';
+  execFileSync(javac, ['--release', '17', '-d', join(dir, 'build', 'classes'),
+    join(dir, 'src/demo/WordIndex.java'), join(dir, 'src/demo/LiveDemo.java')], { stdio: 'inherit' });
+  const file = join(dir, '.vscode', 'launch.json');
+  const launch = JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, ''));
+  launch.configurations.push({
+    type: 'heaplens', request: 'launch', name: 'Profile Memory: wrong main class', mainClass: 'demo.Nope',
+    classPaths: ['${workspaceFolder}/build/classes'],
+  });
+  writeFileSync(file, JSON.stringify(launch, null, 2));
+  return dir;
+}
