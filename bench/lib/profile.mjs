@@ -1,49 +1,36 @@
-// Reads a .heaplens profile (docs/format.md) and sums what the benchmark reports.
-import { readFileSync, statSync, existsSync } from 'node:fs';
+// Reads what the benchmark reports from a .heaplens profile (docs/format.md), streaming (see profile-scan.mjs).
+import { existsSync, statSync } from 'node:fs';
+import { scanProfile } from './profile-scan.mjs';
 
 export function fileSize(f) {
   return existsSync(f) ? statSync(f).size : null;
 }
 
-// Sums allocation records [site, type, count, elements, bytes] over a node's subtree.
-function sumTree(node, acc) {
-  const stack = [node];
-  while (stack.length) {
-    const n = stack.pop();
-    acc.nodes++;
-    for (const a of n.a || []) { acc.objects += a[2]; acc.bytes += a[4]; }
-    for (const c of n.c || []) stack.push(c);
-  }
-  return acc;
-}
-
-// threadFilter(thread) → false leaves a thread out (AllocMeter's own threads).
+// threadFilter(thread) → false leaves a thread out (AllocMeter's own threads). skipMainRootRecords leaves out the
+// main thread's allocations outside any profiled frame (before the wrapped program starts).
 export function readProfile(file, { threadFilter = () => true, skipMainRootRecords = false } = {}) {
-  const p = JSON.parse(readFileSync(file, 'utf8'));
-  if (p.format !== 'heaplens-profile') throw new Error(`${file}: format is ${JSON.stringify(p.format)}, not heaplens-profile`);
-  const acc = { nodes: 0, objects: 0, bytes: 0 };
-  let threads = 0;
-  let rootBytes = 0;
-  for (const t of p.threads || []) {
+  const { top, threads } = scanProfile(file);
+  if (top.format !== 'heaplens-profile') throw new Error(`${file}: format is ${JSON.stringify(top.format)}, not heaplens-profile`);
+  let nodes = 0, objects = 0, bytes = 0, mainRootBytes = 0, n = 0;
+  for (const t of threads) {
     if (!threadFilter(t)) continue;
-    threads++;
-    if (skipMainRootRecords && t.name === 'main') {
-      // Allocations of the main thread outside any profiled frame happen before the wrapped program starts.
-      for (const a of t.root.a || []) rootBytes += a[4];
-    }
-    sumTree(t.root, acc);
+    n++;
+    nodes += t.nodes;
+    objects += t.objects;
+    bytes += t.bytes;
+    if (skipMainRootRecords && t.name === 'main') mainRootBytes += t.rootBytes;
   }
-  const tr = p.transform || {};
+  const tr = top.transform || {};
   return {
-    final: p.meta?.final ?? null,
-    sequence: p.meta?.sequence ?? null,
-    mode: p.meta?.mode ?? null,
-    agentVersion: p.meta?.agentVersion ?? null,
-    threads,
-    nodes: acc.nodes,
-    objects: acc.objects,
-    bytes: acc.bytes - rootBytes,
-    mainRootBytes: rootBytes,
+    final: top.meta?.final ?? null,
+    sequence: top.meta?.sequence ?? null,
+    mode: top.meta?.mode ?? null,
+    agentVersion: top.meta?.agentVersion ?? null,
+    threads: n,
+    nodes,
+    objects,
+    bytes: bytes - mainRootBytes,
+    mainRootBytes,
     transform: {
       classesTransformed: tr.classesTransformed ?? null,
       classesFailed: tr.classesFailed ?? null,
@@ -52,6 +39,6 @@ export function readProfile(file, { threadFilter = () => true, skipMainRootRecor
       failures: (tr.failures || []).slice(0, 5),
       warnings: (tr.warnings || []).slice(0, 5),
     },
-    agent: p.agent || null,
+    agent: top.agent || null,
   };
 }

@@ -22,7 +22,7 @@ export function markdown(res) {
   for (const [wl, w] of Object.entries(res.summary.workloads)) {
     for (const [cfg, c] of Object.entries(w.configs)) {
       const out = c.output === 'same' ? `same${c.checkSummary ? ` (${c.checkSummary})` : ''}` : `**${c.output}**`;
-      L.push(`| ${wl} | ${cfg} | ${f(c.wall)} | ${cfg === 'plain' ? '1' : `${x(c.wallRatio)} (${list(c.wallRatios)})`} | ${f(c.cpu)} | ${cfg === 'plain' ? '1' : x(c.cpuRatio)} | ${f(c.rssMB, 0)} | ${cfg === 'plain' ? '1' : x(c.rssRatio)} | ${mb(c.profileBytes)} | ${f(c.otherCpu)}, ${f(c.otherCpuMax)} | ${out} |`);
+      L.push(`| ${wl} | ${cfg} | ${f(c.wall)} | ${cfg === 'plain' ? '1' : `${x(c.wallRatio)} (${list(c.wallRatios)})`} | ${f(c.cpu)} | ${cfg === 'plain' ? '1' : x(c.cpuRatio)} | ${f(c.rssMB, 0)} | ${cfg === 'plain' ? '1' : x(c.rssRatio)} | ${mb(c.profileBytes)}${c.jfrAllocationSamples != null ? ` (${c.jfrAllocationSamples} alloc samples)` : ''} | ${f(c.otherCpu)}, ${f(c.otherCpuMax)} | ${out} |`);
     }
   }
   L.push('', '## Geometric means over workloads (only workloads whose output matched plain)', '');

@@ -1,6 +1,7 @@
 // One measured run of one workload under one configuration, with its output check and profile statistics.
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { WORK } from './paths.mjs';
 import { measure } from './measure.mjs';
 import { fileSize, readProfile } from './profile.mjs';
@@ -15,6 +16,13 @@ export function runDirFor(ctx, wl, cfgName, tag) {
 export function javaCommand(ctx, cfgArgs, cmd, extraJvm = []) {
   const cp = cmd.cp.length ? ['-cp', cmd.cp.join(':')] : [];
   return [ctx.java, ...extraJvm, ...cfgArgs, ...(cmd.jvmArgs || []), ...cp, cmd.main, ...cmd.args];
+}
+
+// jdk.ObjectAllocationSample events in a recording (`jfr summary` of the JDK under test).
+function jfrAllocationSamples(ctx, file) {
+  const r = spawnSync(join(ctx.jdkHome, 'bin/jfr'), ['summary', file], { encoding: 'utf8' });
+  const m = /^\s*jdk\.ObjectAllocationSample\s+(\d+)/m.exec(r.stdout || '');
+  return m ? Number(m[1]) : null;
 }
 
 export function hsErrFiles(dir) {
@@ -48,6 +56,7 @@ export function runOnce(ctx, wl, cfg, { round, timeoutMs, tag = `r${round}` }) {
     const f = profileBase + cfg.ext;
     rec.profileBytes = fileSize(f);
     if (rec.profileBytes == null) rec.profileError = `no profile file ${f}`;
+    if (cfg.profile === 'jfr' && rec.profileBytes != null) rec.jfrAllocationSamples = jfrAllocationSamples(ctx, f);
     if (cfg.profile === 'heaplens' && rec.profileBytes != null) {
       try {
         rec.heaplens = readProfile(f);

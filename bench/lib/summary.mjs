@@ -26,6 +26,7 @@ export function summarize(runs, workloads, configs, reference) {
         otherCpu: median(ok.map((r) => r.otherCpu)),
         otherCpuMax: max(ok.map((r) => r.otherCpu)),
         profileBytes: median(ok.map((r) => r.profileBytes)),
+        jfrAllocationSamples: median(ok.map((r) => r.jfrAllocationSamples)),
         wallRatios: ratio('wall'),
         cpuRatios: ratio('cpu'),
         rssRatios: ratio('rssMB'),
