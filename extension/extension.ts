@@ -1,6 +1,8 @@
 // The VS Code extension entry point: the "Profile Memory" debug type (extension/launch), the views
-// (extension/panels: the HeapLens panel and the *.heaplens editor).
+// (extension/panels: the HeapLens panel and the *.heaplens editor), the editor features (extension/editor:
+// allocation CodeLens, hot allocation lines, source mapping).
 import * as vscode from 'vscode';
+import { EditorApi, registerEditor } from './editor/register';
 import { LaunchApi, registerLaunch } from './launch/register';
 import { PanelsApi, registerPanels } from './panels/register';
 
@@ -9,6 +11,8 @@ export interface HeapLensApi {
   launch: LaunchApi;
   /** showProfile(profile, { live }) → a view with update(profile) (throttled; zoom and selection kept) */
   views: PanelsApi;
+  /** useProfile(file), revealFrame(frame), registerFocusHandler(h) for the flame tree's "focus method" */
+  editor: EditorApi;
 }
 
 export function activate(context: vscode.ExtensionContext): HeapLensApi {
@@ -16,7 +20,9 @@ export function activate(context: vscode.ExtensionContext): HeapLensApi {
   context.subscriptions.push(output);
   output.appendLine(`HeapLens ${context.extension.packageJSON.version as string} activated`);
   const views = registerPanels(context, output);
-  return { launch: registerLaunch(context, output), views };
+  const launch = registerLaunch(context, output);
+  const editor = registerEditor(context, output, { launch, views });
+  return { launch, views, editor };
 }
 
 export function deactivate(): void {

@@ -1,0 +1,58 @@
+// The hover of a hot allocation line, as Markdown: the breakdown by allocated type and the top calling
+// contexts, with links that show the flame tree at that site. No `vscode` import (unit-tested).
+import { Totals } from '../model/aggregate';
+import { LineTotals } from '../model/by-line';
+import { shortFrame } from '../model/names';
+import { MethodEntry, Profile } from '../model/types';
+import { bytes, num, pct } from './lens-text';
+import { FOCUS_COMMAND, FocusRequest, frameOf, SourceRef } from './refs';
+
+/** A Markdown link that runs heaplens.focusMethod with the request. */
+export function focusLink(label: string, req: FocusRequest): string {
+  return `[${label}](command:${FOCUS_COMMAND}?${encodeURIComponent(JSON.stringify([req]))} "Show in the flame tree")`;
+}
+
+function esc(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>$]/g, (c) => `\\${c}`);
+}
+
+export interface HoverInput {
+  profile: Profile;
+  line: LineTotals;
+  rank: number;
+  of: number;
+  total: Totals;
+  sourceLabel: string;
+  source: SourceRef;
+}
+
+export function hotLineHover(h: HoverInput): string {
+  const { line: l, profile } = h;
+  const out: string[] = [];
+  out.push(`**HeapLens** · hot allocation line ${h.rank} of ${h.of} · ${esc(h.sourceLabel)}`, '');
+  const counts = [l.totals.objects ? `${num(l.totals.objects)} objects` : '', l.totals.arrays ? `${num(l.totals.arrays)} arrays (${num(l.totals.elements)} elements)` : '']
+    .filter((s) => s).join(', ');
+  out.push(`${counts || 'nothing'}, ~${bytes(l.totals.bytes)} estimated (${pct(h.total.bytes ? l.totals.bytes / h.total.bytes : 0)} of the profile's est. bytes), all threads`, '');
+  out.push('| allocated type | objects/arrays | elements | est. bytes |', '| :-- | --: | --: | --: |');
+  for (const t of l.types.slice(0, 8)) {
+    out.push(`| \`${t.type.name}\` | ${num(t.count)} | ${t.type.array ? num(t.elements) : ''} | ${bytes(t.bytes)} |`);
+  }
+  if (l.types.length > 8) out.push(`| … ${l.types.length - 8} more types | | | |`);
+  const siteMethods = l.methods.map((id) => profile.methods.get(id)).filter((m): m is MethodEntry => !!m);
+  if (l.contexts.length) {
+    out.push('', `**Top calling contexts** (of ${num(l.count)} allocations)`, '');
+    l.contexts.forEach((c, i) => {
+      const frames = c.path.map((id) => profile.methods.get(id)).filter((m): m is MethodEntry => !!m);
+      const text = frames.map(shortFrame).join(' › ') || '(thread root)';
+      const last = frames[frames.length - 1];
+      const req: FocusRequest = { source: h.source, frames: last ? [frameOf(last)] : siteMethods.map(frameOf), path: frames.map(frameOf), line: l.line };
+      const label = esc(text);
+      out.push(`${i + 1}. ${last || siteMethods.length ? focusLink(label, req) : label} — ${num(c.count)} · ${bytes(c.bytes)}`);
+    });
+  }
+  if (siteMethods.length) {
+    const req: FocusRequest = { source: h.source, frames: siteMethods.map(frameOf), line: l.line };
+    out.push('', focusLink(`$(type-hierarchy) Show ${esc(siteMethods.map(shortFrame).join(', '))} in the flame tree`, req));
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,156 @@
+// Wires the editor features: allocation CodeLens, hot allocation lines, the profile they show (status bar
+// item and picker), the toggle commands, heaplens.focusMethod and heaplens.revealFrame. Returns the API
+// the views and the tests use.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { LaunchApi } from '../launch/register';
+import { PanelsApi } from '../panels/register';
+import { focusMethod, registerFocusHandler, FocusHandler } from './focus';
+import { HotLines, HotLineSettings, ShownHotLine } from './hot-lines';
+import { AllocationLenses, isJavaDocument, LensSettings } from './lenses';
+import { Outlines, RangeSource } from './outlines';
+import { FocusRequest, FOCUS_COMMAND, isFocusRequest } from './refs';
+import { SourceFrame, sourceMap } from './source-map';
+import { ProfileSources } from './sources';
+
+export interface EditorApi {
+  /** makes a saved profile the one the editor annotations show (the views call it when they show a file) */
+  useProfile(file: string): void;
+  activeProfile(): { id: string; label: string } | undefined;
+  /** "open source" for any view: the workspace file (or the Java extension's) at the frame's line */
+  revealFrame(frame: SourceFrame): Promise<boolean>;
+  /** the views' "show this method in the flame tree" */
+  registerFocusHandler(h: FocusHandler): vscode.Disposable;
+  /** what the hot-line decorations show in a document (tests) */
+  hotLines(uri: vscode.Uri): ShownHotLine[];
+  /** where a document's method ranges came from (tests) */
+  outlineSource(doc: vscode.TextDocument): Promise<'parser' | 'symbols' | undefined>;
+  /** the last focus requests the fallback handled (tests) */
+  readonly focusRequests: FocusRequest[];
+}
+
+function cfg(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration('heaplens');
+}
+
+function lensSettings(): LensSettings {
+  const c = cfg();
+  return { enabled: c.get('codeLens.enabled', true), inclusive: c.get<string>('codeLens.inclusive', 'lens') === 'tooltip' ? 'tooltip' : 'lens' };
+}
+
+function hotLineSettings(): HotLineSettings {
+  const c = cfg();
+  return {
+    enabled: c.get('hotLines.enabled', true),
+    count: Math.max(1, Math.min(100, Math.round(c.get('hotLines.count', 10)))),
+    metric: c.get<string>('hotLines.metric', 'count') === 'bytes' ? 'bytes' : 'count',
+    scope: c.get<string>('hotLines.scope', 'application') === 'all' ? 'all' : 'application',
+    afterText: c.get('hotLines.afterText', true),
+  };
+}
+
+async function toggle(key: string): Promise<void> {
+  const c = cfg();
+  const info = c.inspect<boolean>(key);
+  const target = info?.workspaceFolderValue !== undefined ? vscode.ConfigurationTarget.WorkspaceFolder
+    : info?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  const now = c.get<boolean>(key, true);
+  await c.update(key, !now, target);
+  vscode.window.setStatusBarMessage(`HeapLens: ${key.startsWith('codeLens') ? 'allocation CodeLens' : 'hot allocation lines'} ${now ? 'off' : 'on'}`, 3000);
+}
+
+export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.OutputChannel, deps: { launch?: LaunchApi; views?: PanelsApi }): EditorApi {
+  const log = (m: string): void => output.appendLine(m);
+  const sources = new ProfileSources(deps.launch, () => Math.max(250, cfg().get('editor.liveUpdateInterval', 1000)), log);
+  const outlines = new Outlines(() => cfg().get<RangeSource>('codeLens.methodRanges', 'auto'), log);
+  const lenses = new AllocationLenses(sources, outlines, lensSettings);
+  const hot = new HotLines(vscode.Uri.joinPath(ctx.extensionUri, 'media'), sources, hotLineSettings);
+  const status = vscode.window.createStatusBarItem('heaplens.editorProfile', vscode.StatusBarAlignment.Right, 90);
+  status.name = 'HeapLens: profile shown in the editor';
+  status.command = 'heaplens.selectEditorProfile';
+  const focusRequests: FocusRequest[] = [];
+
+  const updateStatus = (): void => {
+    const src = sources.active();
+    const editor = vscode.window.activeTextEditor;
+    if (!src || !editor || !isJavaDocument(editor.document)) {
+      status.hide();
+      return;
+    }
+    status.text = `$(flame) ${src.label}`;
+    status.tooltip = `HeapLens: the allocation CodeLens and hot lines show ${src.label}. Click to choose another profile or turn them off.`;
+    status.show();
+  };
+  const refresh = (): void => {
+    lenses.refresh();
+    hot.update();
+    updateStatus();
+  };
+
+  // Without the views' handler: open the profile in the HeapLens panel and say what is missing.
+  const fallbackFocus = async (req: FocusRequest): Promise<boolean> => {
+    focusRequests.push(req);
+    const src = sources.all().find((s) => (req.source.kind === 'file' && s.ref.kind === 'file' && s.ref.file === req.source.file)
+      || (req.source.kind === 'live' && s.ref.kind === 'live' && s.ref.sessionId === req.source.sessionId));
+    const profile = src?.profile();
+    const name = `${req.frames[0].class.replace(/^.*\./, '')}.${req.frames[0].method}`;
+    if (!profile || !deps.views) {
+      void vscode.window.showWarningMessage(`HeapLens: cannot show ${name}: its profile is no longer open.`);
+      return false;
+    }
+    deps.views.showProfile(profile, { title: src!.label, key: src!.ref.kind === 'file' ? src!.ref.file : src!.id });
+    void vscode.window.showInformationMessage(`HeapLens: opened ${src!.label}; search the flame tree for ${name} (focusing a method from the editor needs a newer HeapLens panel).`);
+    return true;
+  };
+
+  ctx.subscriptions.push(
+    sources, outlines, lenses, hot, status,
+    vscode.languages.registerCodeLensProvider([{ language: 'java' }, { pattern: '**/*.java' }], lenses),
+    sources.onDidChange(refresh),
+    vscode.window.onDidChangeVisibleTextEditors(() => hot.update()),
+    vscode.window.onDidChangeActiveTextEditor(updateStatus),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('heaplens.codeLens') || e.affectsConfiguration('heaplens.hotLines') || e.affectsConfiguration('heaplens.editor')) refresh();
+    }),
+    vscode.commands.registerCommand(FOCUS_COMMAND, async (req: unknown) => {
+      if (!isFocusRequest(req)) {
+        void vscode.window.showWarningMessage('HeapLens: focusMethod needs a method (use the CodeLens or a hot line\'s hover).');
+        return false;
+      }
+      return focusMethod(req, fallbackFocus);
+    }),
+    vscode.commands.registerCommand('heaplens.revealFrame', (frame: SourceFrame) => sourceMap.reveal(frame)),
+    vscode.commands.registerCommand('heaplens.toggleCodeLens', () => toggle('codeLens.enabled')),
+    vscode.commands.registerCommand('heaplens.toggleHotLines', () => toggle('hotLines.enabled')),
+    vscode.commands.registerCommand('heaplens.selectEditorProfile', async () => {
+      type Item = vscode.QuickPickItem & { run: () => unknown };
+      const active = sources.active();
+      const items: Item[] = sources.all().map((s) => ({
+        label: `${s === active ? '$(check) ' : ''}${s.label}`, description: s.ref.kind === 'file' ? vscode.workspace.asRelativePath(s.ref.file) : 'live session',
+        run: () => sources.select(s.id),
+      }));
+      items.push({ label: '$(folder-opened) Open a saved profile…', run: async () => {
+        const uris = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'HeapLens profiles': ['heaplens'] } });
+        if (uris?.[0]) sources.useFile(uris[0].fsPath);
+      } });
+      if (active) items.push({ label: `$(close) Stop showing ${active.label}`, run: () => sources.remove(active.id) });
+      items.push({ label: `$(eye-closed) Toggle allocation CodeLens`, run: () => toggle('codeLens.enabled') });
+      items.push({ label: `$(eye-closed) Toggle hot allocation lines`, run: () => toggle('hotLines.enabled') });
+      const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Profile shown by the allocation CodeLens and hot lines' });
+      await pick?.run();
+    }),
+  );
+  refresh();
+  return {
+    useProfile: (file) => void sources.useFile(path.resolve(file)),
+    activeProfile: () => {
+      const s = sources.active();
+      return s ? { id: s.id, label: s.label } : undefined;
+    },
+    revealFrame: (frame) => sourceMap.reveal(frame),
+    registerFocusHandler: (h) => registerFocusHandler(h),
+    hotLines: (uri) => hot.shownIn(uri),
+    outlineSource: async (doc) => (await outlines.get(doc))?.source,
+    focusRequests,
+  };
+}
