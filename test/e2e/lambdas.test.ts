@@ -16,7 +16,7 @@ for (const jdk of JDKS) {
       run = await fx.run(jdk);
     });
 
-    it('runs cleanly', () => assertCleanRun(run, 'lambdas', 'lambdas cells=22 holder=16'));
+    it('runs cleanly', () => assertCleanRun(run, 'lambdas', 'lambdas cells=22 holder=16 captured=45'));
 
     it('charges lambda-body allocations to the synthetic lambda method under its caller', async () => {
       // r.run() twice: the lambda proxy class is not a frame, lambda$run$0 is a child of run
@@ -31,6 +31,23 @@ for (const jdk of JDKS) {
       assertUnder(await run.collapsed('objects'), clinit, { 'lambdas.Cell': 5 });
       assertUnder(await run.collapsed('arrays'), clinit, { 'int[]': 1, 'lambdas.Cell[]': 1 });
       assertUnder(await run.collapsed('elements'), clinit, { 'int[]': 11, 'lambdas.Cell[]': 5 });
+    });
+
+    it('counts the instances of a capturing lambda: 10 evaluations, 10 proxy objects', async () => {
+      // the proxy is a hidden class: lambdas.Main$$Lambda$14/0x… (JDK 17), lambdas.Main$$Lambda/0x… (JDK 25)
+      const got = under(await run.collapsed('objects'), `${RUN};lambdas.Main.capture`);
+      const proxies = Object.entries(got).filter(([k]) => k.startsWith('lambdas.Main$$Lambda'));
+      const others = Object.fromEntries(Object.entries(got).filter(([k]) => !k.startsWith('lambdas.Main$$Lambda')));
+      assert.deepEqual(others, {}, 'nothing else is allocated under capture');
+      assert.equal(proxies.reduce((s, [, n]) => s + n, 0), 10, `lambda proxy objects under capture: ${JSON.stringify(got)}`);
+      assert.equal(run.profile.calls('main', ['lambdas.Main.main', 'lambdas.Main.run', 'lambdas.Main.capture', 'lambdas.Main.lambda$capture$2']), 10);
+    });
+
+    it('keeps invokedynamic linkage out of run: run itself allocates nothing (docs/format.md boundary frames)', async () => {
+      const own = (lines: Map<string, number>): Record<string, number> =>
+        Object.fromEntries(Object.entries(under(lines, RUN)).filter(([k]) => !k.includes(';')));
+      assert.deepEqual(own(await run.collapsed('objects')), {}, 'objects charged to run itself');
+      assert.deepEqual(own(await run.collapsed('arrays')), {}, 'arrays charged to run itself');
     });
 
     it('has no other Cell allocations below run, and the expected call counts', async () => {
