@@ -4,6 +4,7 @@
 import { DebugSession, Event, ExitedEvent, InitializedEvent, OutputEvent, TerminatedEvent } from '@vscode/debugadapter';
 import { DebugProtocol } from '@vscode/debugprotocol';
 import * as fs from 'fs';
+import * as os from 'os';
 import { LiveSession } from '../channel/session';
 import { HeapLensConfig, LaunchError } from './config';
 import { startFailure } from './java-errors';
@@ -158,7 +159,9 @@ export class HeapLensDebugSession extends DebugSession {
       this.sendEvent(new Event(EVENTS.error, { message: known.message, kind: known.kind }));
     }
     const codeText = exit.code !== null ? `exited with code ${exit.code}` : exit.signal ? `was ended by ${exit.signal}` : 'ended';
-    this.print(`\n${jvm instanceof PidJvm ? 'The profiled JVM' : 'The program'} ${codeText}.\n`);
+    const who = this.attached ? 'The profiled JVM' : 'The program';
+    const where = jvm instanceof PidJvm && !this.attached ? ' (its exit code is shown in the terminal)' : '';
+    this.print(`\n${who} ${codeText}${where}.\n`);
     const profile = this.plan?.profile;
     if (known && known.kind !== 'exited') {
       if (profile && fs.existsSync(profile)) this.print(`HeapLens: the program did not start; its empty profile is ${profile}\n`);
@@ -171,7 +174,8 @@ export class HeapLensDebugSession extends DebugSession {
     if (this.plan) fs.rmSync(this.plan.tmpDir, { recursive: true, force: true });
     if (!this.finished) {
       this.finished = true;
-      this.sendEvent(new ExitedEvent(exit.code ?? 1));
+      const signal = exit.signal ? (os.constants.signals as Record<string, number>)[exit.signal] ?? 0 : 0;
+      if (exit.code !== null || exit.signal) this.sendEvent(new ExitedEvent(exit.code ?? 128 + signal));
       this.sendEvent(new TerminatedEvent());
     }
   }

@@ -34,6 +34,8 @@ export class LiveProfile {
   private lastTime = 0;
   /** nodes received before their parent (a protocol violation, counted, the node kept as an orphan) */
   orphans = 0;
+  /** parentless trees beyond a thread's first (not part of the MCT) */
+  extraRoots = 0;
   stats: LiveStats = { objects: 0, bytes: 0, nodes: 0, paused: false, coalesced: 0, refusedConnections: 0 };
 
   constructor(readonly meta: Partial<Meta> = {}, readonly startedAt = Date.now()) {}
@@ -50,6 +52,8 @@ export class LiveProfile {
       this.nodes = new Map();
       this.roots = new Map();
       this.samples = [];
+      this.orphans = 0;
+      this.extraRoots = 0;
     }
     this.lastSeq = d.seq;
     this.lastTime = d.time;
@@ -67,7 +71,10 @@ export class LiveProfile {
       node = { t: u.t, p: u.p, m: u.m, calls: 0, folded: 0, recs: new Map(), kids: [] };
       this.nodes.set(u.n, node);
       if (u.p === -1) {
-        this.roots.set(u.t, u.n);
+        // The first root of a thread is its method call tree; the agent may send more parentless trees per
+        // thread (flat site trees of other modes), which are kept but are not part of the MCT.
+        if (!this.roots.has(u.t)) this.roots.set(u.t, u.n);
+        else this.extraRoots++;
       } else {
         const parent = this.nodes.get(u.p);
         if (parent) parent.kids.push(u.n);

@@ -1,6 +1,7 @@
 // The debug adapter over DAP streams, with a fake `java` (test/unit/support/fake-java.ts) serving the fake agent.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -118,4 +119,23 @@ test('stop: terminating the session ends the JVM through the agent and keeps the
   const exited = await dap.waitFor((m) => m.event === 'exited');
   assert.equal(exited.body.exitCode, 143);
   assert.equal(dap.events('heaplens.profileSaved').length, 1);
+});
+
+test('console: integratedTerminal asks the client to run java (runInTerminal) and still connects', async () => {
+  const dap = await session();
+  let asked: { args: string[]; env: Record<string, string | null>; cwd: string } | undefined;
+  dap.onReverse = (m) => {
+    asked = m.arguments;
+    const env = { ...process.env };
+    for (const [k, v] of Object.entries(asked!.env)) if (v === null) delete env[k]; else env[k] = v;
+    const child = spawn(asked!.args[0], asked!.args.slice(1), { cwd: asked!.cwd, env, stdio: 'ignore' });
+    return { processId: child.pid };
+  };
+  const launch = await dap.request('launch', config({ console: 'integratedTerminal', args: ['6'] }));
+  assert.equal(launch.success, true, launch.message);
+  assert.equal(asked!.args[0], fakeJava);
+  assert.match(String(asked!.env.HEAPLENS_TOKEN), /^[0-9a-f]{64}$/);
+  await dap.waitFor((m) => m.event === 'heaplens.stats' && m.body.objects > 0);
+  await dap.waitFor((m) => m.event === 'terminated', 10000);
+  assert.match(dap.output('console'), /The program ended \(its exit code is shown in the terminal\)\./);
 });
