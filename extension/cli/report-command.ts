@@ -4,6 +4,7 @@ import * as path from 'path';
 import { METRICS, Metric } from '../model/aggregate';
 import { collapsedText } from '../model/collapsed';
 import { loadProfile } from '../model/load';
+import { defaultTree, TREE_KINDS, TreeKind, treesIn, withTree } from '../model/modes';
 import { reportText } from '../model/report-text';
 import { speedscope } from '../model/speedscope';
 import { reportHtml } from '../panels/html';
@@ -12,12 +13,13 @@ import { CliContext } from './context';
 import { readReportAssets } from './html-assets';
 
 export const REPORT_USAGE = `heaplens report FILE [--format text|collapsed|html|speedscope] [--metric objects|bytes|arrays|elements]
-                [--threads] [--baseline FILE] [--out|-o FILE]`;
+                [--threads] [--tree exact|sites|traces|sampled] [--baseline FILE] [--out|-o FILE]`;
 
 const SPEC = {
   format: { value: true, choices: ['text', 'collapsed', 'html', 'speedscope'] },
   metric: { value: true, choices: METRICS },
   threads: {},
+  tree: { value: true, choices: TREE_KINDS },
   baseline: { value: true },
   out: { value: true },
 };
@@ -36,11 +38,14 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
   if (p.options.has('baseline') && format !== 'html') throw new UsageError('--baseline applies to --format html (the Diff view)');
   const metric = (optionValue(p, 'metric') ?? (format === 'speedscope' ? 'bytes' : 'objects')) as Metric;
   const file = path.resolve(ctx.cwd, p.positional[0]);
-  const profile = loadProfile(file);
+  const loaded = loadProfile(file);
+  // Each mode keeps its own data (modes.ts): report the chosen one, exact data by default.
+  const tree = (optionValue(p, 'tree') as TreeKind | undefined) ?? defaultTree(loaded);
+  const profile = withTree(loaded, tree);
   let text: string;
   switch (format) {
     case 'text':
-      text = reportText(profile);
+      text = reportText(profile, { tree, available: treesIn(loaded) });
       break;
     case 'collapsed':
       text = collapsedText(profile, { metric, threads });

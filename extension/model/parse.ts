@@ -78,7 +78,10 @@ export function validateProfile(doc: unknown): Profile {
     checkThread(t);
     if (threadIds.has(t.id)) fail(`invalid profile: duplicate thread id ${t.id}`);
     threadIds.add(t.id);
-    checkTree(t, methods, types, sites);
+    for (const tree of TREES) {
+      const node = (t as unknown as Obj)[tree];
+      if (node !== undefined) checkTree(t, node, tree, methods, types, sites);
+    }
   }
   return { file, types, methods, sites, threads: file.threads };
 }
@@ -150,11 +153,14 @@ function checkThread(t: unknown): asserts t is ThreadEntry {
 }
 
 /** Walks a thread's tree iteratively (trees may be thousands of levels deep). */
+const TREES = ['root', 'sites', 'siteTraces', 'sampled'] as const;
+
 function checkTree(
-  t: ThreadEntry, methods: Map<number, MethodEntry>, types: Map<number, TypeEntry>, sites: Map<number, SiteEntry>,
+  t: ThreadEntry, top: unknown, tree: string,
+  methods: Map<number, MethodEntry>, types: Map<number, TypeEntry>, sites: Map<number, SiteEntry>,
 ): void {
-  const where = `thread ${t.id} ("${t.name}")`;
-  const stack: Array<{ node: unknown; root: boolean }> = [{ node: t.root, root: true }];
+  const where = `thread ${t.id} ("${t.name}")${tree === 'root' ? '' : ` ${tree}`}`;
+  const stack: Array<{ node: unknown; root: boolean }> = [{ node: top, root: true }];
   while (stack.length > 0) {
     const { node, root } = stack.pop()!;
     if (!isObj(node)) fail(`invalid profile: ${where} has a node that is not an object`);

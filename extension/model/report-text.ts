@@ -1,4 +1,5 @@
 // The text report (`heaplens report FILE --format text`): a readable summary of one profile.
+import { modeTimeline, TreeKind, treeLabel } from './modes';
 import { arraysByElementCode, selfTotals, threadTotals, topContexts, totals, totalsByType } from './aggregate';
 import { crossCheckCtorAlloc } from './ctor-alloc';
 import { frameName, mergeThreads } from './mct';
@@ -12,6 +13,9 @@ const ELEMENT_NAMES: Record<ElementCode, string> = {
 export interface TextReportOptions {
   contexts?: number;
   types?: number;
+  /** Which mode's data the report shows (see modes.ts); printed in the header. */
+  tree?: TreeKind;
+  available?: TreeKind[];
 }
 
 export function reportText(profile: Profile, opts: TextReportOptions = {}): string {
@@ -24,7 +28,11 @@ export function reportText(profile: Profile, opts: TextReportOptions = {}): stri
   out.push(`HeapLens profile (format version ${profile.file.version}, agent ${meta.agentVersion ?? '?'})`);
   out.push(`JVM:       ${jvm}${meta.pid !== undefined ? `, pid ${meta.pid}` : ''}`);
   out.push(`Command:   ${meta.command ?? '?'}`);
-  out.push(`Mode:      ${meta.mode}`);
+  out.push(`Mode:      ${modeTimeline(profile)}`);
+  if (opts.tree) {
+    const others = opts.available?.filter((k) => k !== opts.tree) ?? [];
+    out.push(`Data:      ${treeLabel(opts.tree)}${others.length ? ` — also in this file: ${others.join(', ')} (--tree)` : ''}`);
+  }
   out.push(`Started:   ${dateTime(meta.startTime)}`);
   out.push(`Written:   ${dateTime(meta.writeTime)} (write #${meta.sequence ?? '?'}, after ${((meta.writeTime - meta.startTime) / 1000).toFixed(2)} s)`);
   out.push(`Final:     ${meta.final ? 'yes (written at JVM shutdown)' : 'no (a periodic write: the JVM was running or was killed)'}`);

@@ -24,9 +24,20 @@ export interface Layout {
   source: string;
 }
 
+/** One entry of the mode timeline: from `since` (epoch ms) on, the agent recorded in `mode`. */
+export interface ModeSwitch {
+  mode: string;
+  since: number;
+}
+
 export interface Meta {
   agentVersion: string;
+  /** The mode when the file was written: exact, sites, sampled or paused. */
   mode: string;
+  /** Every mode switch (absent in files written before modes existed: then the whole run was `mode`). */
+  modes?: ModeSwitch[];
+  /** Sampled mode: mean bytes between samples. */
+  sampleBytes?: number;
   jvm: JvmInfo;
   pid: number;
   command: string;
@@ -92,7 +103,14 @@ export interface ThreadEntry {
   name: string;
   daemon: boolean;
   alive: boolean;
+  /** The exact mode's method call tree. */
   root: MctNode;
+  /** Sites mode: one node whose records are exact per-site counts. */
+  sites?: MctNode;
+  /** Sites mode: a tree of sampled calling traces; record counts are samples. */
+  siteTraces?: MctNode;
+  /** Sampled mode: a tree of sampled calling traces; records are scaled estimates. */
+  sampled?: MctNode;
 }
 
 export interface TransformFailure {

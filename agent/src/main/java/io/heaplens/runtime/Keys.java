@@ -71,7 +71,12 @@ public final class Keys {
                 }
                 for (Dyn d = dyn[siteId]; d != null; d = d.next) if (d.cls == cls) return d.key;
             }
-            int key = r.keyFor(siteId, cls);   // outside LOCK: it calls add()
+            int key;
+            try {
+                key = r.keyFor(siteId, cls);   // outside LOCK: it calls add()
+            } catch (Throwable t) {
+                return -1;                     // never throw into the program: this allocation goes uncounted
+            }
             synchronized (LOCK) { dyn[siteId] = new Dyn(cls, key, dyn[siteId]); }
             return key;
         } finally {

@@ -17,6 +17,8 @@ public final class Sampler {
 
     public static volatile Frames frames;
     public static volatile long meanBytes = 512 * 1024;
+    /** Traces that could not be taken (their allocations were recorded at the tree's root). */
+    public static long lostTraces;
     public static final int MAX_FRAMES = 1024;
     private static final StackWalker WALKER = StackWalker.getInstance();
 
@@ -81,6 +83,11 @@ public final class Sampler {
                 n = n.child(path[i]);
             }
             n.record(key, count, elements, bytes);
+        } catch (Throwable t) {
+            // A probe must never throw into the program. The stack cannot be walked everywhere (e.g. a thread
+            // the JVM builds while it starts, with no Java caller): the allocation still counts, without a trace.
+            tree.record(key, count, elements, bytes);
+            lostTraces++;
         } finally {
             ts.busy--;
         }

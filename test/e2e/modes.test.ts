@@ -1,0 +1,166 @@
+// The agent's modes on real JVMs (JDK 17 and 25):
+// - sites mode counts exactly what exact mode counts, per allocation site;
+// - sampled mode's estimates fall within the statistical bound stated below;
+// - a live switch over the channel keeps the earlier counts and continues correctly.
+import * as assert from 'assert/strict';
+import { ChildProcess, spawn } from 'child_process';
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { before, describe, it } from 'node:test';
+import { ChannelClient } from '../../extension/channel/client';
+import { waitForPortFile } from '../../extension/channel/portfile';
+import { CLI, JDK17, JDKS, Jdk, PROFILE_DIR, ROOT } from './support/env';
+import { compileFixture, exec } from './support/heaplens';
+
+interface Rec { site: number; type: number; count: number; elements: number }
+interface Node { m?: number; a?: [number, number, number, number, number][]; c?: Node[] }
+interface Doc {
+  meta: { mode: string; modes?: { mode: string; since: number }[]; sampleBytes?: number };
+  types: { id: number; name: string }[];
+  methods: { id: number; class: string; name: string }[];
+  sites: { id: number; method: number; bci: number }[];
+  threads: { name: string; root: Node; sites?: Node; siteTraces?: Node; sampled?: Node }[];
+}
+
+function records(node: Node | undefined, out: Rec[] = []): Rec[] {
+  const stack = node ? [node] : [];
+  while (stack.length) {
+    const n = stack.pop()!;
+    for (const [site, type, count, elements] of n.a ?? []) out.push({ site, type, count, elements });
+    for (const c of n.c ?? []) stack.push(c);
+  }
+  return out;
+}
+
+/** Per-site totals "Class.method@bci TYPE" → [count, elements] for sites of the given package. */
+function perSite(doc: Doc, tree: 'root' | 'sites', pkg: string): Map<string, [number, number]> {
+  const types = new Map(doc.types.map((t) => [t.id, t.name]));
+  const methods = new Map(doc.methods.map((m) => [m.id, m]));
+  const sites = new Map(doc.sites.map((s) => [s.id, s]));
+  const out = new Map<string, [number, number]>();
+  for (const t of doc.threads) {
+    for (const r of records(t[tree])) {
+      const s = sites.get(r.site)!;
+      const m = methods.get(s.method)!;
+      if (!m.class.startsWith(pkg + '.')) continue;
+      const key = `${m.class}.${m.name}@${s.bci} ${types.get(r.type)}`;
+      const v = out.get(key) ?? [0, 0];
+      out.set(key, [v[0] + r.count, v[1] + r.elements]);
+    }
+  }
+  return out;
+}
+
+function countOf(doc: Doc, tree: 'root' | 'sites' | 'siteTraces' | 'sampled', typeName: string): { count: number; elements: number } {
+  const ids = new Set(doc.types.filter((t) => t.name === typeName).map((t) => t.id));
+  let count = 0;
+  let elements = 0;
+  for (const t of doc.threads) {
+    for (const r of records(t[tree])) if (ids.has(r.type)) { count += r.count; elements += r.elements; }
+  }
+  return { count, elements };
+}
+
+async function profiled(jdk: Jdk, classes: string, main: string, tag: string, cliArgs: string[]): Promise<Doc> {
+  const out = path.join(PROFILE_DIR, `${tag}-jdk${jdk.name}.heaplens`);
+  fs.mkdirSync(PROFILE_DIR, { recursive: true });
+  fs.rmSync(out, { force: true });
+  const r = await exec(process.execPath, [CLI, 'run', '--java', jdk.java, '--out', out, ...cliArgs, '--',
+    '-Xverify:all', '-cp', classes, main]);
+  assert.equal(r.code, 0, `heaplens run ${tag} on JDK ${jdk.name} failed:\n${r.stderr}`);
+  return JSON.parse(fs.readFileSync(out, 'utf8')) as Doc;
+}
+
+let loops = '';
+let sampling = '';
+let modeswitch = '';
+before(async () => {
+  [loops, sampling, modeswitch] = await Promise.all([
+    compileFixture('loops', { jdk: JDK17 }),
+    compileFixture('sampling', { jdk: JDK17 }),
+    compileFixture('modeswitch', { jdk: JDK17 }),
+  ]);
+});
+
+for (const jdk of JDKS) {
+  describe(`modes on JDK ${jdk.name}`, () => {
+    it('sites mode counts exactly what exact mode counts, per allocation site', async () => {
+      const [exact, sites] = await Promise.all([
+        profiled(jdk, loops, 'loops.Main', 'modes-loops-exact', ['--mode', 'exact']),
+        profiled(jdk, loops, 'loops.Main', 'modes-loops-sites', ['--mode', 'sites']),
+      ]);
+      assert.equal(sites.meta.mode, 'sites');
+      const e = perSite(exact, 'root', 'loops');
+      const s = perSite(sites, 'sites', 'loops');
+      assert.ok(e.size >= 3, `exact mode saw the fixture's sites: ${[...e.keys()].join(', ')}`);
+      assert.deepEqual(new Map([...s].sort()), new Map([...e].sort()));
+      // no call tree in sites mode, but traces for each site: the 1st, 2nd, 4th, ... allocation of a site
+      assert.equal(records(sites.threads.find((t) => t.name === 'main')!.root).length, 0);
+      const traced = countOf(sites, 'siteTraces', 'loops.Point');
+      assert.ok(traced.count >= 1 && traced.count <= 11, `Point traces sampled: ${traced.count}`);
+    });
+
+    it('sampled mode estimates fall within 4 standard deviations of the exact counts', async () => {
+      const K = 16 * 1024;
+      const doc = await profiled(jdk, sampling, 'sampling.Main', 'modes-sampling', ['--mode', 'sampled', '--agent-opt', `sampleBytes=${K}`]);
+      assert.equal(doc.meta.sampleBytes, K);
+      // Each sample stands for the bytes since the previous one (exponential intervals, mean K). For a type
+      // that receives B_T bytes, about n_T = B_T / K samples land on it and the estimate is a sum of n_T
+      // weights with E[w^2] = 2K^2, so its relative standard deviation is about sqrt(2 / n_T).
+      const pairBytes = 32; // 12-byte header, the longs 8-aligned from offset 16: 32 (compressed class pointers)
+      const arrayBytes = 120; // 16-byte array header + 100, aligned to 8
+      for (const [type, exact, bytes] of [['sampling.Main$Pair', 1_000_000, pairBytes], ['byte[]', 1_000_000, arrayBytes]] as const) {
+        const est = countOf(doc, 'sampled', type).count;
+        const nT = (exact * bytes) / K;
+        const sigma = Math.sqrt(2 / nT);
+        const err = Math.abs(est - exact) / exact;
+        assert.ok(err <= 4 * sigma, `${type}: estimate ${est} vs exact ${exact}: error ${(err * 100).toFixed(2)}% > 4σ = ${(400 * sigma).toFixed(2)}%`);
+      }
+      const elements = countOf(doc, 'sampled', 'byte[]').elements;
+      assert.ok(Math.abs(elements - 100_000_000) / 100_000_000 <= 4 * Math.sqrt(2 / ((1_000_000 * arrayBytes) / K)));
+    });
+
+    it('a live switch over the channel keeps the earlier counts and continues correctly', async () => {
+      const out = path.join(PROFILE_DIR, `modes-switch-jdk${jdk.name}.heaplens`);
+      const portFile = path.join(PROFILE_DIR, `modes-switch-jdk${jdk.name}.port`);
+      for (const f of [out, portFile]) fs.rmSync(f, { force: true });
+      const token = crypto.randomBytes(24).toString('hex');
+      const agent = path.join(ROOT, 'dist', 'heaplens-agent.jar');
+      const child: ChildProcess = spawn(jdk.java, [`-javaagent:${agent}=out=${out},portFile=${portFile}`,
+        '-cp', modeswitch, 'modeswitch.Main'], { env: { ...process.env, HEAPLENS_TOKEN: token }, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      const waiters: Array<() => void> = [];
+      child.stdout!.on('data', (d) => { stdout += d; waiters.splice(0).forEach((w) => w()); });
+      const phaseDone = (n: number): Promise<void> => new Promise((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error(`phase ${n} did not finish; stdout: ${stdout}`)), 60_000);
+        const check = (): void => {
+          if (stdout.includes(`phase ${n} done`)) { clearTimeout(deadline); resolve(); } else waiters.push(check);
+        };
+        check();
+      });
+      const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+      try {
+        const port = await waitForPortFile(portFile, { timeoutMs: 60_000 });
+        const client = await ChannelClient.connect({ port: port.port, token, client: 'e2e' });
+        child.stdin!.write('go\n');
+        await phaseDone(1);                       // 100,000 Markers in exact mode
+        await client.request('mode', { mode: 'sites' });
+        child.stdin!.write('go\n');
+        await phaseDone(2);                       // 50,000 in sites mode
+        await client.request('mode', { mode: 'exact' });
+        child.stdin!.write('go\n');
+        await phaseDone(3);                       // 25,000 in exact mode again
+        client.close();
+        child.stdin!.end();
+        assert.equal(await exited, 0);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      const doc = JSON.parse(fs.readFileSync(out, 'utf8')) as Doc;
+      assert.deepEqual(doc.meta.modes!.map((m) => m.mode), ['exact', 'sites', 'exact']);
+      assert.equal(countOf(doc, 'root', 'modeswitch.Main$Marker').count, 100_000 + 25_000);
+      assert.equal(countOf(doc, 'sites', 'modeswitch.Main$Marker').count, 50_000);
+    });
+  });
+}

@@ -1,0 +1,51 @@
+import * as assert from 'assert/strict';
+import { describe, it } from 'node:test';
+import { defaultTree, modeTimeline, treesIn, withTree } from '../../extension/model/modes';
+import { collapsed } from '../../extension/model/collapsed';
+import { validateProfile } from '../../extension/model/parse';
+
+/** One thread with exact data for 3 Points and sampled estimates for 1000; sites counts 7. */
+function doc(withExact: boolean): unknown {
+  return {
+    format: 'heaplens-profile', version: 1,
+    meta: { agentVersion: 't', mode: 'sampled', startTime: 0, writeTime: 1, final: true,
+      modes: [{ mode: 'exact', since: Date.UTC(2026, 0, 1, 10, 0, 1) }, { mode: 'sampled', since: Date.UTC(2026, 0, 1, 10, 0, 9) }] },
+    types: [{ id: 0, name: 'p.Point', array: false, size: 16 }],
+    methods: [{ id: 0, class: 'p.Main', name: 'main', desc: '()V', profiled: true }],
+    sites: [{ id: 0, method: 0, bci: 4, kind: 'new', type: 0 }],
+    threads: [{
+      id: 1, name: 'main', daemon: false, alive: false,
+      root: withExact ? { c: [{ m: 0, calls: 1, a: [[0, 0, 3, 0, 48]] }] } : {},
+      sites: { a: [[0, 0, 7, 0, 112]] },
+      sampled: { c: [{ m: 0, calls: 0, a: [[0, 0, 1000, 0, 16000]] }] },
+    }],
+    transform: { failures: [], warnings: [] }, agent: {},
+  };
+}
+
+describe('modes: each mode keeps its own tree', () => {
+  it('finds the trees with data and prefers exact data', () => {
+    const p = validateProfile(doc(true));
+    assert.deepEqual(treesIn(p), ['exact', 'sites', 'sampled']);
+    assert.equal(defaultTree(p), 'exact');
+    assert.equal(defaultTree(validateProfile(doc(false))), 'sampled');
+  });
+
+  it('presents the chosen tree as the root, so every view reads it', () => {
+    const p = validateProfile(doc(true));
+    assert.deepEqual(collapsed(p, { metric: 'objects', threads: false }), ['p.Main.main;p.Point 3']);
+    assert.deepEqual(collapsed(withTree(p, 'sampled'), { metric: 'objects', threads: false }), ['p.Main.main;p.Point 1000']);
+    assert.deepEqual(collapsed(withTree(p, 'sites'), { metric: 'objects', threads: false }), ['p.Point 7']);
+    assert.deepEqual(collapsed(withTree(p, 'traces'), { metric: 'objects', threads: false }), []);
+  });
+
+  it('writes the timeline', () => {
+    assert.equal(modeTimeline(validateProfile(doc(true))), 'exact from 10:00:01, sampled from 10:00:09');
+  });
+
+  it('validates the extra trees like the exact one', () => {
+    const bad = doc(true) as { threads: { sampled: unknown }[] };
+    bad.threads[0].sampled = { c: [{ m: 9, calls: 0 }] };
+    assert.throws(() => validateProfile(bad), /thread 1 \("main"\) sampled has a node|names method 9/);
+  });
+});
