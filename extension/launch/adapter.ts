@@ -92,7 +92,7 @@ export class HeapLensDebugSession extends DebugSession {
       r = await how();
     } catch (e) {
       this.fail(response, e);
-      this.jvm?.kill();
+      if (!this.attached) this.jvm?.kill(); // never kill a JVM we attached to
       this.finished = true;
       this.responded();
       return;

@@ -48,7 +48,9 @@ export async function listJvms(jcmd: string): Promise<JvmInfo[]> {
 
 /** Loads the agent into the JVM `pid`; throws a LaunchError with jcmd's own words when it fails. */
 export async function loadAgent(jcmd: string, pid: number, jar: string, options: string): Promise<void> {
-  const r = await run(jcmd, [String(pid), 'JVMTI.agent_load', jar, options], 30000);
+  // jcmd's argument parser would read `out=…` as a named argument of the command: quote the agent options.
+  if (options.includes('"')) throw new LaunchError(`agent options may not contain a double quote: ${options}`);
+  const r = await run(jcmd, [String(pid), 'JVMTI.agent_load', jar, `"${options}"`], 30000);
   const text = r.out.trim();
   if (r.code !== 0 || /return code: -?[1-9]|Exception|Could not|not found|refused/i.test(text)) {
     throw new LaunchError(`Could not load the HeapLens agent into process ${pid}: ${text || `jcmd exited with code ${r.code}`}`);
