@@ -2,12 +2,14 @@
 // Method and type ids differ between files, so frames match by `class.method(desc)` and types by name.
 import { childrenOf, recordsOf } from './mct';
 import { flatten, FrameTree, MetricArrays, VIEW_METRICS, ViewMetric, addRecordValues } from './frames';
-import { MctNode, MethodEntry, TypeEntry } from './types';
+import { MctNode, MethodEntry, SiteEntry, TypeEntry } from './types';
 
 export interface DiffSide {
   root: MctNode;
   methods: ReadonlyMap<number, MethodEntry>;
   types: ReadonlyMap<number, TypeEntry>;
+  /** when given, allocations are also compared per site (`DiffTree.sites`) */
+  sites?: ReadonlyMap<number, SiteEntry>;
 }
 
 type Values = Record<ViewMetric, number>;
@@ -28,12 +30,31 @@ export interface DiffTree {
   methods: Map<number, MethodEntry>;
   /** allocated types by name: before and after totals per metric */
   types: TypeChange[];
+  /** allocation sites (`class.method:line`) with the type allocated there; empty unless both sides give `sites` */
+  sites: SiteChange[];
 }
 
 export interface TypeChange {
   name: string;
   before: Values;
   after: Values;
+}
+
+export interface SiteChange {
+  /** `class.method:line` of the method holding the site (`@bci` when the class has no line numbers) */
+  site: string;
+  /** the allocated type */
+  type: string;
+  before: Values;
+  after: Values;
+}
+
+/** `com.acme.Parser.parse:42`: how a site is named across profiles (ids differ between files). */
+export function siteKey(site: SiteEntry | undefined, methods: ReadonlyMap<number, MethodEntry>): string {
+  if (!site) return '?';
+  const m = methods.get(site.method);
+  const where = site.line !== undefined ? `:${site.line}` : `@${site.bci}`;
+  return `${m ? `${m.class}.${m.name}` : `?${site.method}`}${where}`;
 }
 
 function zero(): Values {
@@ -59,6 +80,8 @@ export function diffTrees(before: DiffSide, after: DiffSide): DiffTree {
     return id;
   };
   const types = new Map<string, TypeChange>();
+  const sites = new Map<string, SiteChange>();
+  const withSites = before.sites !== undefined && after.sites !== undefined;
   const root: UnionNode = { before: zero(), after: zero(), kids: new Map() };
   const add = (side: DiffSide, which: 'before' | 'after'): void => {
     const stack: Array<{ from: MctNode; into: UnionNode }> = [{ from: side.root, into: root }];
@@ -73,6 +96,13 @@ export function diffTrees(before: DiffSide, after: DiffSide): DiffTree {
         let tc = types.get(name);
         if (!tc) types.set(name, (tc = { name, before: zero(), after: zero() }));
         addRecordValues(t, rec, tc[which]);
+        if (withSites) {
+          const where = siteKey(side.sites?.get(rec[0]), side.methods);
+          const key = `${where} ${name}`;
+          let sc = sites.get(key);
+          if (!sc) sites.set(key, (sc = { site: where, type: name, before: zero(), after: zero() }));
+          addRecordValues(t, rec, sc[which]);
+        }
       }
       for (const kid of childrenOf(from)) {
         const m = side.methods.get(kid.m as number);
@@ -110,7 +140,9 @@ export function diffTrees(before: DiffSide, after: DiffSide): DiffTree {
     return { self, total };
   };
   const list = [...types.values()].sort((a, b) => Math.abs(b.after.bytes - b.before.bytes) - Math.abs(a.after.bytes - a.before.bytes) || (a.name < b.name ? -1 : 1));
-  return { tree, before: side('before'), after: side('after'), methods, types: list };
+  const siteList = [...sites.values()].sort((a, b) => Math.abs(b.after.bytes - b.before.bytes) - Math.abs(a.after.bytes - a.before.bytes)
+    || (a.site < b.site ? -1 : a.site > b.site ? 1 : a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+  return { tree, before: side('before'), after: side('after'), methods, types: list, sites: siteList };
 }
 
 export interface ContextChange {
