@@ -99,3 +99,30 @@ suite('HeapLens debug type in the real extension host', () => {
     if (ok) await ended;
   });
 });
+
+suite('HeapLens attach in the real extension host', () => {
+  test('attach to a running JVM: the agent is loaded with jcmd, live stats arrive, detach leaves it running', async function () {
+    const { launch } = await api();
+    const { spawn } = await import('child_process');
+    const classes = path.join(folder().uri.fsPath, 'build', 'classes');
+    const child = spawn('java', ['-cp', classes, 'demo.LiveDemo', '20'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 1500)); // let the JVM start its attach listener
+      const started = new Promise<vscode.DebugSession>((r) => {
+        const d = vscode.debug.onDidStartDebugSession((s) => { if (s.type === 'heaplens') { d.dispose(); r(s); } });
+      });
+      const ok = await vscode.debug.startDebugging(folder(), { type: 'heaplens', request: 'attach', name: 'suite: attach', processId: child.pid, include: ['demo.*'] });
+      assert.equal(ok, true, `attach started (errors: ${launch.errors.join(' | ')})`);
+      const session = await started;
+      await until('live stats from the attached JVM', () => { const s = launch.lastStats(); return s && s.objects > 0 ? s : undefined; });
+      const info = (await session.customRequest('heaplens.info')) as { pid: number; live: boolean };
+      assert.equal(info.pid, child.pid);
+      assert.equal(info.live, true);
+      await vscode.debug.stopDebugging(session);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(child.exitCode, null, 'the JVM keeps running after detach');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
