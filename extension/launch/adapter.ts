@@ -20,6 +20,8 @@ export const REQUESTS = ['pause', 'resume', 'snapshot', 'gc', 'reset'] as const;
 export interface StatsBody {
   objects: number; bytes: number; nodes: number; paused: boolean; coalesced: number;
   objectsPerSecond: number; bytesPerSecond: number; sequence: number; threads: number;
+  /** arrays allocated, when the agent reports them (stats.objects counts non-array objects only) */
+  arrays?: number;
 }
 
 export interface AdapterOptions {

@@ -65,7 +65,13 @@ export class ProfilingStatus implements vscode.Disposable {
       this.item.text = `$(pulse) HeapLens: ${compact(st.objectsPerSecond)} obj/s · ${compact(st.objects)} objects`;
     }
     this.item.tooltip = st
-      ? `HeapLens — ${s.name}\n${st.objects.toLocaleString()} objects and arrays, ~${compact(st.bytes)}B (estimated)\n${st.nodes.toLocaleString()} call-tree nodes\nClick to ${st.paused ? 'resume' : 'pause'} profiling`
+      ? [
+        `HeapLens — ${s.name}`,
+        `${st.objects.toLocaleString()} objects${typeof st.arrays === 'number' ? ` and ${st.arrays.toLocaleString()} arrays` : ' (arrays not counted)'}, ~${compact(st.bytes)}B in all (estimated)`,
+        `${compact(st.objectsPerSecond)} objects/s, ~${compact(st.bytesPerSecond)}B/s`,
+        `${st.nodes.toLocaleString()} call-tree nodes${st.coalesced ? `, ${st.coalesced} updates coalesced` : ''}`,
+        `Click to ${st.paused ? 'resume' : 'pause'} profiling`,
+      ].join('\n')
       : `HeapLens — ${s.name}: waiting for the agent`;
     this.item.command = st?.paused ? 'heaplens.resumeProfiling' : 'heaplens.pauseProfiling';
     this.item.show();
