@@ -1,6 +1,7 @@
 // The application: header (title, tabs, exports), the five views, the state and the host's messages.
 import { ProfileFile } from '../extension/model/types';
 import { Theme } from './core/colors';
+import { timed } from './timing';
 import { AppContext, View } from './context';
 import { ProfileData } from './data';
 import { Host } from './host';
@@ -83,7 +84,7 @@ export class App {
     if (!data) return;
     this.data = data;
     this.live = msg.live;
-    this.render();
+    timed('render', () => this.render());
   }
 
   private load(file: ProfileFile, title: string): ProfileData | undefined {

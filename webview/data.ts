@@ -1,11 +1,11 @@
 // The profile as the views need it: validated once, trees built on demand and cached per
 // (thread, only-my-code, collapse-recursion, inverted).
 import { FrameTree, frameTree } from '../extension/model/frames';
-import { mergeThreads } from '../extension/model/mct';
 import { includePatterns, isMyCode } from '../extension/model/names';
 import { validateProfile } from '../extension/model/parse';
-import { collapseRecursion, foldFrames, invert } from '../extension/model/transform';
+import { collapseRecursion, foldFrames, invert, mergeAll } from '../extension/model/transform';
 import { MctNode, Profile, ProfileFile } from '../extension/model/types';
+import { timed } from './timing';
 
 export interface TreeOptions {
   thread: number;
@@ -22,7 +22,7 @@ export class ProfileData {
   private readonly include: string[];
 
   constructor(readonly file: ProfileFile, readonly title: string) {
-    this.profile = validateProfile(file);
+    this.profile = timed('validate', () => validateProfile(file));
     this.include = includePatterns(file.meta.options);
   }
 
@@ -39,7 +39,7 @@ export class ProfileData {
     let r = this.roots.get(key);
     if (!r) {
       const t = this.profile.threads.find((x) => x.id === thread);
-      r = t ? t.root : mergeThreads(this.profile);
+      r = t ? t.root : timed('merge', () => mergeAll(this.profile.threads.map((x) => x.root)));
       this.roots.set(key, r);
     }
     return r;
@@ -53,7 +53,8 @@ export class ProfileData {
       if (o.myCode) root = foldFrames(root, (m) => this.isMine(m));
       if (o.collapseRecursion) root = collapseRecursion(root);
       if (o.inverted) root = invert(root);
-      t = frameTree(root, this.profile.methods, this.profile.types);
+      const from = root;
+      t = timed('flatten', () => frameTree(from, this.profile.methods, this.profile.types));
       this.trees.set(key, t);
     }
     return t;

@@ -3,7 +3,11 @@
 import { App } from './app';
 import { Host, vscodeHost } from './host';
 import { EmbeddedData, reportHost } from './report-host';
+import { runBench } from './bench';
+import { timed } from './timing';
 import { applyForcedTheme } from './views/theme';
+
+const scriptStart = performance.now();
 
 declare global {
   interface Window {
@@ -17,7 +21,7 @@ function start(): void {
   if (!host) {
     applyForcedTheme();
     const script = document.getElementById('heaplens-data');
-    const data = script?.textContent ? (JSON.parse(script.textContent) as EmbeddedData) : undefined;
+    const data = timed('parseJson', () => (script?.textContent ? (JSON.parse(script.textContent) as EmbeddedData) : undefined));
     if (!data) {
       mount.textContent = 'HeapLens: no profile data in this page.';
       return;
@@ -28,7 +32,10 @@ function start(): void {
   window.heaplens = app;
   host.post({ type: 'ready' });
   // the report has its data already: show it now rather than at the next animation frame
-  if (host.kind === 'report') app.applyProfile();
+  if (host.kind === 'report') {
+    app.applyProfile();
+    if (/[#&]bench=1\b/.test(location.hash)) runBench(app, scriptStart);
+  }
 }
 
 start();

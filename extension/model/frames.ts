@@ -49,23 +49,47 @@ function metricArrays(n: number): MetricArrays {
 export function flatten<N>(
   input: TreeInput<N>, sortKey: (method: number) => string, onNode?: (index: number, node: N) => void,
 ): FrameTree {
+  // siblings are ordered by a rank per method, computed once (sorting by comparing strings is slow)
+  const rank = new Map<number, number>();
+  const rankOf = (m: number): number => {
+    let r = rank.get(m);
+    if (r === undefined) rank.set(m, (r = -1));
+    return r;
+  };
   const order: N[] = [];
   const parents: number[] = [];
   const depths: number[] = [];
-  const stack: Array<{ node: N; parent: number; depth: number }> = [{ node: input.root, parent: -1, depth: 0 }];
-  const byName = (a: N, b: N): number => {
-    const ka = sortKey(input.method(a) ?? -1);
-    const kb = sortKey(input.method(b) ?? -1);
-    return ka < kb ? 1 : ka > kb ? -1 : 0; // reversed: popped from the stack in ascending order
-  };
-  while (stack.length > 0) {
-    const { node, parent, depth } = stack.pop()!;
+  // first pass: collect the methods and rank them by key
+  const seen: N[] = [input.root];
+  for (let k = 0; k < seen.length; k++) {
+    for (const kid of input.children(seen[k])) {
+      rankOf(input.method(kid) ?? -1);
+      seen.push(kid);
+    }
+  }
+  [...rank.keys()].map((m) => [m, sortKey(m)] as const).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[0] - b[0]))
+    .forEach(([m], k) => rank.set(m, k));
+  seen.length = 0;
+  const stackNode: N[] = [input.root];
+  const stackParent: number[] = [-1];
+  const stackDepth: number[] = [0];
+  const byRank = (a: N, b: N): number => rank.get(input.method(b) ?? -1)! - rank.get(input.method(a) ?? -1)!;
+  while (stackNode.length > 0) {
+    const node = stackNode.pop()!;
+    const parent = stackParent.pop()!;
+    const depth = stackDepth.pop()!;
     const index = order.length;
     order.push(node);
     parents.push(parent);
     depths.push(depth);
-    const kids = [...input.children(node)].sort(byName);
-    for (const kid of kids) stack.push({ node: kid, parent: index, depth: depth + 1 });
+    const c = input.children(node);
+    // reversed: popped from the stack in ascending rank
+    const kids = c.length > 1 ? [...c].sort(byRank) : c;
+    for (const kid of kids) {
+      stackNode.push(kid);
+      stackParent.push(index);
+      stackDepth.push(depth + 1);
+    }
   }
   const n = order.length;
   const tree: FrameTree = {
@@ -120,21 +144,89 @@ export function mctInput(root: MctNode, types: ReadonlyMap<number, TypeEntry>): 
   };
 }
 
-/** Flattens an MCT with siblings ordered by `class.method`. */
+/**
+ * Flattens an MCT with siblings ordered by `class.method(desc)`. A specialised version of flatten():
+ * dense lookup tables instead of maps and callbacks, since this runs on every profile shown.
+ */
 export function frameTree(
   root: MctNode, methods: ReadonlyMap<number, MethodEntry>, types: ReadonlyMap<number, TypeEntry>,
 ): FrameTree {
-  const keys = new Map<number, string>();
+  // pass 1: count nodes, find the methods used
+  let n = 0;
+  let maxMethod = 0;
+  const scan: MctNode[] = [root];
+  while (scan.length > 0) {
+    const node = scan.pop()!;
+    n++;
+    if (node.m !== undefined && node.m > maxMethod) maxMethod = node.m;
+    const c = node.c;
+    if (c) for (let k = 0; k < c.length; k++) scan.push(c[k]);
+  }
+  const rank = new Int32Array(maxMethod + 1);
+  const ids = [...methods.keys()].filter((id) => id <= maxMethod);
   const key = (id: number): string => {
-    let k = keys.get(id);
-    if (k === undefined) {
-      const m = methods.get(id);
-      k = m ? `${m.class}.${m.name}${m.desc}` : id < 0 ? '' : `?${id}`;
-      keys.set(id, k);
-    }
-    return k;
+    const m = methods.get(id)!;
+    return `${m.class}.${m.name}${m.desc}`;
   };
-  return flatten(mctInput(root, types), key);
+  ids.map((id) => [id, key(id)] as const).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[0] - b[0]))
+    .forEach(([id], k) => { rank[id] = k; });
+  let maxType = 0;
+  for (const id of types.keys()) if (id > maxType) maxType = id;
+  const isArray = new Uint8Array(maxType + 1);
+  for (const [id, t] of types) if (t.array) isArray[id] = 1;
+
+  const tree: FrameTree = {
+    n, method: new Int32Array(n), parent: new Int32Array(n), depth: new Int32Array(n), end: new Int32Array(n),
+    self: metricArrays(n), total: metricArrays(n), recs: new Array(n), maxDepth: 0,
+  };
+  const { objects, bytes, arrays, elements, calls } = tree.self;
+  // pass 2: pre-order, children in ascending rank (pushed in descending rank)
+  const byRankDesc = (a: MctNode, b: MctNode): number => rank[b.m as number] - rank[a.m as number];
+  const stackNode: MctNode[] = [root];
+  const stackParent: number[] = [-1];
+  const stackDepth: number[] = [0];
+  let i = 0;
+  while (stackNode.length > 0) {
+    const node = stackNode.pop()!;
+    const d = stackDepth.pop()!;
+    tree.parent[i] = stackParent.pop()!;
+    tree.depth[i] = d;
+    if (d > tree.maxDepth) tree.maxDepth = d;
+    tree.method[i] = node.m ?? -1;
+    calls[i] = node.calls ?? 0;
+    const a = node.a;
+    if (a) {
+      tree.recs[i] = a;
+      for (let k = 0; k < a.length; k++) {
+        const r = a[k];
+        if (isArray[r[1]]) {
+          arrays[i] += r[2];
+          elements[i] += r[3];
+        } else {
+          objects[i] += r[2];
+        }
+        bytes[i] += r[4];
+      }
+    }
+    tree.end[i] = i + 1;
+    const c = node.c;
+    if (c && c.length > 0) {
+      const kids = c.length > 1 ? c.slice().sort(byRankDesc) : c;
+      for (let k = 0; k < kids.length; k++) {
+        stackNode.push(kids[k]);
+        stackParent.push(i);
+        stackDepth.push(d + 1);
+      }
+    }
+    i++;
+  }
+  for (const k of VIEW_METRICS) tree.total[k].set(tree.self[k]);
+  for (let j = n - 1; j > 0; j--) {
+    const p = tree.parent[j];
+    for (const k of VIEW_METRICS) tree.total[k][p] += tree.total[k][j];
+    if (tree.end[j] > tree.end[p]) tree.end[p] = tree.end[j];
+  }
+  return tree;
 }
 
 /** Children of node i, in order. */

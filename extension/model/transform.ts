@@ -7,65 +7,122 @@
 import { childrenOf, recordsOf, walk } from './mct';
 import { AllocRecord, MctNode } from './types';
 
-/** Builds a tree where children merge by method id and records by (site, type). */
+/**
+ * Builds a tree where children merge by method id and records by (site, type). Nodes are addressed by
+ * a small integer id (the root is 0) so that the indexes are plain numeric maps: trees of 100,000s of
+ * nodes build without object-keyed maps and with little garbage.
+ */
 export class TreeBuilder {
   readonly root: MctNode = {};
-  private readonly kids = new Map<MctNode, Map<number, MctNode>>();
-  private readonly recIndex = new Map<MctNode, Map<number, AllocRecord>>();
-  private readonly parents = new Map<MctNode, MctNode>();
+  private readonly nodes: MctNode[] = [this.root];
+  private readonly parents: number[] = [-1];
+  /** per node: its children's ids; past 12 children also a method → id map */
+  private readonly kidIds: number[][] = [[]];
+  private readonly kidMaps = new Map<number, Map<number, number>>();
+  private readonly bigRecs = new Map<number, Map<number, AllocRecord>>();
 
-  /** The child of `parent` for method `m`, created (with 0 calls) when missing. */
-  child(parent: MctNode, m: number): MctNode {
-    let kids = this.kids.get(parent);
-    if (!kids) this.kids.set(parent, (kids = new Map()));
-    let kid = kids.get(m);
-    if (!kid) {
-      kid = { m, calls: 0 };
-      kids.set(m, kid);
-      (parent.c ??= []).push(kid);
-      this.parents.set(kid, parent);
+  node(id: number): MctNode {
+    return this.nodes[id];
+  }
+
+  parentOf(id: number): number {
+    return this.parents[id];
+  }
+
+  /** The child of node `parent` for method `m`, created (with 0 calls) when missing; its id. */
+  child(parent: number, m: number): number {
+    const ids = this.kidIds[parent];
+    const map = ids.length > 12 ? this.kidMaps.get(parent) : undefined;
+    if (map) {
+      const id = map.get(m);
+      if (id !== undefined) return id;
+    } else {
+      for (const id of ids) if (this.nodes[id].m === m) return id;
     }
-    return kid;
+    const id = this.nodes.length;
+    const kid: MctNode = { m, calls: 0 };
+    this.nodes.push(kid);
+    this.parents.push(parent);
+    this.kidIds.push([]);
+    ids.push(id);
+    (this.nodes[parent].c ??= []).push(kid);
+    if (map) map.set(m, id);
+    else if (ids.length > 12) this.kidMaps.set(parent, new Map(ids.map((k) => [this.nodes[k].m as number, k])));
+    return id;
   }
 
-  parentOf(node: MctNode): MctNode | undefined {
-    return this.parents.get(node);
+  addCalls(id: number, calls: number | undefined): void {
+    if (calls && id !== 0) {
+      const n = this.nodes[id];
+      n.calls = (n.calls ?? 0) + calls;
+    }
   }
 
-  addCalls(node: MctNode, calls: number | undefined): void {
-    if (calls && node !== this.root) node.calls = (node.calls ?? 0) + calls;
+  addFolded(id: number, folded: number | undefined): void {
+    if (folded) {
+      const n = this.nodes[id];
+      n.folded = (n.folded ?? 0) + folded;
+    }
   }
 
-  addFolded(node: MctNode, folded: number | undefined): void {
-    if (folded) node.folded = (node.folded ?? 0) + folded;
-  }
-
-  addRecords(node: MctNode, recs: readonly AllocRecord[]): void {
+  addRecords(id: number, recs: readonly AllocRecord[]): void {
     if (recs.length === 0) return;
-    let index = this.recIndex.get(node);
-    if (!index) this.recIndex.set(node, (index = new Map()));
+    const node = this.nodes[id];
+    const have = (node.a ??= []);
     for (const rec of recs) {
-      // site and type ids are small non-negative integers: one number keys the pair
-      const key = rec[0] * 0x100000 + rec[1];
-      const have = index.get(key);
-      if (have) {
-        have[2] += rec[2];
-        have[3] += rec[3];
-        have[4] += rec[4];
+      let same: AllocRecord | undefined;
+      if (have.length <= 16) {
+        for (const h of have) if (h[0] === rec[0] && h[1] === rec[1]) same = h;
+      } else {
+        let index = this.bigRecs.get(id);
+        if (!index) {
+          index = new Map(have.map((h) => [h[0] * 1048576 + h[1], h]));
+          this.bigRecs.set(id, index);
+        }
+        same = index.get(rec[0] * 1048576 + rec[1]);
+      }
+      if (same) {
+        same[2] += rec[2];
+        same[3] += rec[3];
+        same[4] += rec[4];
       } else {
         const copy: AllocRecord = [rec[0], rec[1], rec[2], rec[3], rec[4]];
-        index.set(key, copy);
-        (node.a ??= []).push(copy);
+        have.push(copy);
+        this.bigRecs.get(id)?.set(rec[0] * 1048576 + rec[1], copy);
       }
     }
   }
 
   /** Everything a source node carries except its children. */
-  absorb(into: MctNode, from: MctNode): void {
-    this.addCalls(into, from.calls);
-    this.addFolded(into, from.folded);
-    this.addRecords(into, recordsOf(from));
+  absorb(id: number, from: MctNode): void {
+    this.addCalls(id, from.calls);
+    this.addFolded(id, from.folded);
+    this.addRecords(id, recordsOf(from));
   }
+}
+
+/** Merges trees (e.g. every thread's) into a new one: children by method id, records by (site, type). */
+export function mergeAll(roots: readonly MctNode[]): MctNode {
+  const b = new TreeBuilder();
+  const from: MctNode[] = [];
+  const into: number[] = [];
+  for (const r of roots) {
+    b.addRecords(0, recordsOf(r));
+    b.addFolded(0, r.folded);
+    from.push(r);
+    into.push(0);
+  }
+  while (from.length > 0) {
+    const f = from.pop()!;
+    const at = into.pop()!;
+    for (const kid of childrenOf(f)) {
+      const id = b.child(at, kid.m as number);
+      b.absorb(id, kid);
+      from.push(kid);
+      into.push(id);
+    }
+  }
+  return b.root;
 }
 
 /**
@@ -77,21 +134,24 @@ export class TreeBuilder {
  */
 export function foldFrames(root: MctNode, keep: (method: number) => boolean): MctNode {
   const b = new TreeBuilder();
-  b.addRecords(b.root, recordsOf(root));
-  b.addFolded(b.root, root.folded);
-  const stack: Array<{ from: MctNode; into: MctNode }> = [{ from: root, into: b.root }];
-  while (stack.length > 0) {
-    const { from, into } = stack.pop()!;
-    for (const kid of childrenOf(from)) {
+  b.addRecords(0, recordsOf(root));
+  b.addFolded(0, root.folded);
+  const from: MctNode[] = [root];
+  const into: number[] = [0];
+  while (from.length > 0) {
+    const f = from.pop()!;
+    const at = into.pop()!;
+    for (const kid of childrenOf(f)) {
       const m = kid.m as number;
-      let target = into;
+      let target = at;
       if (keep(m)) {
-        target = b.child(into, m);
+        target = b.child(at, m);
         b.addCalls(target, kid.calls);
       }
       b.addFolded(target, kid.folded);
       b.addRecords(target, recordsOf(kid));
-      stack.push({ from: kid, into: target });
+      from.push(kid);
+      into.push(target);
     }
   }
   return b.root;
@@ -103,22 +163,25 @@ export function foldFrames(root: MctNode, keep: (method: number) => boolean): Mc
  */
 export function collapseRecursion(root: MctNode): MctNode {
   const b = new TreeBuilder();
-  b.absorb(b.root, root);
-  const stack: Array<{ from: MctNode; into: MctNode }> = [{ from: root, into: b.root }];
-  while (stack.length > 0) {
-    const { from, into } = stack.pop()!;
-    for (const kid of childrenOf(from)) {
+  b.absorb(0, root);
+  const from: MctNode[] = [root];
+  const into: number[] = [0];
+  while (from.length > 0) {
+    const f = from.pop()!;
+    const at = into.pop()!;
+    for (const kid of childrenOf(f)) {
       const m = kid.m as number;
-      let target: MctNode | undefined;
-      for (let a: MctNode | undefined = into; a && a !== b.root; a = b.parentOf(a)) {
-        if (a.m === m) {
+      let target = -1;
+      for (let a = at; a > 0; a = b.parentOf(a)) {
+        if (b.node(a).m === m) {
           target = a;
           break;
         }
       }
-      target ??= b.child(into, m);
+      if (target < 0) target = b.child(at, m);
       b.absorb(target, kid);
-      stack.push({ from: kid, into: target });
+      from.push(kid);
+      into.push(target);
     }
   }
   return b.root;
@@ -134,14 +197,14 @@ export function collapseRecursion(root: MctNode): MctNode {
 export function invert(root: MctNode, opts: { withCalls?: boolean } = {}): MctNode {
   const withCalls = opts.withCalls ?? true;
   const b = new TreeBuilder();
-  b.addRecords(b.root, recordsOf(root));
-  b.addFolded(b.root, root.folded);
+  b.addRecords(0, recordsOf(root));
+  b.addFolded(0, root.folded);
   walk(root, (node, path) => {
     if (path.length === 0) return;
     const recs = recordsOf(node);
     const calls = withCalls ? node.calls ?? 0 : 0;
     if (recs.length === 0 && calls === 0 && !node.folded) return;
-    let at = b.root;
+    let at = 0;
     for (let i = path.length - 1; i >= 0; i--) at = b.child(at, path[i].m as number);
     b.addCalls(at, calls);
     b.addFolded(at, node.folded);

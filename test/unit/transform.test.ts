@@ -4,7 +4,7 @@ import { frameTree, VIEW_METRICS } from '../../extension/model/frames';
 import { loadProfile } from '../../extension/model/load';
 import { mergeThreads } from '../../extension/model/mct';
 import { isMyCode } from '../../extension/model/names';
-import { collapseRecursion, foldFrames, invert } from '../../extension/model/transform';
+import { collapseRecursion, foldFrames, invert, mergeAll } from '../../extension/model/transform';
 import { MctNode, Profile } from '../../extension/model/types';
 import { dataFile, method, objType, profileOf, site } from './helpers';
 
@@ -102,4 +102,13 @@ test('inversion of recursion keeps totals and counts calls', () => {
   for (let j = 1; j < t.n; j = t.end[j]) top.set(p.methods.get(t.method[j])!.name, [t.total.objects[j], t.total.calls[j]]);
   assert.deepEqual(Object.fromEntries(top), { apply: [0, 1], down: [4, 4], main: [0, 1] });
   assert.deepEqual(totalsOf(p, inv), totalsOf(p, p.threads[0].root));
+});
+
+test('mergeAll sums like mergeThreads (same tree up to sibling order)', () => {
+  const p = loadProfile(dataFile('sample.heaplens'));
+  const a = frameTree(mergeAll(p.threads.map((t) => t.root)), p.methods, p.types);
+  const b = frameTree(mergeThreads(p), p.methods, p.types);
+  assert.deepEqual([...a.method], [...b.method]);
+  for (const k of VIEW_METRICS) assert.deepEqual([...a.self[k]], [...b.self[k]], k);
+  assert.deepEqual(a.recs, b.recs);
 });

@@ -13,12 +13,16 @@ export interface Layout {
   scale: number;
   /** rows below the zoomed node (its depth is row 0) */
   rows: number;
+  /** scratch space, kept for reuse */
+  cursor?: Float64Array;
 }
 
-export function layout(tree: FrameTree, metric: ViewMetric, zoom: number): Layout {
-  const x = new Float64Array(tree.n);
-  const w = new Float64Array(tree.n);
-  const cursor = new Float64Array(tree.n);
+/** `reuse`: a previous layout of a tree of the same size, whose arrays are overwritten (no garbage per zoom). */
+export function layout(tree: FrameTree, metric: ViewMetric, zoom: number, reuse?: Layout): Layout {
+  const same = reuse !== undefined && reuse.x.length === tree.n;
+  const x = same ? reuse.x.fill(0) : new Float64Array(tree.n);
+  const w = same ? reuse.w.fill(0) : new Float64Array(tree.n);
+  const cursor = same && reuse.cursor ? reuse.cursor.fill(0) : new Float64Array(tree.n);
   const total = tree.total[metric];
   const scale = total[zoom];
   const end = tree.end[zoom];
@@ -39,7 +43,7 @@ export function layout(tree: FrameTree, metric: ViewMetric, zoom: number): Layou
       }
     }
   }
-  return { zoom, metric, x, w, scale, rows };
+  return { zoom, metric, x, w, scale, rows, cursor };
 }
 
 /** The node drawn at row `row` (0 = the zoomed node) that covers horizontal fraction `fx`, or -1. */

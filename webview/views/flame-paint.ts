@@ -31,7 +31,7 @@ export interface PaintInput {
 }
 
 const MIN_WIDTH = 0.5;
-const MIN_LABEL = 24;
+const MIN_LABEL = 32;
 
 export function paint(ctx: CanvasRenderingContext2D, p: PaintInput): number {
   const { tree, lay, width, rowHeight: rh, palette } = p;
@@ -45,7 +45,8 @@ export function paint(ctx: CanvasRenderingContext2D, p: PaintInput): number {
   const base = tree.depth[lay.zoom];
   const end = tree.end[lay.zoom];
   let painted = 0;
-  let outlined: Array<[number, number, number, string]> = [];
+  let lastFill = '';
+  const labels: number[] = [];
   for (let i = lay.zoom; i < end;) {
     const wpx = lay.w[i] * width;
     const row = tree.depth[i] - base;
@@ -57,28 +58,39 @@ export function paint(ctx: CanvasRenderingContext2D, p: PaintInput): number {
       const x = lay.x[i] * width;
       const y = row * rh - p.scrollTop;
       const isHit = p.hit !== undefined && p.hit[i] === 1;
-      ctx.fillStyle = isHit ? palette.match : p.color(i);
+      const fill = isHit ? palette.match : p.color(i);
+      if (fill !== lastFill) {
+        ctx.fillStyle = fill;
+        lastFill = fill;
+      }
       ctx.fillRect(x, y, Math.max(wpx - 1, 0.5), rh - 1);
       painted++;
-      if (wpx >= MIN_LABEL) {
-        const max = Math.floor((wpx - 6) / charWidth);
-        if (max >= 2) {
-          let text = p.label(i);
-          if (text.length > max) text = text.slice(0, max - 1) + '…';
-          ctx.fillStyle = isHit ? palette.matchText : palette.textOnFrame;
-          ctx.fillText(text, x + 3, y + rh / 2);
-        }
-      }
-      if (i === p.selected) outlined.push([x, y, wpx, palette.focus]);
-      else if (i === p.highlight) outlined.push([x, y, wpx, palette.highlight]);
+      if (wpx >= MIN_LABEL) labels.push(i, x, y, isHit ? 1 : 0);
     }
     i++;
   }
-  for (const [x, y, w, color] of outlined) {
+  // labels after the boxes: one text colour change instead of two per frame
+  for (let k = 0; k < labels.length; k += 4) {
+    const i = labels[k];
+    const wpx = lay.w[i] * width;
+    const max = Math.floor((wpx - 6) / charWidth);
+    if (max < 2) continue;
+    let text = p.label(i);
+    if (text.length > max) text = text.slice(0, max - 1) + '…';
+    const color = labels[k + 3] ? palette.matchText : palette.textOnFrame;
+    if (color !== lastFill) {
+      ctx.fillStyle = color;
+      lastFill = color;
+    }
+    ctx.fillText(text, labels[k + 1] + 3, labels[k + 2] + rh / 2);
+  }
+  // outlines: the selected frame, and the context highlighted from a table
+  for (const [i, color] of [[p.highlight, palette.highlight], [p.selected, palette.focus]] as const) {
+    if (i < lay.zoom || i >= end || lay.w[i] * width < MIN_WIDTH) continue;
+    const y = (tree.depth[i] - base) * rh - p.scrollTop;
     ctx.strokeStyle = color;
     ctx.lineWidth = 2;
-    ctx.strokeRect(x + 1, y + 1, Math.max(w - 3, 1), rh - 3);
+    ctx.strokeRect(lay.x[i] * width + 1, y + 1, Math.max(lay.w[i] * width - 3, 1), rh - 3);
   }
-  outlined = [];
   return painted;
 }

@@ -174,14 +174,20 @@ export class FlameTab implements View {
   }
 
   private renderLegend(ctx: AppContext, tree: FrameTree, zoom: number): void {
+    // per method first (typed, one pass over the zoomed subtree), then per package
     const self = tree.self[ctx.state.metric];
-    const byPkg = new Map<string, { v: number; mine: boolean; method: number }>();
+    const byMethod = new Map<number, number>();
     for (let i = zoom; i < tree.end[zoom]; i++) {
-      const e = ctx.data.profile.methods.get(tree.method[i]);
+      const m = tree.method[i];
+      byMethod.set(m, (byMethod.get(m) ?? 0) + self[i] + 1e-9);
+    }
+    const byPkg = new Map<string, { v: number; mine: boolean; method: number }>();
+    for (const [m, v] of byMethod) {
+      const e = ctx.data.profile.methods.get(m);
       if (!e) continue;
       const pkg = packageOf(e.class);
       const have = byPkg.get(pkg) ?? { v: 0, mine: ctx.data.isMine(e.id), method: e.id };
-      have.v += self[i] + 1e-9;
+      have.v += v;
       byPkg.set(pkg, have);
     }
     clear(this.legend);

@@ -73,7 +73,7 @@ export class FlameView {
     this.model = model;
     if (!prev || !this.lay || prev.tree !== model.tree || prev.metric !== model.metric || this.lay.zoom !== model.zoom) {
       const t0 = performance.now();
-      this.lay = layout(model.tree, model.metric, model.zoom);
+      this.lay = layout(model.tree, model.metric, model.zoom, prev?.tree === model.tree ? this.lay : undefined);
       this.stats.layoutMs = performance.now() - t0;
       this.renderCrumbs();
       this.renderSummary();

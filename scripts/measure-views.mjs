@@ -1,0 +1,100 @@
+// node scripts/measure-views.mjs [--nodes 100000] [--json]: how fast the views are on a big profile.
+// Generates a profile of N call-tree nodes (seeded, so every run sees the same tree), writes its HTML
+// report, opens it in headless Chromium (network off) with #bench=1 and prints what the page measured:
+// first paint (from the start of the page script: parse, validate, merge, flatten, lay out, paint),
+// zoom in / zoom out (lay out + paint), metric switch, search, first inversion. Needs `npm run build`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { root } from './lib.mjs';
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const N = Number(arg('nodes', '100000'));
+const asJson = process.argv.includes('--json');
+
+/** A seeded random profile with exactly N nodes over 4 threads, ~3,000 methods in 60 packages. */
+export function generate(n, seed = 42) {
+  let s = seed >>> 0;
+  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const pick = (k) => Math.floor(rnd() * k);
+  const pkgs = Array.from({ length: 60 }, (_, i) => (i < 40 ? `com.acme.m${i}` : i < 50 ? `java.util.p${i}` : `org.lib.l${i}`));
+  const methods = Array.from({ length: 3000 }, (_, i) => ({
+    id: i + 1, class: `${pkgs[i % 60]}.C${i % 97}`, name: `m${i}`, desc: '()V', file: `C${i % 97}.java`, line: 10 + (i % 500), profiled: i % 60 < 50 || i % 7 === 0,
+  }));
+  const types = Array.from({ length: 200 }, (_, i) => (i % 4 === 3
+    ? { id: i + 1, name: `${['byte', 'int', 'long', 'java.lang.Object'][i % 16 >> 2]}[]`.replace(/^/, '') + (i > 100 ? '[]' : ''), array: true, size: null, elementSize: 4, elementCode: ['B', 'I', 'J', 'R'][i % 16 >> 2] }
+    : { id: i + 1, name: `com.acme.T${i}`, array: false, size: 16 + 8 * (i % 5) }));
+  for (const t of types) if (t.array && t.name.endsWith('[][]')) t.elementCode = 'R';
+  const sites = Array.from({ length: 5000 }, (_, i) => ({ id: i + 1, method: 1 + (i % 3000), bci: i % 300, line: 20 + (i % 400), kind: 'new', type: 1 + (i % 200) }));
+  const threads = [0, 1, 2, 3].map((t) => ({ id: t + 1, name: t === 0 ? 'main' : `worker-${t}`, daemon: t > 0, alive: false, root: { c: [] } }));
+  // breadth-first growth: every new node goes under a random existing node of limited depth
+  const open = threads.map((t) => ({ node: t.root, depth: 0 }));
+  for (let made = 0; made < n - threads.length; made++) {
+    const parent = open[open.length > 64 && rnd() < 0.7 ? open.length - 1 - pick(Math.min(open.length, 400)) : pick(open.length)];
+    const node = { m: 1 + pick(3000), calls: 1 + pick(50) };
+    const recs = pick(4);
+    if (recs) node.a = Array.from({ length: recs }, () => {
+      const site = pick(5000);
+      const type = types[site % 200];
+      const count = 1 + pick(1000);
+      const elements = type.array ? count * pick(64) : 0;
+      return [site + 1, type.id, count, elements, type.array ? count * 16 + elements * 4 : count * type.size];
+    });
+    (parent.node.c ??= []).push(node);
+    if (parent.depth < 40) open.push({ node, depth: parent.depth + 1 });
+  }
+  const now = Date.now();
+  return {
+    format: 'heaplens-profile', version: 1,
+    meta: { agentVersion: 'generated', mode: 'exact', jvm: { name: 'generated', vendor: '', version: '', javaHome: '' }, pid: 0, command: `generated ${n} nodes`,
+      jvmArgs: [], startTime: now - 1000, writeTime: now, final: true, sequence: 1, options: {}, layout: { objectHeader: 12, arrayHeader: 16, reference: 4, alignment: 8, compressedOops: true, source: 'generated' } },
+    types, methods, sites, threads,
+    transform: { classesTransformed: 0, classesSkipped: 0, classesFailed: 0, retransformed: 0, methodsProfiled: 3000, sites: 5000, failures: [], warnings: [] },
+    agent: { threads: 4, nodes: n, writeMillis: 0, bytesWritten: 0, collectorCycles: 0 },
+  };
+}
+
+const chromiumBin = [process.env.HEAPLENS_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((c) => c && existsSync(c));
+if (!chromiumBin) {
+  console.error('measure-views: no Chromium (apt-get install chromium, or set HEAPLENS_CHROMIUM)');
+  process.exit(2);
+}
+const dir = join(root, 'build', 'views-bench');
+mkdirSync(dir, { recursive: true });
+const profile = join(dir, `generated-${N}.heaplens`);
+const html = join(dir, `generated-${N}.html`);
+writeFileSync(profile, JSON.stringify(generate(N)));
+const rep = spawnSync(process.execPath, [join(root, 'bin', 'heaplens'), 'report', profile, '--format', 'html', '-o', html], { encoding: 'utf8' });
+if (rep.status !== 0) {
+  console.error(rep.stderr);
+  process.exit(1);
+}
+const user = mkdtempSync(join(tmpdir(), 'heaplens-bench-'));
+const r = spawnSync(chromiumBin, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND', '--proxy-server=127.0.0.1:9', `--user-data-dir=${user}`,
+  '--window-size=1400,900', '--dump-dom', `${pathToFileURL(html).href}#bench=1`], { encoding: 'utf8', maxBuffer: 1 << 30, timeout: 180_000 });
+rmSync(user, { recursive: true, force: true });
+const m = /<pre id="heaplens-bench">([^<]*)<\/pre>/.exec(r.stdout ?? '');
+if (!m) {
+  console.error(`measure-views: the page wrote no figures (exit ${r.status})\n${(r.stderr ?? '').slice(-2000)}`);
+  process.exit(1);
+}
+const fig = JSON.parse(m[1].replace(/&quot;/g, '"'));
+if (asJson) {
+  console.log(JSON.stringify(fig));
+} else {
+  console.log(`views on a generated profile: ${fig.nodes} nodes (merged tree), depth ${fig.maxDepth}, headless Chromium, 1400×900`);
+  console.log(`  first paint        ${fig.firstPaintMs} ms  (page script start → painted; ${fig.sinceNavigationMs} ms since navigation)`);
+  console.log(`    steps: ${Object.entries(fig.steps).map(([k, v]) => `${k} ${v} ms`).join(', ')}`);
+  console.log(`    of which layout  ${fig.firstLayoutMs} ms, canvas ${fig.firstCanvasMs} ms, ${fig.framesPainted} frames drawn`);
+  console.log(`  zoom in  (${fig.zooms}×)    median ${fig.zoomInMs.median} ms, max ${fig.zoomInMs.max} ms`);
+  console.log(`  zoom out (${fig.zooms}×)    median ${fig.zoomOutMs.median} ms, max ${fig.zoomOutMs.max} ms`);
+  console.log(`  metric switch      ${fig.metricSwitchMs} ms`);
+  console.log(`  search             ${fig.searchMs} ms`);
+  console.log(`  first inversion    ${fig.invertFirstMs} ms (builds the bottom-up tree)`);
+}

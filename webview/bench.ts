@@ -1,0 +1,73 @@
+// Measurement mode of the report (`#bench=1`): times the first paint and a series of zooms in the real
+// page and writes the figures into the DOM (<pre id="heaplens-bench">) for scripts/measure-views.mjs.
+// Each timed step ends with getImageData on the canvas, which forces the drawing to be rasterized.
+import { pathOf } from '../extension/model/frames';
+import { App } from './app';
+import { timings } from './timing';
+
+function flush(): void {
+  const c = document.querySelector<HTMLCanvasElement>('.view-flame canvas');
+  c?.getContext('2d')?.getImageData(0, 0, 1, 1);
+}
+
+function stats(xs: number[]): { median: number; max: number; mean: number } {
+  const s = [...xs].sort((a, b) => a - b);
+  const r = (v: number): number => Math.round(v * 10) / 10;
+  return { median: r(s[Math.floor(s.length / 2)] ?? 0), max: r(s[s.length - 1] ?? 0), mean: r(xs.reduce((a, b) => a + b, 0) / (xs.length || 1)) };
+}
+
+export function runBench(app: App, scriptStart: number): void {
+  flush();
+  const painted = performance.now();
+  const s = app.state;
+  const data = app.data!;
+  const tree = data.tree({ thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted });
+  const first = app.flame.component.stats;
+  const out: Record<string, unknown> = {
+    nodes: tree.n, maxDepth: tree.maxDepth,
+    firstPaintMs: Math.round((painted - scriptStart) * 10) / 10,
+    sinceNavigationMs: Math.round(painted),
+    steps: { ...timings },
+    firstLayoutMs: Math.round(first.layoutMs * 10) / 10, firstCanvasMs: Math.round(first.paintMs * 10) / 10, framesPainted: first.painted,
+  };
+  // zoom targets: the widest frames at depths 1…4, then back to the root each time
+  const total = tree.total[s.metric];
+  const targets: number[] = [];
+  for (let depth = 1; depth <= 4; depth++) {
+    const at: number[] = [];
+    for (let i = 0; i < tree.n; i++) if (tree.depth[i] === depth) at.push(i);
+    at.sort((a, b) => total[b] - total[a]);
+    targets.push(...at.slice(0, 5));
+  }
+  const zoomIn: number[] = [];
+  const zoomOut: number[] = [];
+  for (const i of targets) {
+    let t = performance.now();
+    app.update({ zoom: pathOf(tree, i) });
+    flush();
+    zoomIn.push(performance.now() - t);
+    t = performance.now();
+    app.update({ zoom: [] });
+    flush();
+    zoomOut.push(performance.now() - t);
+  }
+  out.zooms = targets.length;
+  out.zoomInMs = stats(zoomIn);
+  out.zoomOutMs = stats(zoomOut);
+  let t = performance.now();
+  app.update({ metric: s.metric === 'bytes' ? 'objects' : 'bytes' });
+  flush();
+  out.metricSwitchMs = Math.round((performance.now() - t) * 10) / 10;
+  t = performance.now();
+  app.update({ query: 'm1' });
+  flush();
+  out.searchMs = Math.round((performance.now() - t) * 10) / 10;
+  t = performance.now();
+  app.update({ query: '', inverted: true });
+  flush();
+  out.invertFirstMs = Math.round((performance.now() - t) * 10) / 10;
+  const pre = document.createElement('pre');
+  pre.id = 'heaplens-bench';
+  pre.textContent = JSON.stringify(out);
+  document.body.append(pre);
+}
