@@ -9,7 +9,9 @@ import { FOCUS_COMMAND, FocusRequest, frameOf, SourceRef } from './refs';
 
 /** A Markdown link that runs heaplens.focusMethod with the request. */
 export function focusLink(label: string, req: FocusRequest): string {
-  return `[${label}](command:${FOCUS_COMMAND}?${encodeURIComponent(JSON.stringify([req]))} "Show in the flame tree")`;
+  // encodeURIComponent leaves ( ) ' ! * ~ alone: a ")" in a method descriptor would end the Markdown link
+  const args = encodeURIComponent(JSON.stringify([req])).replace(/[()'!*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `[${label}](command:${FOCUS_COMMAND}?${args} "Show in the flame tree")`;
 }
 
 function esc(s: string): string {
@@ -32,10 +34,13 @@ export function hotLineHover(h: HoverInput): string {
   out.push(`**HeapLens** · hot allocation line ${h.rank} of ${h.of} · ${esc(h.sourceLabel)}`, '');
   const counts = [l.totals.objects ? `${num(l.totals.objects)} objects` : '', l.totals.arrays ? `${num(l.totals.arrays)} arrays (${num(l.totals.elements)} elements)` : '']
     .filter((s) => s).join(', ');
-  out.push(`${counts || 'nothing'}, ~${bytes(l.totals.bytes)} estimated (${pct(h.total.bytes ? l.totals.bytes / h.total.bytes : 0)} of the profile's est. bytes), all threads`, '');
+  const size = l.totals.bytes > 0
+    ? `~${bytes(l.totals.bytes)} estimated (${pct(h.total.bytes ? l.totals.bytes / h.total.bytes : 0)} of the profile's est. bytes)`
+    : 'size not estimated';
+  out.push(`${counts || 'nothing'}, ${size}, all threads`, '');
   out.push('| allocated type | objects/arrays | elements | est. bytes |', '| :-- | --: | --: | --: |');
   for (const t of l.types.slice(0, 8)) {
-    out.push(`| \`${t.type.name}\` | ${num(t.count)} | ${t.type.array ? num(t.elements) : ''} | ${bytes(t.bytes)} |`);
+    out.push(`| \`${t.type.name}\` | ${num(t.count)} | ${t.type.array ? num(t.elements) : ''} | ${t.bytes > 0 ? bytes(t.bytes) : '?'} |`);
   }
   if (l.types.length > 8) out.push(`| … ${l.types.length - 8} more types | | | |`);
   const siteMethods = l.methods.map((id) => profile.methods.get(id)).filter((m): m is MethodEntry => !!m);

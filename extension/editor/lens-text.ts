@@ -37,14 +37,19 @@ function plural(n: number, one: string, many: string): string {
   return `${num(n)} ${n === 1 ? one : many}`;
 }
 
-/** `12,400 objects · 38 arrays · ~1.2 MiB`; zero arrays are left out, zero objects too when there are arrays. */
+/**
+ * `12,400 objects · 38 arrays · ~1.2 MiB`; zero arrays are left out, zero objects too when there are
+ * arrays, and the bytes when the agent could not size what was allocated.
+ */
 export function totalsText(t: Totals): string {
   const parts: string[] = [];
   if (t.objects > 0 || t.arrays === 0) parts.push(plural(t.objects, 'object', 'objects'));
   if (t.arrays > 0) parts.push(plural(t.arrays, 'array', 'arrays'));
-  parts.push(`~${bytes(t.bytes)}`);
+  if (t.bytes > 0 || t.objects + t.arrays === 0) parts.push(`~${bytes(t.bytes)}`);
   return parts.join(' · ');
 }
+
+const bytesPart = (b: number): string => (b > 0 ? ` · ~${bytes(b)}` : '');
 
 /** The first lens: what the method allocated itself (JDK code on its behalf included). */
 export function lensTitle(l: MethodLens): string {
@@ -87,11 +92,11 @@ export function shortType(name: string): string {
 export function hotLineText(l: LineTotals): string {
   if (l.types.length === 1) {
     const t: TypeTotals = l.types[0];
-    return `▲ ${num(t.count)} × ${shortType(t.type.name)} · ~${bytes(t.bytes)}`;
+    return `▲ ${num(t.count)} × ${shortType(t.type.name)}${bytesPart(t.bytes)}`;
   }
-  const counts = totalsText(l.totals).replace(/ · ~.*$/, '');
+  const counts = totalsText({ ...l.totals, bytes: 0 }).replace(/ · ~.*$/, '');
   const names = l.types.slice(0, 2).map((t) => shortType(t.type.name)).join(', ') + (l.types.length > 2 ? ', …' : '');
-  return `▲ ${counts} · ${names} · ~${bytes(l.totals.bytes)}`;
+  return `▲ ${counts} · ${names}${bytesPart(l.totals.bytes)}`;
 }
 
 /** Gutter level 5 (hottest) … 1 for a 1-based rank among `of` hot lines. */

@@ -29,6 +29,9 @@ test('number formats', () => {
   assert.equal(totalsText({ objects: 12400, arrays: 38, elements: 9, bytes: 1.2 * 1024 * 1024 }), '12,400 objects · 38 arrays · ~1.2 MiB');
   assert.equal(totalsText({ objects: 0, arrays: 1, elements: 9, bytes: 56 }), '1 array · ~56 B');
   assert.equal(totalsText({ objects: 1, arrays: 0, elements: 0, bytes: 16 }), '1 object · ~16 B');
+  // a type the agent could not size: no "~0 B"
+  assert.equal(totalsText({ objects: 3, arrays: 0, elements: 0, bytes: 0 }), '3 objects');
+  assert.equal(totalsText({ objects: 0, arrays: 0, elements: 0, bytes: 0 }), '0 objects · ~0 B');
 });
 
 test('WordIndex lenses: one per allocating method, in source order, lambdas with main', () => {
