@@ -1,8 +1,10 @@
-// Dispatches `heaplens run|report|help|--version`; every error becomes one line on stderr.
+// Dispatches `heaplens run|report|diff|check|help|--version`; every error becomes one line on stderr.
 import { version } from '../../package.json';
 import { ProfileError } from '../model/load';
 import { UsageError } from './args';
+import { CHECK_USAGE, checkCommand } from './check-command';
 import { CliContext } from './context';
+import { DIFF_USAGE, diffCommand } from './diff-command';
 import { REPORT_USAGE, reportCommand } from './report-command';
 import { RUN_USAGE, runCommand } from './run-command';
 
@@ -15,6 +17,12 @@ usage:
   ${REPORT_USAGE}
       summarize a profile as text; write a self-contained HTML report (flame tree, sites,
       arrays, threads, diff with --baseline); export collapsed stacks or speedscope JSON
+  ${DIFF_USAGE}
+      compare two profiles: the largest increases and decreases by method (inclusive),
+      allocation site or type; --format json for tools
+  ${CHECK_USAGE}
+      check a profile against an allocation budget file (docs/budgets.md); exit 1 when a
+      budget is exceeded; JUnit XML for CI; --update writes the measured values back
   heaplens help | --help       this text
   heaplens --version           the version
 
@@ -30,6 +38,10 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
         return await runCommand(rest, ctx);
       case 'report':
         return reportCommand(rest, ctx);
+      case 'diff':
+        return diffCommand(rest, ctx);
+      case 'check':
+        return checkCommand(rest, ctx);
       case 'help':
       case '--help':
       case '-h':
