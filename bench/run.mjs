@@ -84,7 +84,7 @@ async function main() {
     }
     for (let round = 1; round <= opts.rounds; round++) {
       for (const cfg of cfgs) {
-        const r = runOnce(ctx, wl, cfg, { round, timeoutMs });
+        const r = runOnce(ctx, wl, cfg, { round, timeoutMs, keepProfile: round === opts.rounds });
         if (cfg.name === 'plain' && !reference[wl.name] && !r.error) reference[wl.name] = r.check;
         runs.push(r);
         log(fmtRun(r));
@@ -106,6 +106,14 @@ async function main() {
     accuracy.push(a);
   }
 
+  const timed = runs.filter((r) => r.otherCpu != null);
+  if (timed.length) {
+    const busy = timed.reduce((a, r) => a + r.otherCpu, 0) / timed.reduce((a, r) => a + r.wall, 0);
+    const msg = `Other processes used on average ${busy.toFixed(2)} of the ${ctx.machine.cores} cores during the measured runs` +
+      (busy > 0.25 ? ': the machine was busy, wall times are stretched and noisy (CPU times less so).' : '.');
+    notes.push(msg);
+    log(msg);
+  }
   const summary = summarize(runs, wls.map((w) => w.name), cfgs.map((c) => c.name), reference);
   const meta = {
     date: new Date().toISOString(), jdk: ctx.jdk, javaVersion: ctx.javaVersion, javaBuild: ctx.javaBuild, java: ctx.java,

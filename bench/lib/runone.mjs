@@ -35,7 +35,7 @@ export function tail(file, n = 1500) {
   return s.length > n ? '…' + s.slice(-n) : s;
 }
 
-export function runOnce(ctx, wl, cfg, { round, timeoutMs, tag = `r${round}` }) {
+export function runOnce(ctx, wl, cfg, { round, timeoutMs, tag = `r${round}`, keepProfile = true }) {
   const dir = runDirFor(ctx, wl, cfg.name, tag);
   const profileBase = join(dir, 'profile');
   const cmd = wl.command(ctx.wctx[wl.name], dir);
@@ -64,6 +64,7 @@ export function runOnce(ctx, wl, cfg, { round, timeoutMs, tag = `r${round}` }) {
         rec.profileError = `profile not readable: ${e.message}`;
       }
     }
+    if (!keepProfile && rec.profileBytes > 50e6) rmSync(f, { force: true }); // only the last round's big profiles stay
   }
   return rec;
 }
