@@ -79,7 +79,8 @@ export function speedscope(profile: Profile, opts: { metric: Metric; name?: stri
     shared: { frames },
     profiles,
     name: opts.name ?? `HeapLens ${profile.file.meta.command ?? ''}`.trim(),
-    activeProfileIndex: 0,
+    // open on the thread that allocated the most
+    activeProfileIndex: profiles.reduce((best, p, k) => (p.endValue > profiles[best].endValue ? k : best), 0),
     exporter: opts.exporter ?? `heaplens ${profile.file.meta.agentVersion ?? ''}`.trim(),
   };
 }

@@ -126,6 +126,54 @@ const SCENARIOS = {
     await wb.waitFor('the message in the Debug Console', async () => clear.test(await wb.consoleText()), 10000);
     await wb.shot('wrong-main-class');
   },
+
+  async 'the saved profile opens in the HeapLens editor: flame tree, search, sites, light and dark'(wb) {
+    // the first scenario saved .heaplens/LiveDemo-….heaplens; Open Profile opens it with the custom editor
+    await wb.palette('HeapLens: Open Profile…');
+    const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: /LiveDemo-\d{8}-\d{6}\.heaplens/ }).first();
+    await row.waitFor({ timeout: 10000 });
+    await row.click();
+    const view = wb.page.frameLocator('iframe.webview').last().frameLocator('#active-frame');
+    const top = view.locator('.flame-summary li[data-frame]').first();
+    await top.waitFor({ state: 'attached', timeout: 30000 });
+    const frame = await top.getAttribute('data-frame');
+    console.log(`  top frame: ${frame}`);
+    if (!/^demo\.LiveDemo\./.test(frame ?? '')) throw new Error(`the flame tree's top frame is ${frame}, expected demo.LiveDemo.…`);
+    const painted = Number(await view.locator('.view-flame canvas').getAttribute('data-painted'));
+    if (!(painted > 0)) throw new Error('nothing painted on the flame canvas');
+    await wb.shot('profile-editor-flame');
+    await view.locator('.view-flame input.search').fill('LiveDemo.index');
+    const info = await wb.waitFor('search matches', async () => {
+      const t = (await view.locator('.match-info').textContent()) ?? '';
+      return /\d+ match/.test(t) ? t : undefined;
+    }, 10000);
+    console.log(`  search "LiveDemo.index": ${info}`);
+    await wb.shot('profile-editor-search');
+    await view.locator('#tab-sites').click();
+    await view.locator('.view-sites table.grid tbody tr').first().waitFor({ timeout: 10000 });
+    await wb.shot('profile-editor-sites');
+    await view.locator('#tab-flame').click();
+    const theme = async (name) => {
+      const page = wb.page;
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 20000 });
+      await input.fill('>Preferences: Color Theme');
+      const cmd = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first();
+      await cmd.waitFor({ timeout: 10000 });
+      await cmd.click();
+      await input.fill(name);
+      const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) }).first();
+      await row.waitFor({ timeout: 10000 });
+      await row.click();
+      await sleep(1500);
+    };
+    await theme('Light Modern');
+    await wb.shot('profile-editor-light');
+    await theme('Dark Modern');
+    await wb.shot('profile-editor-dark');
+  },
 };
 
 /** Runs every scenario in one workbench; resolves to { passed, failed }. */
