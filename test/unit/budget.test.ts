@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
 import { METRICS } from '../../extension/model/aggregate';
+import { annotateBudget } from '../../extension/model/budget-annotate';
 import { BudgetRule, IGNORE_KINDS, parseBudget, RULE_FIELDS, TOP_FIELDS } from '../../extension/model/budget';
 import { elementMatches, evaluateBudget, globRegExp, measureRule } from '../../extension/model/budget-measure';
 import { checkJUnit, checkText, xmlEscape } from '../../extension/model/budget-report';
@@ -235,4 +236,31 @@ test('--update edits only the max values: order, ids, comments and formatting st
   // an empty object and an exact update
   const tiny = '{"rules":[{"total":true,"metric":"objects","max":9999}]}';
   assert.equal(updateBudgetText(tiny, evaluateBudget(base, parseBudget(tiny))).text, '{"rules":[{"total":true,"metric":"objects","max":2953}]}');
+});
+
+test('annotations for editors: ranges of rules and max values, lens texts, errors with offsets', () => {
+  const text = fs.readFileSync(FIXTURE_BUDGET, 'utf8');
+  const a = annotateBudget(text, copy);
+  assert.equal(a.error, undefined);
+  assert.equal(a.annotations.length, 6);
+  const first = a.annotations[0];
+  assert.equal(text.slice(first.maxRange!.start, first.maxRange!.end), '1001');
+  assert.match(text.slice(first.range.start, first.range.end), /^\{\n\s+"id": "parse-objects",[\s\S]*\}$/);
+  assert.deepEqual(a.annotations.map((x) => x.lens), [
+    'measured 1,401 objects · budget 1,001 · exceeded by 400',
+    'measured 500 objects · budget 500 · ok',
+    'measured 804 objects · budget 404 · exceeded by 400',
+    'measured 4,708 array elements · budget 2,804 · exceeded by 1,904',
+    'measured 19 objects · budget 38 · ok',
+    'measured 1,440 objects · budget 1,176 · exceeded by 264',
+  ]);
+  assert.equal(a.annotations[0].message, 'objects 1,401 exceed the budget of 1,001 (+400, +40.0%)');
+  const broken = '{"rules": [\n  {"total": true, "metric": "objects"},\n  {"method": "x.Y.z"}\n]}';
+  const e = annotateBudget(broken, copy);
+  assert.deepEqual(e.annotations, []);
+  assert.match(e.error!.message, /^rule 2: "metric" must be one of/);
+  assert.equal(e.error!.offset, broken.indexOf('{"method"'));
+  assert.deepEqual(annotateBudget('{"rules": [}', copy).error, { message: 'expected a value at line 1', offset: 11 });
+  const unset = annotateBudget('{"rules": [{"type": "budget.Token", "metric": "objects"}]}', copy).annotations[0];
+  assert.deepEqual([unset.verdict, unset.lens, unset.maxRange], ['unset', 'measured 500 objects · no budget yet', undefined]);
 });
