@@ -52,7 +52,7 @@ export function hotLineHover(h: HoverInput): string {
       const last = frames[frames.length - 1];
       const req: FocusRequest = { source: h.source, frames: last ? [frameOf(last)] : siteMethods.map(frameOf), path: frames.map(frameOf), line: l.line };
       const label = esc(text);
-      out.push(`${i + 1}. ${last || siteMethods.length ? focusLink(label, req) : label} — ${num(c.count)} · ${bytes(c.bytes)}`);
+      out.push(`${i + 1}. ${last || siteMethods.length ? focusLink(label, req) : label} — ${num(c.count)}${c.bytes > 0 ? ` · ${bytes(c.bytes)}` : ''}`);
     });
   }
   if (siteMethods.length) {

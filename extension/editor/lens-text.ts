@@ -53,10 +53,17 @@ const bytesPart = (b: number): string => (b > 0 ? ` · ~${bytes(b)}` : '');
 
 /** The first lens: what the method allocated itself (JDK code on its behalf included). */
 export function lensTitle(l: MethodLens): string {
-  const what = l.method ? 'HeapLens' : l.type.kind === 'anonymous' ? 'HeapLens (anonymous class)' : 'HeapLens (initializers, implicit and synthetic methods)';
+  const what = l.method ? 'HeapLens' : l.type.kind === 'anonymous' ? 'HeapLens (anonymous class)' : 'HeapLens (initializers)';
   const self = l.totals.self;
   if (self.objects + self.arrays === 0 && self.bytes === 0) return `${what}: no allocations of its own`;
   return `${what}: ${totalsText(self)} (${pct(l.selfShare)})`;
+}
+
+/** Whether the second lens says anything the first does not (callees allocated something). */
+export function hasCallees(l: MethodLens): boolean {
+  const a = l.totals.self;
+  const b = l.totals.inclusive;
+  return a.objects !== b.objects || a.arrays !== b.arrays || a.bytes !== b.bytes;
 }
 
 /** The second lens: callees included. */
@@ -71,6 +78,7 @@ export function methodSignature(m: MethodEntry): string {
 export function lensTooltip(l: MethodLens): string {
   const g = l.totals;
   const lines = [
+    ...(l.method ? [] : ['Field initializers, static initialization, implicit constructors and synthetic methods of this type.']),
     `Allocated by ${l.members.length === 1 ? methodSignature(l.members[0]) : 'these methods'} itself and by JDK code on its behalf:`
       + ` ${totalsText(g.self)}, ${num(g.self.elements)} array elements (${pct(l.selfShare)} of the profile's est. bytes).`,
     `With everything it calls: ${totalsText(g.inclusive)} (${pct(l.inclusiveShare)}).`,

@@ -7,14 +7,14 @@ import { sourcePathOf } from '../model/by-line';
 import { Profile } from '../model/types';
 import { FOCUS_COMMAND, FocusRequest, frameOf } from './refs';
 import { FileLenses, fileLenses, MethodLens } from './lens-model';
-import { inclusiveTitle, lensTitle, lensTooltip } from './lens-text';
+import { hasCallees, inclusiveTitle, lensTitle, lensTooltip } from './lens-text';
 import { Outlines } from './outlines';
 import { packageOfSource } from './outline';
 import { ProfileSource, ProfileSources } from './sources';
 
 export interface LensSettings {
   enabled: boolean;
-  /** 'lens': a second lens with the inclusive total; 'tooltip': only in the first lens's tooltip */
+  /** 'lens': a second lens with the inclusive total (when callees allocated); 'tooltip': only in the tooltip */
   inclusive: 'lens' | 'tooltip';
 }
 
@@ -89,7 +89,7 @@ export class AllocationLenses implements vscode.CodeLensProvider, vscode.Disposa
       const args = [focusRequest(got.source, l)];
       const tooltip = lensTooltip(l);
       out.push(new vscode.CodeLens(range, { title: lensTitle(l), tooltip, command: FOCUS_COMMAND, arguments: args }));
-      if (s.inclusive === 'lens') out.push(new vscode.CodeLens(range, { title: inclusiveTitle(l), tooltip, command: FOCUS_COMMAND, arguments: args }));
+      if (s.inclusive === 'lens' && hasCallees(l)) out.push(new vscode.CodeLens(range, { title: inclusiveTitle(l), tooltip, command: FOCUS_COMMAND, arguments: args }));
     }
     return out;
   }

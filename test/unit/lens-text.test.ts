@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import { parseJavaOutline } from '../../extension/editor/java-outline';
 import { fileLenses } from '../../extension/editor/lens-model';
-import { bytes, heatLevel, hotLineText, inclusiveTitle, lensTitle, lensTooltip, pct, totalsText } from '../../extension/editor/lens-text';
+import { bytes, hasCallees, heatLevel, hotLineText, inclusiveTitle, lensTitle, lensTooltip, pct, totalsText } from '../../extension/editor/lens-text';
 import { totalsByMethod } from '../../extension/model/by-method';
 import { topLines, totalsByLine } from '../../extension/model/by-line';
 import { loadProfile } from '../../extension/model/load';
@@ -38,7 +38,7 @@ test('WordIndex lenses: one per allocating method, in source order, lambdas with
   const { lenses } = demo();
   const rows = lenses.map((l) => `${l.anchor.start.line + 1} ${l.method?.name ?? `(type ${l.typeName})`}: ${lensTitle(l)} | ${inclusiveTitle(l)}`);
   assert.deepEqual(rows, [
-    '14 (type WordIndex): HeapLens (initializers, implicit and synthetic methods): 1 array · ~56 B (<0.1%) | incl. callees: 1 array · ~56 B (<0.1%)',
+    '14 (type WordIndex): HeapLens (initializers): 1 array · ~56 B (<0.1%) | incl. callees: 1 array · ~56 B (<0.1%)',
     '34 generateText: HeapLens: 6 objects · 46 arrays · ~1.6 MiB (20%) | incl. callees: 9 objects · 47 arrays · ~1.6 MiB (20%)',
     '49 tokenize: HeapLens: 80,006 objects · 80,065 arrays · ~4.7 MiB (58%) | incl. callees: 80,014 objects · 80,068 arrays · ~4.7 MiB (58%)',
     '68 count: HeapLens: 33,653 objects · 32 arrays · ~1.0 MiB (13%) | incl. callees: 33,746 objects · 103 arrays · ~1.0 MiB (13%)',
@@ -47,6 +47,7 @@ test('WordIndex lenses: one per allocating method, in source order, lambdas with
     '94 indexChunk: HeapLens: no allocations of its own | incl. callees: 57,447 objects · 40,092 arrays · ~3.7 MiB (45%)',
     '98 main: HeapLens: 2,751 objects · 141 arrays · ~100 KiB (1.2%) | incl. callees: 128,795 objects · 81,800 arrays · ~8.1 MiB (100%)',
   ]);
+  assert.deepEqual(lenses.filter(hasCallees).map((l) => l.method?.name), ['generateText', 'tokenize', 'count', 'top', 'lengthPairs', 'indexChunk', 'main']);
   const main = lenses[lenses.length - 1];
   assert.deepEqual(main.members.map((m) => m.name).sort(), ['lambda$main$0', 'lambda$main$1', 'main']);
   assert.match(lensTooltip(main), /Includes the lambdas lambda\$main\$\d, lambda\$main\$\d\./);

@@ -107,7 +107,7 @@ suite('Editor: allocation CodeLens and hot lines on the sample (no Java extensio
     assert.match(first.text, new RegExp(`^▲ ${distinct.toLocaleString('en-US')} × WordIndex\\$Entry( · ~\\d+ KiB)?$`));
     assert.match(first.hover, /`demo\.WordIndex\$Entry`/);
     assert.match(first.hover, /Top calling contexts/);
-    assert.match(first.hover, /WordIndex\.main › WordIndex\.top/);
+    assert.match(first.hover, /WordIndex\\\.main › WordIndex\\\.top\]\(command:heaplens\.focusMethod\?/, 'a context linking to the flame tree (Markdown-escaped)');
     assert.ok(lines.length <= 10);
   });
 

@@ -1,0 +1,92 @@
+// UI scenarios of the editor features (issue 6) for ui.mjs's Workbench: profile the sample WordIndex
+// through "Profile Memory: WordIndex", open its source, and see the allocation CodeLens, the hot-line
+// decorations and their hover, and a lens click. No Java extension is installed in this VS Code, so the
+// method ranges come from HeapLens's own parser. Screenshots go to build/vscode-screenshots/.
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function openFile(wb, name) {
+  const page = wb.page;
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 20000 });
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 20000 });
+}
+
+async function goToLine(wb, line) {
+  const page = wb.page;
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(`:${line}`);
+  await sleep(200);
+  await page.keyboard.press('Enter');
+  await sleep(400);
+}
+
+/** Runs a command by its palette title when it exists (layout commands differ between versions). */
+async function tryCommand(wb, title) {
+  const page = wb.page;
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  const found = await row.waitFor({ timeout: 3000 }).then(() => true, () => false);
+  await page.keyboard.press(found ? 'Enter' : 'Escape');
+  await sleep(300);
+}
+
+const lensLinks = (wb) => wb.page.locator('.monaco-editor .codelens-decoration a');
+
+export const EDITOR_SCENARIOS = {
+  async 'editor: allocation CodeLens and hot lines on WordIndex.java after profiling it'(wb) {
+    const page = wb.page;
+    await wb.startConfiguration('Profile Memory: WordIndex');
+    await wb.waitFor('the WordIndex session to end', async () => /profile saved to/.test(await wb.consoleText()), 90000);
+    // room for the code: no secondary side bar, no panel
+    await tryCommand(wb, 'View: Close Secondary Side Bar');
+    await tryCommand(wb, 'View: Hide Panel');
+    await openFile(wb, 'WordIndex.java');
+    const titles = await wb.waitFor('the allocation CodeLens', async () => {
+      const t = await lensLinks(wb).allTextContents();
+      return t.some((x) => /^HeapLens: [\d,]+ objects/.test(x)) ? t : undefined;
+    }, 30000);
+    console.log(`  lenses: ${titles.filter((t) => t.startsWith('HeapLens')).slice(0, 3).join(' | ')}`);
+    if (!titles.some((t) => /^incl\. callees: /.test(t))) throw new Error(`no inclusive lens: ${titles.join(' | ')}`);
+    if (!titles.includes('HeapLens: no allocations of its own')) throw new Error('indexChunk should have "no allocations of its own"');
+    const status = page.locator('.statusbar-item', { hasText: /WordIndex-\d{8}-\d{6}\.heaplens/ });
+    await status.first().waitFor({ timeout: 10000 });
+    await wb.shot('editor-codelens-wordindex');
+
+    // the hottest application line: new Entry(...) in top()
+    await goToLine(wb, 79);
+    await page.locator('.monaco-editor .view-overlays .cdr, .monaco-editor .margin-view-overlays .cgmr').first().waitFor({ timeout: 10000 });
+    await wb.shot('editor-hot-lines');
+    const line = page.locator('.monaco-editor .view-line', { hasText: 'entries.add(new Entry(' }).first();
+    await line.hover({ position: { x: 60, y: 5 } });
+    const hover = page.locator('.monaco-hover', { hasText: 'hot allocation line 1 of' }).first();
+    await hover.waitFor({ state: 'visible', timeout: 15000 });
+    const text = (await hover.textContent()) ?? '';
+    console.log(`  hover: ${text.replace(/\s+/g, ' ').slice(0, 160)}`);
+    if (!/demo\.WordIndex\$Entry/.test(text)) throw new Error(`the hover does not list demo.WordIndex$Entry: ${text}`);
+    if (!/WordIndex\.main › WordIndex\.top/.test(text)) throw new Error(`the hover does not show the calling context: ${text}`);
+    await wb.shot('editor-hot-line-hover');
+    await page.keyboard.press('Escape');
+
+    // a lens click: the flame tree (or, until the panel can focus a method, the panel and a note)
+    await goToLine(wb, 49);
+    const tokenize = lensLinks(wb).filter({ hasText: /^HeapLens: 8\d,\d{3} objects/ }).first();
+    await tokenize.waitFor({ timeout: 10000 });
+    await tokenize.click();
+    await wb.waitFor('the HeapLens panel', async () => (await page.locator('.tab', { hasText: /HeapLens/ }).count()) > 0, 15000);
+    await sleep(1500);
+    await wb.shot('editor-lens-click');
+  },
+};
