@@ -68,7 +68,7 @@ async function main() {
   const heaplensCfg = cfgs.find((c) => c.name === 'heaplens-exact') ?? cfgs.find((c) => c.needsAgent);
   const accWls = opts.accuracy && heaplensCfg ? (opts.accuracyWorkloads ?? ['smoke', 'h2']).map(byName) : [];
 
-  log(`JDK ${ctx.jdk}: ${ctx.javaVersion}; agent ${ctx.agentJar ?? 'none'}; workloads ${wls.map((w) => w.name).join(',')}; configs ${cfgs.map((c) => c.name).join(',')}; rounds ${opts.rounds}`);
+  log(`JDK ${ctx.jdk}: ${ctx.javaVersion}; agent ${ctx.agentSource ?? 'none'} (${ctx.agentSha ?? '-'}); workloads ${wls.map((w) => w.name).join(',')}; configs ${cfgs.map((c) => c.name).join(',')}; rounds ${opts.rounds}`);
   const prepareSeconds = prepare(ctx, [...new Set([...wls, ...accWls])]);
   if (cfgs.some((c) => c.name === 'jfr-alloc')) ctx.jfc.alloc = allocJfc(ctx.jdkHome, ctx.jdk);
   if (opts.prepareOnly) { log(`prepared in ${prepareSeconds.toFixed(1)} s`); return 0; }
@@ -117,7 +117,7 @@ async function main() {
   const summary = summarize(runs, wls.map((w) => w.name), cfgs.map((c) => c.name), reference);
   const meta = {
     date: new Date().toISOString(), jdk: ctx.jdk, javaVersion: ctx.javaVersion, javaBuild: ctx.javaBuild, java: ctx.java,
-    agentJar: ctx.agentJar, agentJarRel: ctx.agentJar ? relative(ROOT, ctx.agentJar) : null, agentSha: ctx.agentSha,
+    agentJar: ctx.agentJar, agentJarRel: ctx.agentSource ? relative(ROOT, ctx.agentSource) : null, agentSha: ctx.agentSha,
     machine: ctx.machine, gitCommit: ctx.gitCommit, rounds: opts.rounds, smoke: opts.smoke, quick: opts.quick,
     configs: cfgs.map((c) => ({ name: c.name, jvmArgs: c.jvmArgs({ ...ctx, profile: '<profile>' }) })),
     workloads: Object.fromEntries(wls.map((w) => [w.name, w.description])),
