@@ -2,7 +2,8 @@
 
 export interface StartFailure {
   /** short machine-readable kind, used by tests */
-  kind: 'mainClassNotFound' | 'jarMissing' | 'noMainManifest' | 'vmOptions' | 'agentJar' | 'classVersion' | 'compileError' | 'agentOptions' | 'exited';
+  kind: 'mainClassNotFound' | 'jarMissing' | 'noMainManifest' | 'vmOptions' | 'agentJar' | 'agentFailed' | 'classVersion' | 'compileError'
+    | 'agentOptions' | 'exited';
   message: string;
 }
 
@@ -28,6 +29,13 @@ const RULES: Array<{ re: RegExp; make(m: RegExpExecArray, ctx: FailureContext): 
     re: /UnsupportedClassVersionError: (\S+).*class file version ([\d.]+).*up to ([\d.]+)/,
     make: (m) => ({ kind: 'classVersion', message: `${m[1]} was compiled for a newer Java (class file ${m[2]}) than the JVM runs (up to ${m[3]}): set "javaHome" to a newer JDK.` }),
   },
+  {
+    re: /processing of -javaagent failed|agent load\/premain call failed/,
+    make: (_m, c) => ({
+      kind: 'agentFailed',
+      message: `The HeapLens agent failed to start in this JVM${c.cause ? ` (${c.cause})` : ''}: the JVM stopped. See the Debug Console for its error, and report it with the JVM version.`,
+    }),
+  },
   { re: /error: compilation failed/, make: () => ({ kind: 'compileError', message: 'The source file did not compile (see the errors in the Debug Console).' }) },
   {
     re: /^(Unrecognized option: .*|Error: Cannot find module .*|Invalid maximum heap size.*|Error: A JNI error has occurred.*)$/m,
@@ -42,13 +50,16 @@ const RULES: Array<{ re: RegExp; make(m: RegExpExecArray, ctx: FailureContext): 
 
 export interface FailureContext {
   classPath?: string;
+  /** the first Java exception line of stderr (filled in by classifyStderr) */
+  cause?: string;
 }
 
 /** The first rule that matches the stderr text; undefined when nothing is recognised. */
 export function classifyStderr(stderr: string, ctx: FailureContext = {}): StartFailure | undefined {
+  const cause = /^(?:Caused by: )?((?:java|javax|jdk|sun)\.[\w.$]+(?:Error|Exception)\b.*)$/m.exec(stderr)?.[1]?.trim();
   for (const r of RULES) {
     const m = r.re.exec(stderr);
-    if (m) return r.make(m, ctx);
+    if (m) return r.make(m, { ...ctx, cause: ctx.cause ?? cause });
   }
   return undefined;
 }

@@ -88,6 +88,7 @@ test('JVM start failures are explained in one sentence', () => {
     ['Error opening zip file or JAR manifest missing : /x/agent.jar', 'agentJar', /could not load the HeapLens agent/],
     ['Exception in thread "main" java.lang.UnsupportedClassVersionError: demo/Main has been compiled by a more recent version of the Java Runtime (class file version 65.0), this version of the Java Runtime only recognizes class file versions up to 61.0', 'classVersion', /compiled for a newer Java \(class file 65\.0\)/],
     ['Unrecognized option: --frobnicate\nError: Could not create the Java Virtual Machine.', 'vmOptions', /The JVM did not start: Unrecognized option: --frobnicate\. Check "vmArgs"/],
+    ['Exception in thread "main" java.lang.reflect.InvocationTargetException\nCaused by: java.lang.NoClassDefFoundError: io/heaplens/X\n*** java.lang.instrument ASSERTION FAILED ***: "result" with message agent load/premain call failed\nFATAL ERROR in native method: processing of -javaagent failed', 'agentFailed', /The HeapLens agent failed to start in this JVM \(java\.lang\.NoClassDefFoundError: io\/heaplens\/X\)/],
     ['heaplens: unknown option "colour"; the program runs unprofiled', 'agentOptions', /refused its options: unknown option/],
   ];
   for (const [stderr, kind, re] of cases) {

@@ -59,26 +59,36 @@ class Workbench {
     const t0 = Date.now();
     for (;;) {
       const v = await fn();
-      if (v) return v;
+      if (v) {
+        if (process.env.HEAPLENS_VSCODE_VERBOSE) console.log(`    (${what}: ${Date.now() - t0} ms)`);
+        return v;
+      }
       if (Date.now() - t0 > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
       await sleep(100);
     }
   }
 
+  /** textContent of the first match, '' when there is none (without Playwright's 30 s auto-wait). */
+  async text(selector) {
+    const l = this.page.locator(selector).first();
+    if (await l.count() === 0) return '';
+    return (await l.textContent({ timeout: 1000 }).catch(() => '')) ?? '';
+  }
+
   async consoleText() {
-    return (await this.page.locator('.repl .monaco-list-rows').first().textContent().catch(() => '')) ?? '';
+    return this.text('.repl .monaco-list-rows');
   }
 
   /** Text of the notification toasts and, when none is visible, of the notification center (opened for it). */
   async notifications() {
-    const toasts = (await this.page.locator('.notifications-toasts').first().textContent().catch(() => '')) ?? '';
+    const toasts = await this.text('.notifications-toasts');
     if (toasts.trim()) return toasts;
     const center = this.page.locator('.notifications-center');
     if (!(await center.isVisible().catch(() => false))) {
       await this.palette('Notifications: Show Notifications');
       await sleep(300);
     }
-    return (await center.first().textContent().catch(() => '')) ?? '';
+    return this.text('.notifications-center');
   }
 }
 
