@@ -72,7 +72,9 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
         const message = String(e.body.message);
         errors.push(message);
         log(`error: ${message}`);
-        void vscode.window.showErrorMessage(`HeapLens: ${message}`);
+        void vscode.window.showErrorMessage(`HeapLens: ${message}`, 'Open launch.json').then((choice) => {
+          if (choice) void vscode.commands.executeCommand('workbench.action.debug.configure');
+        });
       }
     }),
   );

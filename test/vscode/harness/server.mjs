@@ -26,6 +26,7 @@ export async function startCodeServer(paths, base) {
     'extensions.autoCheckUpdates': false, 'update.mode': 'none', 'chat.disableAIFeatures': true,
     'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false, 'debug.openDebug': 'openOnDebugBreak',
     'debug.internalConsoleOptions': 'openOnSessionStart', 'workbench.colorTheme': 'Default Dark Modern',
+    'git.openRepositoryInParentFolders': 'never',
   }, null, 2));
   const port = await freePort();
   const config = join(base, 'config.yaml');

@@ -126,6 +126,7 @@ const SCENARIOS = {
   },
 
   async 'a wrong main class shows the clear error'(wb) {
+    await wb.palette('Notifications: Clear All Notifications');
     await wb.startConfiguration('Profile Memory: wrong main class');
     const clear = /Main class "demo\.Nope" was not found on the classpath/;
     const text = await wb.waitFor('the error notification', async () => {
@@ -134,6 +135,13 @@ const SCENARIOS = {
     }, 30000);
     console.log(`  notification: ${text.slice(0, 200)}`);
     await wb.waitFor('the message in the Debug Console', async () => clear.test(await wb.consoleText()), 10000);
+    // show the whole message: select the notification and expand it (→)
+    const row = wb.page.locator('.notifications-center .monaco-list-row, .notifications-toasts .notification-toast', { hasText: 'was not found' }).first();
+    if (await row.count()) {
+      await row.click({ position: { x: 60, y: 12 } }).catch(() => undefined);
+      await wb.page.keyboard.press('ArrowRight');
+      await sleep(300);
+    }
     await wb.shot('wrong-main-class');
   },
 
