@@ -127,7 +127,11 @@ for (const jdk of JDKS) {
         }
         return [...out].sort();
       };
-      assert.deepEqual(siteClasses('boxing', 'java.lang.Integer'), ['java.lang.Integer.valueOf']);
+      // Boxing is counted at the call of Integer.valueOf (site kind "box"), not inside it: C2 removes a valueOf
+      // whose box is only unboxed, probe included, so only the call site counts the same in every run.
+      assert.deepEqual(siteClasses('boxing', 'java.lang.Integer'), ['jdkcharge.Main.boxing']);
+      const boxSites = (node('boxing').a ?? []).filter((r) => p.typeName(r[1]) === 'java.lang.Integer').map((r) => p.sites.get(r[0])!.kind);
+      assert.deepEqual([...new Set(boxSites)], ['box']);
       assert.deepEqual(siteClasses('presized', 'java.lang.Object[]'), ['java.util.ArrayList.<init>']);
       // the first table comes from ArrayList.grow itself; the others through Arrays.copyOf (counted at a call
       // site in ArrayList.grow or Arrays.copyOf, depending on where the agent counts the copy intrinsic)

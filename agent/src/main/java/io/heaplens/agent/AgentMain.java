@@ -24,8 +24,9 @@ public final class AgentMain {
         ThreadState.current().busy++;
         try {
             ThreadState.maxDepth = options.maxDepth;
+            ThreadState.maxNodes = options.maxNodes;
+            Mode.warmUp(Mode.parse(options.mode));   // link and customise the mode switch now, not inside a probe
             ModeControl.start(Mode.parse(options.mode));
-            Mode.current();                  // link the mode's call site now, not inside the first probe
             AgentInfo info = new AgentInfo();
             info.layoutSource = LayoutProbe.measure(inst);
             Registry registry = new Registry();
@@ -36,11 +37,15 @@ public final class AgentMain {
             HeapLensTransformer transformer = new HeapLensTransformer(registry,
                 new PackageFilter(options.include, options.exclude), options.jdk, options.verbose, stats, inst);
             transformer.addReadEdges(ModuleLayer.boot().modules());
+            WarmUp.instrumenter();
             inst.addTransformer(transformer, true);
             long t0 = System.nanoTime();
             retransformLoaded(inst, transformer, stats, options);
+            Sweep sweep = new Sweep(inst, transformer, stats);
+            for (int round = 0; round < 3 && sweep.now() > 0; round++) { /* each round may load classes the next one catches */ }
             if (options.verbose) System.err.println("heaplens: retransformed " + stats.retransformed + " classes in " + (System.nanoTime() - t0) / 1_000_000 + " ms (transformer " + stats.nanos / 1_000_000 + " ms)");
             Collector collector = new Collector(out, options, registry, stats, inst, info);
+            collector.onCycle(sweep);
             collector.start();
             if (options.portFile != null) Channel.open(options, registry, collector, info);
         } finally {

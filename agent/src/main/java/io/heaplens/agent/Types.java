@@ -63,6 +63,9 @@ public final class Types {
 
     public static String descriptorOf(Class<?> c) {
         String n = c.getName();
+        // A hidden class (a lambda proxy) is named "pkg.Main$$Lambda$14/0x0000000800c0b000": the address part
+        // differs from run to run, so profiles name it "pkg.Main$$Lambda$14" and stay comparable.
+        if (c.isHidden()) n = n.substring(0, n.indexOf('/') < 0 ? n.length() : n.indexOf('/'));
         return c.isArray() ? n.replace('.', '/') : "L" + n.replace('.', '/') + ";";
     }
 }

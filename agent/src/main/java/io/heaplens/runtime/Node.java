@@ -41,6 +41,12 @@ public final class Node {
 
     @ForceInline
     public Node child(int mid) {
+        return child(mid, true);
+    }
+
+    /** The child for method {@code mid}; when there is none, a new one if {@code mayCreate}, else null. */
+    @ForceInline
+    Node child(int mid, boolean mayCreate) {
         Node last = lastChild;
         if (last != null && last.method == mid) return last;
         Node[] tab = children;
@@ -52,11 +58,12 @@ public final class Node {
                 if (c.method == mid) { lastChild = c; return c; }
             }
         }
-        return addChild(mid);
+        return mayCreate ? addChild(mid) : null;
     }
 
     @DontInline
     private Node addChild(int mid) {
+        ThreadState.nodes++;
         Node c = new Node(mid, this, thread, depth + 1, false);
         Node[] tab = children;
         if (tab == null) tab = new Node[4];

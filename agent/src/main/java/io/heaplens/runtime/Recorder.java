@@ -19,6 +19,21 @@ public final class Recorder {
      */
     private static final Node OFF = new Node(Node.FOLD, null, null, 0, true);
 
+    /**
+     * The upper bound of Integer's box cache (127 unless -XX:AutoBoxCacheMax raised it), measured when this class
+     * initialises — before any class is instrumented — by comparing boxes' identity. A constant for the JIT.
+     */
+    public static final int INT_CACHE_HIGH = intCacheHigh();
+
+    private static int intCacheHigh() {
+        int lo = 127, hi = Integer.MAX_VALUE - 129;       // lo is cached; find the largest cached value
+        while (lo < hi) {
+            int mid = lo + (hi - lo + 1) / 2;
+            if (Integer.valueOf(mid) == Integer.valueOf(mid)) lo = mid; else hi = mid - 1;
+        }
+        return lo;
+    }
+
     private Recorder() {}
 
     // ---- method call tree -------------------------------------------------------------------------------
@@ -82,6 +97,37 @@ public final class Recorder {
         long bytes = c.isArray() ? Layout.arrayBytes(len, Keys.elementSize(key)) : 0;
         if (m == Mode.EXACT && n != null && !n.fold) n.record(key, 1, len, bytes);
         else charge(ts, m, key, 1, len, bytes);
+    }
+
+    // ---- boxing, counted at the call (see AllocatingCalls): only values outside the box caches allocate -------
+    @ForceInline public static void boxInt(int v, Node n, int key) { if (v < -128 || v > INT_CACHE_HIGH) obj(n, key); }
+    @ForceInline public static void boxLong(long v, Node n, int key) { if (v < -128 || v > 127) obj(n, key); }
+    @ForceInline public static void boxShort(int v, Node n, int key) { if (v < -128 || v > 127) obj(n, key); }
+    @ForceInline public static void boxChar(int v, Node n, int key) { if (v > 127) obj(n, key); }
+    @ForceInline public static void jboxInt(int v, int key) { if (v < -128 || v > INT_CACHE_HIGH) jobj(key); }
+    @ForceInline public static void jboxLong(long v, int key) { if (v < -128 || v > 127) jobj(key); }
+    @ForceInline public static void jboxShort(int v, int key) { if (v < -128 || v > 127) jobj(key); }
+    @ForceInline public static void jboxChar(int v, int key) { if (v > 127) jobj(key); }
+
+    /** After Array.newInstance(Class, int...): the new array and every array it holds, level by level. */
+    @DontInline
+    public static void dynMulti(Object o, Node n, int site) {
+        Object[] level = {o};
+        for (int depth = 0; depth < 255 && level.length > 0; depth++) {
+            int next = 0;
+            for (Object a : level) {
+                dyn(a, n, site);
+                if (a instanceof Object[]) next += ((Object[]) a).length;
+            }
+            Object[] children = new Object[next];
+            int i = 0;
+            for (Object a : level) {
+                if (!(a instanceof Object[])) continue;
+                for (Object e : (Object[]) a) if (e != null && e.getClass().isArray()) children[i++] = e;
+            }
+            level = new Object[i];                         // no JDK helper: it is instrumented
+            System.arraycopy(children, 0, level, 0, i);
+        }
     }
 
     // ---- allocations in code without a node (JDK, excluded packages) -----------------------------------

@@ -17,6 +17,14 @@ public final class ThreadState {
 
     /** Calls deeper than this fold into the node at this depth. */
     public static volatile int maxDepth = 4096;
+    /**
+     * Node budget over all threads. Some programs (compilers, recursive visitors) have tens of millions of distinct
+     * calling contexts; once the budget is spent, a call that would need a new node is folded into its caller's
+     * node instead (counted in {@code folded}), so counts stay exact and memory stays bounded.
+     */
+    public static volatile long maxNodes = 1_000_000;
+    /** Nodes created so far (racy increments: the budget is approximate, by design cheap). */
+    public static long nodes;
 
     public final Thread thread;
     public final long id;
@@ -83,7 +91,11 @@ public final class ThreadState {
             cur.folded++;
             return foldNode;
         }
-        Node c = cur.child(mid);
+        Node c = cur.child(mid, nodes < maxNodes);
+        if (c == null) {                 // a new context, and the node budget is spent
+            cur.folded++;
+            return foldNode;
+        }
         c.calls++;
         current = c;
         return c;

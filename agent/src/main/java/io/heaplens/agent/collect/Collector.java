@@ -36,6 +36,11 @@ public final class Collector {
         this.writer = new ProfileWriter(registry, stats, options, new TypeSizes(inst), info);
     }
 
+    private volatile Runnable cycleTask = () -> { };
+
+    /** Something to run on every collector cycle (on the collector thread). */
+    public void onCycle(Runnable task) { cycleTask = task; }
+
     public void attachChannel(io.heaplens.agent.wire.ChannelServer c) { channel = c; }
 
     /** Writes the profile now (a snapshot requested over the channel); returns the file. */
@@ -68,11 +73,14 @@ public final class Collector {
             }
             cycles++;
             registry.publishObjectSizes(writer.sizes()::sizeOf);
+            try { cycleTask.run(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: " + t); }
             io.heaplens.agent.wire.ChannelServer c = channel;
             if (c != null) {
                 try { c.tick(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: channel: " + t); }
             }
-            if (System.currentTimeMillis() - lastWrite >= options.intervalMillis - CYCLE_MILLIS / 2) {
+            // A large profile takes a while to write: never spend more than a fifth of the time writing it.
+            long interval = Math.max(options.intervalMillis, 5 * writer.lastWriteMillis);
+            if (System.currentTimeMillis() - lastWrite >= interval - CYCLE_MILLIS / 2) {
                 write(false);
                 lastWrite = System.currentTimeMillis();
             }

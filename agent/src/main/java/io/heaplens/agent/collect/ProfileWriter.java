@@ -64,6 +64,7 @@ final class ProfileWriter {
             writeSites(j);
             transform(j);
             j.name("agent").begin('{').field("threads", all.length).field("nodes", nodes)
+                .field("maxNodes", io.heaplens.runtime.ThreadState.maxNodes).field("nodesCreated", io.heaplens.runtime.ThreadState.nodes)
                 .field("writeMillis", lastWriteMillis).field("bytesWritten", lastBytes).field("collectorCycles", cycles).end('}');
             j.end('}');
         }

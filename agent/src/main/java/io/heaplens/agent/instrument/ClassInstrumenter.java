@@ -20,7 +20,12 @@ public final class ClassInstrumenter {
      */
     static boolean isBoundary(String owner, String name, String desc) {
         if (owner.equals("java/lang/ClassLoader")) return name.equals("loadClass") && desc.equals("(Ljava/lang/String;)Ljava/lang/Class;");
-        if (owner.equals("java/lang/invoke/MethodHandleNatives")) return name.equals("linkCallSite") || name.equals("linkDynamicConstant");
+        if (owner.equals("java/lang/invoke/MethodHandleNatives")) {
+            // every up-call the JVM makes to link invokedynamic, constant dynamic, method handle and method type
+            // constants, and signature-polymorphic calls
+            return name.equals("linkCallSite") || name.equals("linkDynamicConstant") || name.equals("linkMethodHandleConstant")
+                || name.equals("findMethodHandleType");
+        }
         return false;
     }
 

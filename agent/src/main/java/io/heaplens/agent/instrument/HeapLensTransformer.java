@@ -35,6 +35,12 @@ public final class HeapLensTransformer implements ClassFileTransformer {
     private final Module runtimeModule;
     private final ClassLoader platform = ClassLoader.getPlatformClassLoader();
     private final Set<Module> modulesWithReadEdge = Collections.newSetFromMap(new WeakHashMap<>());
+    /**
+     * Every class this transformer was asked about. The JVM does not call a transformer for a class loaded while
+     * that same transformer runs on the thread, so such classes (JDK classes our own code needs first) are found
+     * by {@link #unseen} and retransformed.
+     */
+    private final Set<String> seen = Collections.synchronizedSet(new java.util.HashSet<>());
 
     public HeapLensTransformer(Registry registry, PackageFilter filter, boolean jdk, boolean verbose, TransformStats stats, Instrumentation inst) {
         this.registry = registry;
@@ -64,6 +70,22 @@ public final class HeapLensTransformer implements ClassFileTransformer {
         return jdk || !isJdk(loader) || hasBoundary(internalName);
     }
 
+    private static String key(ClassLoader loader, String internalName) {
+        return (loader == null ? "boot" : Integer.toHexString(System.identityHashCode(loader))) + '/' + internalName;
+    }
+
+    /** Loaded classes this transformer should have instrumented but was never asked about. */
+    public java.util.List<Class<?>> unseen(Class<?>[] loaded) {
+        java.util.List<Class<?>> out = new java.util.ArrayList<>();
+        for (Class<?> c : loaded) {
+            if (c.isArray() || c.isPrimitive() || c.isHidden() || !inst.isModifiableClass(c)) continue;
+            String internal = c.getName().replace('.', '/');
+            if (internal.startsWith("io/heaplens/") || !wanted(internal, c.getClassLoader())) continue;
+            if (!seen.contains(key(c.getClassLoader(), internal))) out.add(c);
+        }
+        return out;
+    }
+
     public boolean isJdk(ClassLoader loader) { return loader == null || loader == platform; }
 
     @Override
@@ -71,6 +93,7 @@ public final class HeapLensTransformer implements ClassFileTransformer {
                             ProtectionDomain domain, byte[] bytes) {
         // The agent's own classes first, before this method needs any class that might still be loading.
         if (className == null || className.startsWith("io/heaplens/")) return null;
+        seen.add(key(loader, className));
         boolean boundaryOnly = never(className);
         if (boundaryOnly && !ClassInstrumenter.hasBoundaryOnly(className)) return null;
         boolean isJdk = isJdk(loader);

@@ -11,6 +11,7 @@ import org.objectweb.asm.tree.FrameNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LineNumberNode;
 import org.objectweb.asm.tree.MethodInsnNode;
@@ -130,10 +131,23 @@ final class MethodInstrumenter implements Opcodes {
             }
             case INVOKEVIRTUAL: case INVOKESPECIAL: case INVOKESTATIC: {
                 MethodInsnNode call = (MethodInsnNode) insn;
+                AllocatingCalls.BoxKind box = AllocatingCalls.boxOf(call);
+                if (box != null) {
+                    SiteInfo s = site(bci, line, "box", box.typeDescriptor());
+                    mn.instructions.insertBefore(insn, Probes.box(box, registry.singleKey(s), nodeLocal));
+                    break;
+                }
                 String kind = AllocatingCalls.kindOf(call);
                 if (kind == null) break;
                 String declared = call.owner.charAt(0) == '[' ? call.owner : "Ljava/lang/Object;";
-                SiteInfo s = site(bci, line, kind, declared);
+                SiteInfo s = site(bci, line, kind.equals("reflect-multi") ? "reflect" : kind, declared);
+                mn.instructions.insert(insn, kind.equals("reflect-multi") ? Probes.dynamicMulti(s.id, nodeLocal) : Probes.dynamic(s.id, nodeLocal));
+                break;
+            }
+            case INVOKEDYNAMIC: {
+                InvokeDynamicInsnNode indy = (InvokeDynamicInsnNode) insn;
+                if (!AllocatingCalls.isCapturingLambda(indy.bsm, indy.desc)) break;
+                SiteInfo s = site(bci, line, "lambda", org.objectweb.asm.Type.getReturnType(indy.desc).getDescriptor());
                 mn.instructions.insert(insn, Probes.dynamic(s.id, nodeLocal));
                 break;
             }

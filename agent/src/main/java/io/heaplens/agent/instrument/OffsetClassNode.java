@@ -39,6 +39,10 @@ final class OffsetClassNode extends ClassNode {
         @Override public void visitTypeInsn(int opcode, String type) { super.visitTypeInsn(opcode, type); mark(); }
         @Override public void visitIntInsn(int opcode, int operand) { super.visitIntInsn(opcode, operand); mark(); }
         @Override public void visitMultiANewArrayInsn(String d, int dims) { super.visitMultiANewArrayInsn(d, dims); mark(); }
+        @Override public void visitInvokeDynamicInsn(String name, String desc, org.objectweb.asm.Handle bsm, Object... args) {
+            super.visitInvokeDynamicInsn(name, desc, bsm, args);
+            mark();
+        }
         @Override public void visitMethodInsn(int op, String owner, String name, String desc, boolean itf) {
             super.visitMethodInsn(op, owner, name, desc, itf);
             mark();

@@ -106,6 +106,31 @@ final class Probes implements Opcodes {
         return l;
     }
 
+    /** Before a boxing call: [value] → [value], counting the box unless the value is cached. */
+    static InsnList box(AllocatingCalls.BoxKind b, int key, int nodeLocal) {
+        InsnList l = new InsnList();
+        l.add(new InsnNode(b.wide() ? DUP2 : DUP));
+        if (nodeLocal >= 0) {
+            l.add(new VarInsnNode(ALOAD, nodeLocal));
+            l.add(push(key));
+            l.add(call(b.probe, "(" + b.argType + N + "I)V"));
+        } else {
+            l.add(push(key));
+            l.add(call("j" + b.probe, "(" + b.argType + "I)V"));
+        }
+        return l;
+    }
+
+    /** After Array.newInstance(Class, int[]): every level of the new array. */
+    static InsnList dynamicMulti(int siteId, int nodeLocal) {
+        InsnList l = new InsnList();
+        l.add(new InsnNode(DUP));
+        l.add(nodeLocal >= 0 ? new VarInsnNode(ALOAD, nodeLocal) : new InsnNode(ACONST_NULL));
+        l.add(push(siteId));
+        l.add(call("dynMulti", "(Ljava/lang/Object;" + N + "I)V"));
+        return l;
+    }
+
     /** After a call that returns a freshly allocated object or array: [result] → [result]. */
     static InsnList dynamic(int siteId, int nodeLocal) {
         InsnList l = new InsnList();

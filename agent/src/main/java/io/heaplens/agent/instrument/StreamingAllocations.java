@@ -131,12 +131,21 @@ final class StreamingAllocations {
 
         @Override
         public void visitMethodInsn(int opcode, String owner, String mname, String mdesc, boolean itf) {
-            super.visitMethodInsn(opcode, owner, mname, mdesc, itf);
             MethodInsnNode call = new MethodInsnNode(opcode, owner, mname, mdesc, itf);
+            AllocatingCalls.BoxKind box = AllocatingCalls.boxOf(call);
+            if (box != null) emit(Probes.box(box, cls.registry.singleKey(site("box", box.typeDescriptor())), -1));
+            super.visitMethodInsn(opcode, owner, mname, mdesc, itf);
             String kind = AllocatingCalls.kindOf(call);
             if (kind == null) return;
-            SiteInfo s = site(kind, owner.charAt(0) == '[' ? owner : "Ljava/lang/Object;");
-            emit(Probes.dynamic(s.id, -1));
+            SiteInfo s = site(kind.equals("reflect-multi") ? "reflect" : kind, owner.charAt(0) == '[' ? owner : "Ljava/lang/Object;");
+            emit(kind.equals("reflect-multi") ? Probes.dynamicMulti(s.id, -1) : Probes.dynamic(s.id, -1));
+        }
+
+        @Override
+        public void visitInvokeDynamicInsn(String iname, String idesc, org.objectweb.asm.Handle bsm, Object... bsmArgs) {
+            super.visitInvokeDynamicInsn(iname, idesc, bsm, bsmArgs);
+            if (!AllocatingCalls.isCapturingLambda(bsm, idesc)) return;
+            emit(Probes.dynamic(site("lambda", org.objectweb.asm.Type.getReturnType(idesc).getDescriptor()).id, -1));
         }
 
         private void array(String kind, String descriptor) {

@@ -1,0 +1,49 @@
+package io.heaplens.agent;
+
+import io.heaplens.agent.instrument.HeapLensTransformer;
+import io.heaplens.agent.instrument.TransformStats;
+
+import java.lang.instrument.Instrumentation;
+import java.util.List;
+
+/**
+ * Finds classes that were loaded without passing through the transformer (loaded by the agent's own code while
+ * it transformed another class) and retransforms them. Runs after the start-up retransformation and then, as a
+ * collector cycle task, every few seconds.
+ */
+final class Sweep implements Runnable {
+    private static final long PERIOD_MILLIS = 2000;
+    private final Instrumentation inst;
+    private final HeapLensTransformer transformer;
+    private final TransformStats stats;
+    private long last;
+
+    Sweep(Instrumentation inst, HeapLensTransformer transformer, TransformStats stats) {
+        this.inst = inst;
+        this.transformer = transformer;
+        this.stats = stats;
+    }
+
+    /** Retransforms every unseen class now; returns how many. */
+    int now() {
+        last = System.currentTimeMillis();
+        List<Class<?>> todo = transformer.unseen(inst.getAllLoadedClasses());
+        int done = 0;
+        for (Class<?> c : todo) {
+            try {
+                inst.retransformClasses(c);
+                done++;
+            } catch (Throwable t) {
+                stats.warn(c.getName() + ": could not be retransformed (" + t + "); its allocations are not counted");
+            }
+        }
+        stats.retransformed(done);
+        return done;
+    }
+
+    /** The collector's cycle task. */
+    @Override
+    public void run() {
+        if (System.currentTimeMillis() - last >= PERIOD_MILLIS) now();
+    }
+}
