@@ -19,6 +19,18 @@ function readMeter(file) {
   return m;
 }
 
+function perThreadTable(meter, profile) {
+  if (!meter || !profile) return null;
+  const rows = new Map();
+  for (const t of meter.perThread) rows.set(t.name, { name: t.name, hotspot: (rows.get(t.name)?.hotspot ?? 0) + t.bytes, profile: 0 });
+  for (const t of profile.perThread) {
+    const r = rows.get(t.name) ?? { name: t.name, hotspot: 0, profile: 0 };
+    r.profile += t.bytes;
+    rows.set(t.name, r);
+  }
+  return [...rows.values()].filter((r) => r.hotspot || r.profile);
+}
+
 export function measureAccuracy(ctx, wl, heaplensCfg, { timeoutMs }) {
   const meterCp = compileHarness(ctx, 'AllocMeter');
   const wctx = ctx.wctx[wl.name];
@@ -63,6 +75,8 @@ export function measureAccuracy(ctx, wl, heaplensCfg, { timeoutMs }) {
     hotspotBytesWithAgent: agentMeter ?? null,
     objects: runs[heaplensCfg.name].profile?.objects ?? null,
     threadsDied: runs.plain.meter?.died ?? null,
+    // per thread name: HotSpot (plain run) against the profile, to see where a difference comes from
+    perThread: perThreadTable(runs.plain.meter, runs[heaplensCfg.name].profile),
     outputsEqual,
     wall: { plain: runs.plain.wall, [heaplensCfg.name]: runs[heaplensCfg.name].wall },
     errors: Object.fromEntries(Object.entries(runs).filter(([, r]) => r.error).map(([k, r]) => [k, r.error])),

@@ -12,13 +12,16 @@ export function readProfile(file, { threadFilter = () => true, skipMainRootRecor
   const { top, threads } = scanProfile(file);
   if (top.format !== 'heaplens-profile') throw new Error(`${file}: format is ${JSON.stringify(top.format)}, not heaplens-profile`);
   let nodes = 0, objects = 0, bytes = 0, mainRootBytes = 0, n = 0;
+  const perThread = [];
   for (const t of threads) {
     if (!threadFilter(t)) continue;
     n++;
     nodes += t.nodes;
     objects += t.objects;
     bytes += t.bytes;
-    if (skipMainRootRecords && t.name === 'main') mainRootBytes += t.rootBytes;
+    const skip = skipMainRootRecords && t.name === 'main' ? t.rootBytes : 0;
+    mainRootBytes += skip;
+    perThread.push({ name: t.name, bytes: t.bytes - skip, objects: t.objects, nodes: t.nodes });
   }
   const tr = top.transform || {};
   return {
@@ -31,6 +34,7 @@ export function readProfile(file, { threadFilter = () => true, skipMainRootRecor
     objects,
     bytes: bytes - mainRootBytes,
     mainRootBytes,
+    perThread,
     transform: {
       classesTransformed: tr.classesTransformed ?? null,
       classesFailed: tr.classesFailed ?? null,
