@@ -51,7 +51,7 @@ export const EDITOR_SCENARIOS = {
     await wb.startConfiguration('Profile Memory: WordIndex');
     await wb.waitFor('the WordIndex session to end', async () => /profile saved to/.test(await wb.consoleText()), 90000);
     // room for the code: no secondary side bar, no panel
-    await tryCommand(wb, 'View: Close Secondary Side Bar');
+    if (await wb.page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await tryCommand(wb, 'View: Hide Secondary Side Bar');
     await tryCommand(wb, 'View: Hide Panel');
     await openFile(wb, 'WordIndex.java');
     const titles = await wb.waitFor('the allocation CodeLens', async () => {

@@ -150,4 +150,29 @@ suite('Editor: allocation CodeLens and hot lines on the sample (no Java extensio
     await vscode.commands.executeCommand('heaplens.toggleHotLines');
     await until('hot lines again', () => editor.hotLines(doc.uri).length > 0, 5000);
   });
+
+  test('a live session: the lenses follow its profile while it runs, then its saved profile', async function () {
+    this.timeout(90000);
+    const { editor, launch } = await api();
+    const ended = new Promise<void>((r) => {
+      const d = vscode.debug.onDidTerminateDebugSession((s) => { if (s.type === 'heaplens') { d.dispose(); r(); } });
+    });
+    assert.equal(await vscode.debug.startDebugging(folder(), {
+      type: 'heaplens', request: 'launch', name: 'suite: LiveDemo (editor)', mainClass: 'demo.LiveDemo',
+      classPaths: ['${workspaceFolder}/build/classes'], args: ['4'], include: ['demo.*'],
+    }), true);
+    await until('the live profile to be active', () => editor.activeProfile()?.id.startsWith('live:'), 30000);
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder().uri, 'src', 'demo', 'LiveDemo.java'));
+    await vscode.window.showTextDocument(doc);
+    const objects = async (): Promise<number> => {
+      const lens = (await lensTitles(doc.uri)).find((l) => l.line === 30 && l.title.startsWith('HeapLens'));
+      return lens ? Number(/([\d,]+) objects/.exec(lens.title)?.[1].replace(/,/g, '') ?? 0) : 0;
+    };
+    const first = await until('a lens over index() while the program runs', async () => { const n = await objects(); return n > 0 ? n : undefined; }, 30000);
+    assert.ok(launch.lastStats(), 'still running');
+    await until('the lens count to rise with the live profile', async () => (await objects()) > first, 30000);
+    await ended;
+    await until('the saved profile to replace the live one', () => editor.activeProfile()?.id.startsWith('file:'), 15000);
+  });
 });
+
