@@ -49,7 +49,7 @@ export const EDITOR_SCENARIOS = {
   async 'editor: allocation CodeLens and hot lines on WordIndex.java after profiling it'(wb) {
     const page = wb.page;
     await wb.startConfiguration('Profile Memory: WordIndex');
-    await wb.waitFor('the WordIndex session to end', async () => /profile saved to/.test(await wb.consoleText()), 90000);
+    await wb.waitFor('the WordIndex session to end', async () => /profile saved to .*WordIndex-\d{8}-\d{6}\.heaplens/.test(await wb.consoleText()), 90000);
     // room for the code: no secondary side bar, no panel
     if (await wb.page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await tryCommand(wb, 'View: Hide Secondary Side Bar');
     await tryCommand(wb, 'View: Hide Panel');
