@@ -83,10 +83,15 @@ for (const jdk of JDKS) {
       assert.equal(objects.get('thread:indexer-1;budget.Indexer.run;java.util.HashMap$Node'), 8);
     });
 
-    it('every budget rule measures the same value in both runs; the application rules the values known by construction', async () => {
+    it('every budget rule but the total measures the same value in both runs; the application rules the values known by construction', async (t) => {
       const a = await checkJson(first);
       const b = await checkJson(second);
-      assert.deepEqual(b.rules.map((r) => [r.id, r.value]), a.rules.map((r) => [r.id, r.value]));
+      // `total-objects` includes JVM start-up and shutdown, where the profiler's own threads race the program
+      // for one-time JDK initialisation (docs/budgets.md, "What is stable"): reported, not asserted.
+      const scoped = (c: CheckJson) => c.rules.filter((r) => r.id !== 'total-objects').map((r) => [r.id, r.value]);
+      assert.deepEqual(scoped(b), scoped(a));
+      const total = (c: CheckJson) => c.rules.find((r) => r.id === 'total-objects')?.value;
+      if (total(a) !== total(b)) t.diagnostic(`total-objects differs between the runs: ${total(a)} vs ${total(b)}`);
       const value = (id: string): number | undefined => a.rules.find((r) => r.id === id)?.value;
       assert.deepEqual([value('parse-objects'), value('tokens'), value('char-elements')], [1001, 500, 2804], 'the same on JDK 17 and 25');
     });
@@ -122,12 +127,13 @@ for (const jdk of JDKS) {
     it('diff of the two profiles prints the expected top change by method, site and type', async () => {
       const byMethod = await heaplens('diff', first.profileFile, copy.profileFile, '--top', '3');
       assert.equal(byMethod.code, 0, byMethod.stderr);
-      assert.match(byMethod.stdout, /^Largest increases\n.*\n.*\n {2}\+400 {3}\+100\.0% {5}400 {4}800 {2}budget\.Parser\.word\n {2}\+400 .*budget\.Parser\.parse\n {2}\+400 .*budget\.Main\.main\n/m);
+      assert.match(byMethod.stdout,
+        /^Largest increases(?: \(top 3 of \d+\))?\n.*\n.*\n {2}\+400 {3}\+100\.0% {5}400 {4}800 {2}budget\.Parser\.word\n {2}\+400 .*budget\.Parser\.parse\n {2}\+400 .*budget\.Main\.main\n/m);
       const bySite = JSON.parse((await heaplens('diff', first.profileFile, copy.profileFile, '--by', 'site', '--format', 'json')).stdout);
       assert.deepEqual([bySite.increases[0].label, bySite.increases[0].type, bySite.increases[0].delta], ['budget.Parser.word:42', 'java.lang.String', 400]);
       const byType = JSON.parse((await heaplens('diff', first.profileFile, copy.profileFile, '--by', 'type', '--metric', 'arrays', '--format', 'json')).stdout);
-      assert.equal(byType.increases[0].label, 'char[]');
-      assert.equal(byType.increases[0].delta, 400);
+      const chars = (byType.increases as Array<{ label: string; delta: number }>).find((r) => r.label === 'char[]');
+      assert.equal(chars?.delta, 400, 'one char[] more per word');
     });
   });
 }

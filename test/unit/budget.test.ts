@@ -249,7 +249,7 @@ test('annotations for editors: ranges of rules and max values, lens texts, error
   assert.deepEqual(a.annotations.map((x) => x.lens), [
     'measured 1,401 objects · budget 1,001 · exceeded by 400',
     'measured 500 objects · budget 500 · ok',
-    'measured 804 objects · budget 404 · exceeded by 400',
+    'measured 804 objects · budget 425 · exceeded by 379',
     'measured 4,708 array elements · budget 2,804 · exceeded by 1,904',
     'measured 19 objects · budget 38 · ok',
     'measured 1,440 objects · budget 1,176 · exceeded by 264',
