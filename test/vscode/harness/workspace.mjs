@@ -19,6 +19,11 @@ export function prepareWorkspace(dir) {
     type: 'heaplens', request: 'launch', name: 'Profile Memory: wrong main class', mainClass: 'demo.Nope',
     classPaths: ['${workspaceFolder}/build/classes'],
   });
+  // a Java debugger configuration, for "HeapLens: Profile Memory (Java Launch Configuration)…"
+  launch.configurations.push({
+    type: 'java', request: 'launch', name: 'Run LiveDemo (java)', mainClass: 'demo.LiveDemo',
+    classPaths: ['${workspaceFolder}/build/classes'], args: ['2'],
+  });
   writeFileSync(file, JSON.stringify(launch, null, 2));
   return dir;
 }

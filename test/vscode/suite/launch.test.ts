@@ -86,6 +86,26 @@ suite('HeapLens debug type in the real extension host', () => {
     assert.ok(p.file.methods.some((m) => m.class === 'demo.LiveDemo' && m.name === 'index'));
   });
 
+  test('a java launch configuration is profiled by "Profile Memory (Java Launch Configuration)…"', async () => {
+    const { launch } = await api();
+    const started = new Promise<vscode.DebugSession>((r) => {
+      const d = vscode.debug.onDidStartDebugSession((s) => { if (s.type === 'heaplens') { d.dispose(); r(s); } });
+    });
+    const ended = new Promise<void>((r) => {
+      const d = vscode.debug.onDidTerminateDebugSession((s) => { if (s.type === 'heaplens') { d.dispose(); r(); } });
+    });
+    const previous = launch.recentProfiles()[0];
+    await vscode.commands.executeCommand('heaplens.profileJavaConfiguration');
+    const session = await started;
+    assert.equal(session.name, 'Profile Memory: Run LiveDemo (java)');
+    assert.equal(session.configuration.mainClass, 'demo.LiveDemo');
+    await ended;
+    await until('its saved profile at the top of the recent list', () => {
+      const top = launch.recentProfiles()[0];
+      return top !== previous && path.basename(top ?? '').startsWith('LiveDemo-');
+    });
+  });
+
   test('a wrong main class: the clear error, no stack trace', async () => {
     const { launch } = await api();
     const before = launch.errors.length;
