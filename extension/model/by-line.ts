@@ -2,7 +2,7 @@
 // line of its site (site → method → class → file), summed over contexts and threads, with the breakdown by
 // allocated type and the calling contexts that allocate the most there. No `vscode` import.
 import { addRecord, cmp, Totals, TypeTotals, zeroTotals } from './aggregate';
-import { childrenOf, mergeThreads, recordsOf } from './mct';
+import { mergeThreads, recordsOf, walk } from './mct';
 import { packageOf } from './names';
 import { MctNode, MethodEntry, Profile, SiteEntry } from './types';
 
@@ -54,10 +54,13 @@ export interface LineOptions {
   root?: MctNode;
 }
 
+interface Ctx { count: number; bytes: number; path: number[] }
+
 interface Acc {
   line: LineTotals;
   byType: Map<number, TypeTotals>;
-  nodes: Map<MctNode, { count: number; bytes: number }>;
+  /** the best contexts so far, best first (at most `keep`) */
+  top: Ctx[];
 }
 
 /** Every line that allocated, unsorted. Records of sites without a line or a source file are left out. */
@@ -65,7 +68,6 @@ export function totalsByLine(profile: Profile, opts: LineOptions = {}): LineTota
   const root = opts.root ?? mergeThreads(profile);
   const metric = opts.metric ?? 'count';
   const keep = opts.contexts ?? 5;
-  const parent = new Map<MctNode, MctNode>();
   const bySite = new Map<number, Acc | null>();
   const byKey = new Map<string, Acc>();
   const accOf = (siteId: number): Acc | null => {
@@ -81,7 +83,7 @@ export function totalsByLine(profile: Profile, opts: LineOptions = {}): LineTota
       if (!acc) {
         acc = {
           line: { source, line: site.line, totals: zeroTotals(), count: 0, types: [], sites: [], methods: [], contexts: [] },
-          byType: new Map(), nodes: new Map(),
+          byType: new Map(), top: [],
         };
         byKey.set(key, acc);
       }
@@ -91,10 +93,15 @@ export function totalsByLine(profile: Profile, opts: LineOptions = {}): LineTota
     bySite.set(siteId, acc);
     return acc;
   };
-  const stack: MctNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    for (const rec of recordsOf(node)) {
+  const better = (a: { count: number; bytes: number }, b: { count: number; bytes: number }): boolean =>
+    metric === 'count' ? a.count > b.count || (a.count === b.count && a.bytes > b.bytes) : a.bytes > b.bytes || (a.bytes === b.bytes && a.count > b.count);
+  // per node: the lines its records fall on (a node's records rarely span more than a few lines)
+  const here = new Map<Acc, { count: number; bytes: number }>();
+  walk(root, (node, path) => {
+    const recs = recordsOf(node);
+    if (recs.length === 0) return;
+    here.clear();
+    for (const rec of recs) {
       const acc = accOf(rec[0]);
       const type = profile.types.get(rec[1]);
       if (!acc || !type) continue;
@@ -105,26 +112,28 @@ export function totalsByLine(profile: Profile, opts: LineOptions = {}): LineTota
       tt.count += rec[2];
       tt.elements += rec[3];
       tt.bytes += rec[4];
-      const at = acc.nodes.get(node) ?? { count: 0, bytes: 0 };
-      at.count += rec[2];
-      at.bytes += rec[4];
-      acc.nodes.set(node, at);
+      const at = here.get(acc);
+      if (at) {
+        at.count += rec[2];
+        at.bytes += rec[4];
+      } else {
+        here.set(acc, { count: rec[2], bytes: rec[4] });
+      }
     }
-    for (const kid of childrenOf(node)) {
-      parent.set(kid, node);
-      stack.push(kid);
+    for (const [acc, v] of here) {
+      const top = acc.top;
+      if (keep <= 0 || (top.length >= keep && !better(v, top[top.length - 1]))) continue;
+      const ctx: Ctx = { count: v.count, bytes: v.bytes, path: path.map((n) => n.m!).filter((m) => m !== undefined) };
+      let i = top.length;
+      while (i > 0 && better(v, top[i - 1])) i--;
+      top.splice(i, 0, ctx);
+      if (top.length > keep) top.pop();
     }
-  }
+  });
   const out: LineTotals[] = [];
   for (const acc of byKey.values()) {
     acc.line.types = [...acc.byType.values()].sort((a, b) => b.count - a.count || b.bytes - a.bytes || cmp(a.type.name, b.type.name));
-    const nodes = [...acc.nodes].sort((a, b) => (metric === 'count' ? b[1].count - a[1].count : b[1].bytes - a[1].bytes)
-      || b[1].bytes - a[1].bytes);
-    acc.line.contexts = nodes.slice(0, keep).map(([node, v]) => {
-      const path: number[] = [];
-      for (let n: MctNode | undefined = node; n; n = parent.get(n)) if (n.m !== undefined) path.unshift(n.m);
-      return { path, count: v.count, bytes: v.bytes };
-    });
+    acc.line.contexts = acc.top.map((c) => ({ path: c.path, count: c.count, bytes: c.bytes }));
     out.push(acc.line);
   }
   return out;
