@@ -76,6 +76,47 @@ async function main() {
   const timeoutMs = opts.timeout * 1000;
   const runs = [];
   const reference = {};
+  let startup = null;
+  const accuracy = [];
+  const done = [];
+  const fullRun = !opts.smoke && !opts.quick && !opts.workloads && !opts.configs && opts.rounds >= 3;
+  const outDir = opts.out ?? (fullRun ? RESULTS : join(WORK, 'results'));
+  mkdirSync(outDir, { recursive: true });
+  const base = join(outDir, `jdk${ctx.jdk}${opts.smoke ? '-smoke' : ''}`);
+
+  // Written after every step, so a stopped bench still leaves the workloads it finished.
+  const write = (final) => {
+    const runNotes = [...notes];
+    const timed = runs.filter((r) => r.otherCpu != null);
+    if (timed.length) {
+      const busy = timed.reduce((a, r) => a + r.otherCpu, 0) / timed.reduce((a, r) => a + r.wall, 0);
+      runNotes.push(`Other processes used on average ${busy.toFixed(2)} of the ${ctx.machine.cores} cores during the measured runs` +
+        (busy > 0.25 ? ': the machine was busy, wall times are stretched and noisy (CPU times less so).' : '.'));
+    }
+    if (!final) runNotes.push(`INCOMPLETE: written after ${done.join(', ') || 'start'}; the bench was still running.`);
+    const summary = summarize(runs, done.filter((n) => wls.some((w) => w.name === n)), cfgs.map((c) => c.name), reference);
+    const meta = {
+      date: new Date().toISOString(), jdk: ctx.jdk, javaVersion: ctx.javaVersion, javaBuild: ctx.javaBuild, java: ctx.java,
+      agentJar: ctx.agentJar, agentJarRel: ctx.agentSource ? relative(ROOT, ctx.agentSource) : null, agentSha: ctx.agentSha,
+      machine: ctx.machine, gitCommit: ctx.gitCommit, rounds: opts.rounds, smoke: opts.smoke, quick: opts.quick, complete: final,
+      configs: cfgs.map((c) => ({ name: c.name, jvmArgs: c.jvmArgs({ ...ctx, profile: '<profile>' }) })),
+      workloads: Object.fromEntries(wls.map((w) => [w.name, w.description])),
+      jdkSources: srcVersion(), prepareSeconds, totalSeconds: (Date.now() - started) / 1000, notes: runNotes,
+    };
+    const res = { meta, summary, startup, accuracy, runs, reference };
+    res.targets = targets(res, heaplensCfg?.name);
+    writeFileSync(`${base}.json`, JSON.stringify(res, null, 1) + '\n');
+    writeFileSync(`${base}.md`, markdown(res));
+    return res;
+  };
+
+  if (opts.startup) {
+    log('start-up runs');
+    startup = measureStartup(ctx, cfgs, opts.startupReps);
+    for (const [k, s] of Object.entries(startup.configs)) log(`start-up ${k}: ${s.wall?.toFixed(3)} s (+${s.added?.toFixed(3)})${s.error ? ' ERROR ' + s.error : ''}`);
+    done.push('start-up');
+    write(false);
+  }
   for (const wl of wls) {
     if (!opts.smoke) { // untimed warm-up (page cache) whose output is the reference
       const w = runOnce(ctx, wl, cfgs[0], { round: 0, timeoutMs, tag: 'warmup' });
@@ -90,50 +131,20 @@ async function main() {
         log(fmtRun(r));
       }
     }
+    done.push(wl.name);
+    write(false);
   }
-
-  let startup = null;
-  if (opts.startup) {
-    log('start-up runs');
-    startup = measureStartup(ctx, cfgs, opts.startupReps);
-    for (const [k, s] of Object.entries(startup.configs)) log(`start-up ${k}: ${s.wall?.toFixed(3)} s (+${s.added?.toFixed(3)})${s.error ? ' ERROR ' + s.error : ''}`);
-  }
-  const accuracy = [];
   for (const wl of accWls) {
     log(`accuracy ${wl.name} (-Xint)`);
     const a = measureAccuracy(ctx, wl, heaplensCfg, { timeoutMs });
     log(`accuracy ${wl.name}: HotSpot ${a.hotspotBytes} profile ${a.profileBytes} error ${a.errorPct?.toFixed(2)} % ${JSON.stringify(a.errors)}`);
     accuracy.push(a);
+    done.push(`accuracy ${wl.name}`);
+    write(false);
   }
-
-  const timed = runs.filter((r) => r.otherCpu != null);
-  if (timed.length) {
-    const busy = timed.reduce((a, r) => a + r.otherCpu, 0) / timed.reduce((a, r) => a + r.wall, 0);
-    const msg = `Other processes used on average ${busy.toFixed(2)} of the ${ctx.machine.cores} cores during the measured runs` +
-      (busy > 0.25 ? ': the machine was busy, wall times are stretched and noisy (CPU times less so).' : '.');
-    notes.push(msg);
-    log(msg);
-  }
-  const summary = summarize(runs, wls.map((w) => w.name), cfgs.map((c) => c.name), reference);
-  const meta = {
-    date: new Date().toISOString(), jdk: ctx.jdk, javaVersion: ctx.javaVersion, javaBuild: ctx.javaBuild, java: ctx.java,
-    agentJar: ctx.agentJar, agentJarRel: ctx.agentSource ? relative(ROOT, ctx.agentSource) : null, agentSha: ctx.agentSha,
-    machine: ctx.machine, gitCommit: ctx.gitCommit, rounds: opts.rounds, smoke: opts.smoke, quick: opts.quick,
-    configs: cfgs.map((c) => ({ name: c.name, jvmArgs: c.jvmArgs({ ...ctx, profile: '<profile>' }) })),
-    workloads: Object.fromEntries(wls.map((w) => [w.name, w.description])),
-    jdkSources: srcVersion(), prepareSeconds, totalSeconds: (Date.now() - started) / 1000, notes,
-  };
-  const res = { meta, summary, startup, accuracy, runs, reference };
-  res.targets = targets(res, heaplensCfg?.name);
-  meta.totalSeconds = (Date.now() - started) / 1000;
-
-  const fullRun = !opts.smoke && !opts.quick && !opts.workloads && !opts.configs && opts.rounds >= 3;
-  const outDir = opts.out ?? (fullRun ? RESULTS : join(WORK, 'results'));
-  mkdirSync(outDir, { recursive: true });
-  const base = join(outDir, `jdk${ctx.jdk}${opts.smoke ? '-smoke' : ''}`);
-  writeFileSync(`${base}.json`, JSON.stringify(res, null, 1) + '\n');
-  writeFileSync(`${base}.md`, markdown(res));
-  log(`wrote ${base}.md and .json (${meta.totalSeconds.toFixed(0)} s)`);
+  const res = write(true);
+  const { summary, meta } = res;
+  log(`wrote ${base}.md and .json (${meta.totalSeconds.toFixed(0)} s); ${meta.notes.join(' ')}`);
 
   // Any configuration whose output differs from plain, or a run that failed, fails the bench.
   const bad = Object.entries(summary.workloads).flatMap(([wl, w]) => Object.entries(w.configs)
