@@ -2,8 +2,8 @@
 // symbols when one answers, else from HeapLens's own parse (java-parser). A document that does not parse
 // (being typed) keeps its last good outline.
 import * as vscode from 'vscode';
-import { parseJavaOutline } from './java-outline';
 import { JavaOutline } from './outline';
+import { ParserHost } from './parser-host';
 import { outlineFromSymbols, SymbolLike } from './symbols';
 
 export type RangeSource = 'auto' | 'languageServer' | 'parser';
@@ -19,29 +19,28 @@ function toSymbolLike(s: vscode.DocumentSymbol): SymbolLike {
 }
 
 export class Outlines implements vscode.Disposable {
-  private readonly cache = new Map<string, { version: number; outline: JavaOutline | undefined }>();
+  private readonly cache = new Map<string, { version: number; outline: Promise<JavaOutline | undefined> }>();
   private readonly lastGood = new Map<string, JavaOutline>();
   private readonly sub: vscode.Disposable;
+  private readonly parser: ParserHost;
 
-  constructor(private readonly mode: () => RangeSource, private readonly log: (m: string) => void) {
+  /** `workerFile`: dist/outline-worker.js (the parser runs in the calling thread without it) */
+  constructor(private readonly mode: () => RangeSource, private readonly log: (m: string) => void, workerFile?: string) {
+    this.parser = new ParserHost(workerFile, log);
     this.sub = vscode.workspace.onDidCloseTextDocument((d) => {
       this.cache.delete(d.uri.toString());
       this.lastGood.delete(d.uri.toString());
     });
   }
 
-  async get(doc: vscode.TextDocument): Promise<JavaOutline | undefined> {
+  /** The outline of a document's current version (computed once per version, also when asked concurrently). */
+  get(doc: vscode.TextDocument): Promise<JavaOutline | undefined> {
     const key = doc.uri.toString();
     const hit = this.cache.get(key);
     if (hit && hit.version === doc.version) return hit.outline;
-    const outline = await this.compute(doc);
+    const outline = this.compute(doc);
     this.cache.set(key, { version: doc.version, outline });
     return outline;
-  }
-
-  /** What the last outline of a document came from (for tests and the log). */
-  sourceOf(doc: vscode.TextDocument): JavaOutline['source'] | undefined {
-    return this.cache.get(doc.uri.toString())?.outline?.source;
   }
 
   private async compute(doc: vscode.TextDocument): Promise<JavaOutline | undefined> {
@@ -53,7 +52,7 @@ export class Outlines implements vscode.Disposable {
     }
     const key = doc.uri.toString();
     try {
-      const outline = parseJavaOutline(text);
+      const outline = await this.parser.parse(text);
       this.lastGood.set(key, outline);
       return outline;
     } catch (e) {
@@ -77,5 +76,6 @@ export class Outlines implements vscode.Disposable {
 
   dispose(): void {
     this.sub.dispose();
+    this.parser.dispose();
   }
 }

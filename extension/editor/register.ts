@@ -62,7 +62,8 @@ async function toggle(key: string): Promise<void> {
 export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.OutputChannel, deps: { launch?: LaunchApi; views?: PanelsApi }): EditorApi {
   const log = (m: string): void => output.appendLine(m);
   const sources = new ProfileSources(deps.launch, () => Math.max(250, cfg().get('editor.liveUpdateInterval', 1000)), log);
-  const outlines = new Outlines(() => cfg().get<RangeSource>('codeLens.methodRanges', 'auto'), log);
+  const outlines = new Outlines(() => cfg().get<RangeSource>('codeLens.methodRanges', 'auto'), log,
+    vscode.Uri.joinPath(ctx.extensionUri, 'dist', 'outline-worker.js').fsPath);
   const lenses = new AllocationLenses(sources, outlines, lensSettings);
   const hot = new HotLines(vscode.Uri.joinPath(ctx.extensionUri, 'media'), sources, hotLineSettings);
   const status = vscode.window.createStatusBarItem('heaplens.editorProfile', vscode.StatusBarAlignment.Right, 90);
