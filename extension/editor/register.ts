@@ -61,7 +61,9 @@ async function toggle(key: string): Promise<void> {
 
 export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.OutputChannel, deps: { launch?: LaunchApi; views?: PanelsApi }): EditorApi {
   const log = (m: string): void => output.appendLine(m);
-  const sources = new ProfileSources(deps.launch, () => Math.max(250, cfg().get('editor.liveUpdateInterval', 1000)), log);
+  // live updates: at most once per interval, and never more than a fifth of the time spent recomputing
+  let lastCostMs = 0;
+  const sources = new ProfileSources(deps.launch, () => Math.max(250, cfg().get('editor.liveUpdateInterval', 1000), 5 * lastCostMs), log);
   const outlines = new Outlines(() => cfg().get<RangeSource>('codeLens.methodRanges', 'auto'), log,
     vscode.Uri.joinPath(ctx.extensionUri, 'dist', 'outline-worker.js').fsPath);
   const lenses = new AllocationLenses(sources, outlines, lensSettings);
@@ -83,9 +85,11 @@ export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.Outp
     status.show();
   };
   const refresh = (): void => {
+    const t0 = Date.now();
     lenses.refresh();
     hot.update();
     updateStatus();
+    lastCostMs = Date.now() - t0;
   };
 
   // Without the views' handler: open the profile in the HeapLens panel and say what is missing.
