@@ -25,7 +25,6 @@ public final class AgentMain {
         try {
             ThreadState.maxDepth = options.maxDepth;
             ThreadState.maxNodes = options.maxNodes;
-            Mode.warmUp(Mode.parse(options.mode));   // link and customise the mode switch now, not inside a probe
             ModeControl.start(Mode.parse(options.mode));
             AgentInfo info = new AgentInfo();
             info.layoutSource = LayoutProbe.measure(inst);
@@ -46,6 +45,7 @@ public final class AgentMain {
             if (options.verbose) System.err.println("heaplens: retransformed " + stats.retransformed + " classes in " + (System.nanoTime() - t0) / 1_000_000 + " ms (transformer " + stats.nanos / 1_000_000 + " ms)");
             Collector collector = new Collector(out, options, registry, stats, inst, info);
             collector.onCycle(sweep);
+            collector.prepare();
             collector.start();
             if (options.portFile != null) Channel.open(options, registry, collector, info);
         } finally {

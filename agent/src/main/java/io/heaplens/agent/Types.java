@@ -63,9 +63,10 @@ public final class Types {
 
     public static String descriptorOf(Class<?> c) {
         String n = c.getName();
-        // A hidden class (a lambda proxy) is named "pkg.Main$$Lambda$14/0x0000000800c0b000": the address part
-        // differs from run to run, so profiles name it "pkg.Main$$Lambda$14" and stay comparable.
-        if (c.isHidden()) n = n.substring(0, n.indexOf('/') < 0 ? n.length() : n.indexOf('/'));
+        // A hidden class (a lambda proxy) is named "pkg.Main$$Lambda$14/0x0000000800c0b000" (JDK 17) or
+        // "pkg.Main$$Lambda/0x…" (JDK 21+): the counter and the address differ from run to run (they depend on
+        // how many proxies other threads spun first), so profiles say "pkg.Main$$Lambda" and stay comparable.
+        if (c.isHidden()) n = n.replaceFirst("(\\$\\$Lambda)(\\$\\d+)?/.*$", "$1").replaceFirst("/.*$", "");
         return c.isArray() ? n.replace('.', '/') : "L" + n.replace('.', '/') + ";";
     }
 }

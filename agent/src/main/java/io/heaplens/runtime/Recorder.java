@@ -100,14 +100,40 @@ public final class Recorder {
     }
 
     // ---- boxing, counted at the call (see AllocatingCalls): only values outside the box caches allocate -------
-    @ForceInline public static void boxInt(int v, Node n, int key) { if (v < -128 || v > INT_CACHE_HIGH) obj(n, key); }
-    @ForceInline public static void boxLong(long v, Node n, int key) { if (v < -128 || v > 127) obj(n, key); }
-    @ForceInline public static void boxShort(int v, Node n, int key) { if (v < -128 || v > 127) obj(n, key); }
-    @ForceInline public static void boxChar(int v, Node n, int key) { if (v > 127) obj(n, key); }
-    @ForceInline public static void jboxInt(int v, int key) { if (v < -128 || v > INT_CACHE_HIGH) jobj(key); }
-    @ForceInline public static void jboxLong(long v, int key) { if (v < -128 || v > 127) jobj(key); }
-    @ForceInline public static void jboxShort(int v, int key) { if (v < -128 || v > 127) jobj(key); }
-    @ForceInline public static void jboxChar(int v, int key) { if (v > 127) jobj(key); }
+    @ForceInline public static void boxInt(int v, Node n, int key) { if (v < -128 || v > INT_CACHE_HIGH) boxed(v, n, key); }
+    @ForceInline public static void boxLong(long v, Node n, int key) { if (v < -128 || v > 127) boxed(v, n, key); }
+    @ForceInline public static void boxShort(int v, Node n, int key) { if (v < -128 || v > 127) boxed(v, n, key); }
+    @ForceInline public static void boxChar(int v, Node n, int key) { if (v > 127) boxed(v, n, key); }
+    @ForceInline public static void jboxInt(int v, int key) { if (v < -128 || v > INT_CACHE_HIGH) jboxed(v, key); }
+    @ForceInline public static void jboxLong(long v, int key) { if (v < -128 || v > 127) jboxed(v, key); }
+    @ForceInline public static void jboxShort(int v, int key) { if (v < -128 || v > 127) jboxed(v, key); }
+    @ForceInline public static void jboxChar(int v, int key) { if (v > 127) jboxed(v, key); }
+
+    private static void boxed(long v, Node n, int key) {
+        obj(n, key);
+        ThreadState ts = n.thread != null ? n.thread : ThreadState.current();
+        ts.boxValue = v;
+        ts.boxPending = true;
+    }
+
+    private static void jboxed(long v, int key) {
+        ThreadState ts = ThreadState.current();
+        if (ts.busy != 0) return;
+        jobj(key);
+        ts.boxValue = v;
+        ts.boxPending = true;
+    }
+
+    /** Inside valueOf, after its `new`: counts only a box that no call-site probe counted (see boxPending). */
+    public static void boxInside(long v, int key) {
+        ThreadState ts = ThreadState.current();
+        if (ts.busy != 0) return;
+        if (ts.boxPending && ts.boxValue == v) {
+            ts.boxPending = false;
+            return;
+        }
+        jobj(key);
+    }
 
     /** After Array.newInstance(Class, int...): the new array and every array it holds, level by level. */
     @DontInline

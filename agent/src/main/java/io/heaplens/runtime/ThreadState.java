@@ -37,6 +37,13 @@ public final class ThreadState {
     /** Sampled mode: a tree built from sampled calling traces; records are scaled estimates. */
     public final Node sampled;
     final Node foldNode;
+    /**
+     * Boxing counted at a call site leaves its value here, so the probe inside valueOf does not count it again;
+     * a valueOf called from code no agent can transform (lambda proxies, method-handle forms) finds no token and
+     * counts itself.
+     */
+    boolean boxPending;
+    long boxValue;
     /** Sampled mode: bytes left before the next sample, the interval drawn for it, and the generator's state. */
     long sampleLeft, sampleInterval, random;
     /** The innermost profiled node of this thread: JDK allocations are charged to it. */

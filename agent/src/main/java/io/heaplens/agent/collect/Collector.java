@@ -51,6 +51,19 @@ public final class Collector {
 
     public TypeSizes sizes() { return writer.sizes(); }
 
+    /**
+     * The one-time JDK work the collector needs (the runtime MXBean, the charset encoders and file classes of the
+     * first write) runs here, on the premain thread under the recorder's guard, before the program starts: done
+     * later on the collector thread, it raced the program, and whichever thread initialised a JDK class first was
+     * charged for it — counts varied from run to run.
+     */
+    public void prepare() {
+        try {
+            info.jvmArgs = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        } catch (Throwable ignored) { }
+        write(false);                 // the file exists from the start, so even a JVM killed at once leaves one
+    }
+
     public void start() {
         Thread loop = new Thread(null, this::loop, "heaplens-collector", STACK);
         loop.setDaemon(true);
@@ -60,10 +73,6 @@ public final class Collector {
 
     private void loop() {
         AgentThreads.markCurrent();
-        try {
-            info.jvmArgs = ManagementFactory.getRuntimeMXBean().getInputArguments();
-        } catch (Throwable ignored) { }
-        write(false);                 // the file exists from the start, so even a JVM killed at once leaves one
         long lastWrite = System.currentTimeMillis();
         while (!finished) {
             try {

@@ -75,10 +75,13 @@ final class AllocatingCalls {
 
     /** Methods whose bodies get no allocation probes (their callers count them). */
     static boolean countedByCaller(String owner, String name, String desc) {
-        if (owner.equals("java/util/Arrays")) return isIntrinsicCopy(name, desc);
-        if (name.equals("valueOf")) {
-            for (BoxKind b : BoxKind.values()) if (owner.equals(b.owner) && desc.equals(b.desc)) return true;
-        }
-        return false;
+        return owner.equals("java/util/Arrays") && isIntrinsicCopy(name, desc);
+    }
+
+    /** The boxing method this body belongs to, or null: its `new` gets the boxInside probe. */
+    static BoxKind boxBody(String owner, String name, String desc) {
+        if (!name.equals("valueOf")) return null;
+        for (BoxKind b : BoxKind.values()) if (owner.equals(b.owner) && desc.equals(b.desc)) return b;
+        return null;
     }
 }

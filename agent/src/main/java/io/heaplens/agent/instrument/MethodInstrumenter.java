@@ -110,7 +110,8 @@ final class MethodInstrumenter implements Opcodes {
         switch (op) {
             case NEW: {
                 SiteInfo s = site(bci, line, "new", Types.descriptorOfInternal(((TypeInsnNode) insn).desc));
-                mn.instructions.insert(insn, Probes.object(registry.singleKey(s), nodeLocal));
+                AllocatingCalls.BoxKind box = AllocatingCalls.boxBody(plan.name, mn.name, mn.desc);
+                mn.instructions.insert(insn, box != null ? Probes.boxInside(box, registry.singleKey(s)) : Probes.object(registry.singleKey(s), nodeLocal));
                 break;
             }
             case NEWARRAY:

@@ -121,6 +121,20 @@ final class Probes implements Opcodes {
         return l;
     }
 
+    /** Inside a boxing method, after its NEW: boxInside(value as long, key). */
+    static InsnList boxInside(AllocatingCalls.BoxKind b, int key) {
+        InsnList l = new InsnList();
+        if (b.wide()) {
+            l.add(new VarInsnNode(LLOAD, 0));
+        } else {
+            l.add(new VarInsnNode(ILOAD, 0));
+            l.add(new InsnNode(I2L));
+        }
+        l.add(push(key));
+        l.add(call("boxInside", "(JI)V"));
+        return l;
+    }
+
     /** After Array.newInstance(Class, int[]): every level of the new array. */
     static InsnList dynamicMulti(int siteId, int nodeLocal) {
         InsnList l = new InsnList();

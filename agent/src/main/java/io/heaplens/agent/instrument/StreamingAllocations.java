@@ -99,7 +99,9 @@ final class StreamingAllocations {
         public void visitTypeInsn(int opcode, String type) {
             super.visitTypeInsn(opcode, type);
             if (opcode == NEW) {
-                emit(Probes.object(cls.registry.singleKey(site("new", Types.descriptorOfInternal(type))), -1));
+                int key = cls.registry.singleKey(site("new", Types.descriptorOfInternal(type)));
+                AllocatingCalls.BoxKind box = AllocatingCalls.boxBody(cls.owner, name, desc);
+                emit(box != null ? Probes.boxInside(box, key) : Probes.object(key, -1));
             } else if (opcode == ANEWARRAY) {
                 array("anewarray", "[" + Types.descriptorOfInternal(type));
             }
