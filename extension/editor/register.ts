@@ -4,6 +4,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { LaunchApi } from '../launch/register';
+import { focusOnMethods } from '../model/focus-tree';
 import { PanelsApi } from '../panels/register';
 import { focusMethod, registerFocusHandler, FocusHandler } from './focus';
 import { HotLines, HotLineSettings, ShownHotLine } from './hot-lines';
@@ -92,19 +93,27 @@ export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.Outp
     lastCostMs = Date.now() - t0;
   };
 
-  // Without the views' handler: open the profile in the HeapLens panel and say what is missing.
+  // Without a handler from the views: the HeapLens panel with a profile focused on the method(s), all their
+  // contexts merged (extension/model/focus-tree.ts).
   const fallbackFocus = async (req: FocusRequest): Promise<boolean> => {
     focusRequests.push(req);
     const src = sources.all().find((s) => (req.source.kind === 'file' && s.ref.kind === 'file' && s.ref.file === req.source.file)
       || (req.source.kind === 'live' && s.ref.kind === 'live' && s.ref.sessionId === req.source.sessionId));
     const profile = src?.profile();
     const name = `${req.frames[0].class.replace(/^.*\./, '')}.${req.frames[0].method}`;
-    if (!profile || !deps.views) {
+    if (!src || !profile || !deps.views) {
       void vscode.window.showWarningMessage(`HeapLens: cannot show ${name}: its profile is no longer open.`);
       return false;
     }
-    deps.views.showProfile(profile, { title: src!.label, key: src!.ref.kind === 'file' ? src!.ref.file : src!.id });
-    void vscode.window.showInformationMessage(`HeapLens: opened ${src!.label}; search the flame tree for ${name} (focusing a method from the editor needs a newer HeapLens panel).`);
+    const wanted = new Set(req.frames.map((f) => `${f.class}.${f.method}${f.desc}`));
+    const ids = [...profile.methods.values()].filter((m) => wanted.has(`${m.class}.${m.name}${m.desc}`))
+      .sort((a, b) => Number(a.name.startsWith('lambda$')) - Number(b.name.startsWith('lambda$'))).map((m) => m.id);
+    const focused = focusOnMethods(profile, ids, `${name}: all contexts`);
+    if (!focused) {
+      void vscode.window.showInformationMessage(`HeapLens: ${name} never ran in ${src.label}.`);
+      return false;
+    }
+    deps.views.showProfile(focused, { title: `${name} · ${src.label}`, key: `focus:${src.id}` });
     return true;
   };
 

@@ -99,3 +99,21 @@ test('deep trees do not overflow the stack', () => {
   assert.equal(g.inclusive.objects, 20000);
   assert.equal(g.contexts, 20000);
 });
+
+test('focusOnMethods: all contexts of a method merged under one root, recursion once', async () => {
+  const { focusOnMethods } = await import('../../extension/model/focus-tree');
+  const p = fixture();
+  const f = focusOnMethods(p, [2, 3], 'focus')!;
+  assert.equal(f.threads.length, 1);
+  assert.equal(f.file.threads[0].name, 'focus');
+  const [work, fib] = f.threads[0].root.c!;
+  assert.equal(work.m, 2);
+  assert.equal(work.calls, 6, 'three contexts of work: 3 + 1 + 2 calls');
+  // work's merged self equals its per-method self total; fib appears under work and on its own
+  const { groups } = totalsByMethod(p);
+  assert.deepEqual(totals(f, [{ c: [{ ...work, c: undefined }] }]), groups.get('com.acme.Main.work(I)V')!.self);
+  assert.deepEqual(work.c!.map((k) => k.m), [3]);
+  assert.equal(fib.m, 3);
+  assert.deepEqual(totals(f, [{ c: [fib] }]), groups.get('com.acme.Main.fib(I)I')!.inclusive);
+  assert.equal(focusOnMethods(p, [99], 'none'), undefined);
+});

@@ -85,7 +85,7 @@ export const EDITOR_SCENARIOS = {
     const tokenize = lensLinks(wb).filter({ hasText: /^HeapLens: 8\d,\d{3} objects/ }).first();
     await tokenize.waitFor({ timeout: 10000 });
     await tokenize.click();
-    await wb.waitFor('the HeapLens panel', async () => (await page.locator('.tab', { hasText: /HeapLens/ }).count()) > 0, 15000);
+    await wb.waitFor('the HeapLens panel focused on tokenize', async () => (await page.locator('.tab', { hasText: /WordIndex\.tokenize · WordIndex-/ }).count()) > 0, 15000);
     await sleep(1500);
     await wb.shot('editor-lens-click');
   },

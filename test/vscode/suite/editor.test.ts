@@ -126,6 +126,11 @@ suite('Editor: allocation CodeLens and hot lines on the sample (no Java extensio
     } finally {
       reg.dispose();
     }
+    // without a handler from the views: the panel on a profile focused on tokenize (all contexts merged)
+    const before = editor.focusRequests.length;
+    assert.equal(await vscode.commands.executeCommand('heaplens.focusMethod', req), true);
+    assert.equal(editor.focusRequests.length, before + 1);
+    await until('the focused panel', () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => /WordIndex\.tokenize · WordIndex-/.test(t.label))), 10000);
   });
 
   test('source mapping: a frame opens its file at the line; a JDK frame says the source is not available', async () => {
