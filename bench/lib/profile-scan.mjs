@@ -76,7 +76,6 @@ export function scanProfile(file, chunkSize = 1 << 24) {
             let k = n - 1, bs = 0;
             while (k >= i && buf[k] === BS) { bs++; k--; }
             esc = (bs & 1) === 1;
-            if (strParts && !strKey) strParts.push(Buffer.from(buf.subarray(strStart, n)));
             i = n;
             break;
           }
@@ -156,9 +155,9 @@ export function scanProfile(file, chunkSize = 1 << 24) {
         }
       }
       if (inTok) { tokCarry += buf.toString('latin1', tokStart, n); tokStart = 0; }
-      if (inStr && strKey) { // a key split across chunks: keep its bytes
+      if (inStr && (strKey || strParts)) { // a key or a kept value split across chunks: keep its bytes
         strParts = strParts || [];
-        strParts.push(Buffer.from(buf.subarray(strStart, n)));
+        strParts.push(Buffer.from(buf.subarray(Math.min(strStart, n), n)));
       }
       if (capt) capt.parts.push(Buffer.from(buf.subarray(captStart, n)));
     }
