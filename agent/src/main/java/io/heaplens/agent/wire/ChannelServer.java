@@ -97,11 +97,13 @@ public final class ChannelServer {
             }
             s.setSoTimeout(0);
             c = new Connection(s, new DeltaTracker(registry, sizes));
+            // welcome is queued before the connection is published: a collector tick in between would otherwise
+            // queue define/delta frames ahead of it, which a client still waiting for welcome drops.
+            c.send(welcome());
             synchronized (this) {
-                if (client != null && client.alive) { refuse(s, "another client is connected"); return; }
+                if (client != null && client.alive) { c.close(); refused.incrementAndGet(); return; }
                 client = c;
             }
-            c.send(welcome());
             readRequests(c, in);
         } catch (IOException | RuntimeException e) {
             closeQuietly(s);
@@ -184,6 +186,7 @@ public final class ChannelServer {
     public void exiting() {
         Connection c = client;
         if (c == null || !c.alive) return;
+        c.drain(1000);               // make room, so the last delta is not skipped as back-pressure
         tick();
         try {
             c.send(frame(j -> j.field("type", "event").field("event", "exiting")));

@@ -41,7 +41,7 @@ final class DeltaTracker {
     private long nextNodeId;
     private String tree = "root";
     private boolean full = true;
-    long objects, bytes, nodes;
+    long objects, arrays, bytes, nodes;
 
     DeltaTracker(Registry registry, TypeSizes sizes) {
         this.registry = registry;
@@ -60,7 +60,7 @@ final class DeltaTracker {
         ByteArrayOutputStream delta = new ByteArrayOutputStream();
         boolean wasFull = full;
         int changed = 0;
-        objects = 0; bytes = 0; nodes = 0;
+        objects = 0; arrays = 0; bytes = 0; nodes = 0;
         try (Writer w = new OutputStreamWriter(delta, StandardCharsets.UTF_8)) {
             Json j = new Json(w);
             j.begin('{').field("type", "delta").field("seq", seq).field("time", System.currentTimeMillis()).field("full", wasFull);
@@ -78,6 +78,7 @@ final class DeltaTracker {
             }
             j.end(']');
             stats.put("objects", objects);
+            stats.put("arrays", arrays);
             stats.put("bytes", bytes);
             stats.put("nodes", nodes);
             j.name("stats").begin('{');
@@ -116,7 +117,7 @@ final class DeltaTracker {
                 int site = Keys.site(key), type = Keys.type(key);
                 TypeInfo ti = registry.typeById(type);
                 long est = Tables.bytes(ti, sizes, count, arrayBytes);
-                if (!ti.array) objects += count;
+                if (ti.array) arrays += count; else objects += count;
                 bytes += est;
                 long[] sent = m.records.get(key);
                 if (sent != null && sent[0] == count && sent[1] == elements && sent[2] == est) continue;
