@@ -30,6 +30,11 @@ export interface FileLenses {
 
 const count = (t: Totals): number => t.objects + t.arrays;
 
+/** The share of estimated bytes; of allocations when the profile has no byte estimates at all. */
+function share(part: Totals, whole: Totals): number {
+  return whole.bytes > 0 ? shareOf(part, whole) : count(whole) > 0 ? count(part) / count(whole) : 0;
+}
+
 /** Lenses for every method of the outline under which anything was allocated, in source order. */
 export function fileLenses(profile: Profile, outline: JavaOutline): FileLenses {
   const matcher = new OutlineMatcher(outline);
@@ -51,7 +56,7 @@ export function fileLenses(profile: Profile, outline: JavaOutline): FileLenses {
     const members = g.methods.map((id) => profile.methods.get(id)!);
     lenses.push({
       ...t, anchor: t.method ? t.method.span : t.type.span, members, totals: g,
-      selfShare: shareOf(g.self, total), inclusiveShare: shareOf(g.inclusive, total),
+      selfShare: share(g.self, total), inclusiveShare: share(g.inclusive, total),
     });
   }
   lenses.sort((a, b) => a.anchor.start.line - b.anchor.start.line || a.anchor.start.character - b.anchor.start.character);
