@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { bestMatch, expectedPath, sourceName } from '../panels/source-match';
+import { CONVENTIONAL_ROOTS, expandRoot, findInRoots } from './source-roots';
 
 export interface SourceFrame {
   class: string;
@@ -20,7 +21,6 @@ export interface SourceFrame {
   line?: number;
 }
 
-const CONVENTIONAL_ROOTS = ['src/main/java', 'src/test/java', 'src', 'app/src/main/java', 'src/main/kotlin', '.'];
 const EXCLUDE = '{**/node_modules/**,**/target/**,**/build/**,**/out/**,**/.git/**}';
 
 function frameRef(f: SourceFrame): { class: string; method: string; desc: string; file?: string; line?: number } {
@@ -36,9 +36,7 @@ function exists(p: string): boolean {
 }
 
 function expand(p: string, folder: vscode.WorkspaceFolder | undefined): string {
-  const base = folder?.uri.fsPath ?? '';
-  const out = p.replace(/\$\{workspaceFolder\}/g, base).replace(/\$\{workspaceRoot\}/g, base);
-  return path.isAbsolute(out) || !base ? out : path.join(base, out);
+  return expandRoot(p, folder?.uri.fsPath);
 }
 
 export class SourceMap {
@@ -72,10 +70,8 @@ export class SourceMap {
     const want = expectedPath(frameRef(frame));
     const cached = this.found.get(want);
     if (cached && exists(cached.fsPath)) return cached;
-    for (const root of await this.sourceRoots()) {
-      const p = path.join(root, want);
-      if (exists(p)) return this.remember(want, vscode.Uri.file(p));
-    }
+    const inRoot = findInRoots(frame, await this.sourceRoots(), exists);
+    if (inRoot) return this.remember(want, vscode.Uri.file(inRoot));
     const byPath = await vscode.workspace.findFiles(`**/${want}`, EXCLUDE, 50);
     const candidates = byPath.length ? byPath : await vscode.workspace.findFiles(`**/${sourceName(frameRef(frame))}`, EXCLUDE, 200);
     const best = bestMatch(candidates.map((u) => u.fsPath), frameRef(frame));
