@@ -88,6 +88,8 @@ export class ProfileSources implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly watchers = new Map<string, vscode.FileSystemWatcher>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** live sessions the user stopped showing: not brought back by their next update */
+  private readonly dismissed = new Set<string>();
   /** fires when the active profile changes or its data does (live data at most once per interval) */
   readonly onDidChange = this.emitter.event;
 
@@ -148,6 +150,7 @@ export class ProfileSources implements vscode.Disposable {
     const i = this.stack.findIndex((x) => x.id === id);
     if (i < 0) return;
     const [src] = this.stack.splice(i, 1);
+    if (src instanceof LiveSource) this.dismissed.add(src.sessionId);
     this.watchers.get(src.id)?.dispose();
     this.watchers.delete(src.id);
     this.log(`editor: profile ${src.label} closed`);
@@ -191,7 +194,7 @@ export class ProfileSources implements vscode.Disposable {
   }
 
   private attachLive(session: vscode.DebugSession): void {
-    if (this.stack.some((x) => x instanceof LiveSource && x.sessionId === session.id)) return;
+    if (this.dismissed.has(session.id) || this.stack.some((x) => x instanceof LiveSource && x.sessionId === session.id)) return;
     const live = this.launch?.live(session.id);
     if (!live) return;
     const src = new LiveSource(session.id, session.name, live);
