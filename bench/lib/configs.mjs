@@ -24,9 +24,9 @@ export const CONFIGS = [
   heaplens('exact'),
   jfr('jfr-profile', () => 'profile'),
   jfr('jfr-alloc', (c) => c.jfc.alloc),
-  // heaplens('sites'),
-  // heaplens('sampled', 'rate=…'),
-  // heaplens('paused'),
+  heaplens('sites'),
+  heaplens('sampled'),
+  heaplens('paused'),
   // heaplens('lifetime'),
 ];
 

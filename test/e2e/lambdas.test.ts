@@ -1,10 +1,12 @@
 // Fixture `lambdas`: allocations in lambda bodies (synthetic methods lambda$run$N) and a static initializer.
 import * as assert from 'assert/strict';
+import * as path from 'path';
+import { RawProfile } from './support/profile';
 import { before, describe, it } from 'node:test';
 import { assertUnder, under } from './support/collapsed';
-import { JDKS } from './support/env';
+import { CLI, JDKS, PROFILE_DIR } from './support/env';
 import { assertCleanRun, Fixture } from './support/fixture';
-import { FixtureRun } from './support/heaplens';
+import { exec, FixtureRun } from './support/heaplens';
 
 const fx = new Fixture({ name: 'lambdas' });
 const RUN = 'lambdas.Main.main;lambdas.Main.run';
@@ -40,7 +42,9 @@ for (const jdk of JDKS) {
       const others = Object.fromEntries(Object.entries(got).filter(([k]) => !k.startsWith('lambdas.Main$$Lambda')));
       assert.deepEqual(others, {}, 'nothing else is allocated under capture');
       assert.equal(proxies.reduce((s, [, n]) => s + n, 0), 10, `lambda proxy objects under capture: ${JSON.stringify(got)}`);
-      assert.equal(run.profile.calls('main', ['lambdas.Main.main', 'lambdas.Main.run', 'lambdas.Main.capture', 'lambdas.Main.lambda$capture$2']), 10);
+      // `() -> total += k` calls and allocates nothing: by default (agent option leaves=skip) such a method is no
+      // node of the call tree; the last test of this file checks leaves=keep restores it.
+      assert.equal(run.profile.nodes('main', ['lambdas.Main.main', 'lambdas.Main.run', 'lambdas.Main.capture', 'lambdas.Main.lambda$capture$2']).length, 0);
     });
 
     it('keeps invokedynamic linkage out of run: run itself allocates nothing (docs/format.md boundary frames)', async () => {
@@ -64,11 +68,26 @@ for (const jdk of JDKS) {
       assert.equal(p.calls('main', [...base, 'lambdas.Main.lambda$run$1']), 3);
       assert.equal(p.calls('main', [...base, 'lambdas.Main.lambda$run$0', 'lambdas.Cell.<init>']), 14);
       assert.equal(p.calls('main', [...base, 'lambdas.Holder.<clinit>']), 1);
-      assert.equal(p.calls('main', [...base, 'lambdas.Holder.size']), 1);
+      // Holder.size() only reads a field: an allocation-free leaf, no node by default (leaves=skip)
+      assert.equal(p.nodes('main', [...base, 'lambdas.Holder.size']).length, 0);
       const runNode = p.nodes('main', base)[0];
       for (const c of runNode.c ?? []) {
         assert.ok(!p.method(c).class.includes('$$Lambda'), `lambda proxy class ${p.method(c).class} is not a frame`);
       }
+    });
+  });
+
+  describe(`lambdas with leaves=keep on JDK ${jdk.name}`, () => {
+    it('every profiled method is a node again, with its call count (seed 000 MCT)', async () => {
+      const classes = await fx.classes();
+      const out = path.join(PROFILE_DIR, `lambdas-keep-jdk${jdk.name}.heaplens`);
+      const r = await exec(process.execPath, [CLI, 'run', '--java', jdk.java, '--out', out, '--agent-opt', 'leaves=keep',
+        '--', '-cp', classes, 'lambdas.Main']);
+      assert.equal(r.code, 0, r.stderr);
+      const p = new RawProfile(out);
+      const base = ['lambdas.Main.main', 'lambdas.Main.run'];
+      assert.equal(p.calls('main', [...base, 'lambdas.Holder.size']), 1);
+      assert.equal(p.calls('main', [...base, 'lambdas.Main.capture', 'lambdas.Main.lambda$capture$2']), 10);
     });
   });
 }

@@ -2,6 +2,7 @@ package io.heaplens.agent;
 
 import io.heaplens.agent.collect.AgentInfo;
 import io.heaplens.agent.collect.Collector;
+import io.heaplens.agent.instrument.ClassInstrumenter;
 import io.heaplens.agent.instrument.HeapLensTransformer;
 import io.heaplens.agent.instrument.TransformStats;
 import io.heaplens.runtime.Keys;
@@ -25,6 +26,7 @@ public final class AgentMain {
         try {
             ThreadState.maxDepth = options.maxDepth;
             ThreadState.maxNodes = options.maxNodes;
+            ClassInstrumenter.skipLeaves = options.skipLeaves;
             ModeControl.start(Mode.parse(options.mode));
             AgentInfo info = new AgentInfo();
             info.layoutSource = LayoutProbe.measure(inst);

@@ -20,6 +20,8 @@ public final class Options {
     public boolean jdk = true;
     public boolean verbose;
     public String portFile;
+    /** Allocation-free leaf methods get no call-tree node (see ClassInstrumenter.isQuietLeaf). */
+    public boolean skipLeaves = true;
     public String tokenFile;
     public final List<String> errors = new ArrayList<>();
     public final Map<String, String> raw = new LinkedHashMap<>();
@@ -50,6 +52,10 @@ public final class Options {
                 case "jdk": o.jdk = o.bool(key, value); break;
                 case "verbose": o.verbose = o.bool(key, value); break;
                 case "portFile": o.portFile = value; break;
+                case "leaves":
+                    if (!value.equals("keep") && !value.equals("skip")) o.errors.add("option 'leaves' must be keep or skip, not '" + value + "'");
+                    o.skipLeaves = value.equals("skip");
+                    break;
                 case "tokenFile": o.tokenFile = value; break;
                 default: o.errors.add("unknown option '" + key + "'");
             }

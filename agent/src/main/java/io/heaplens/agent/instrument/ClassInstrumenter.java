@@ -29,6 +29,24 @@ public final class ClassInstrumenter {
         return false;
     }
 
+    /** Options.leaves == "skip": allocation-free leaf methods get no call-tree probes. */
+    public static volatile boolean skipLeaves;
+
+    /**
+     * A method that calls nothing and allocates nothing: its node could only ever hold a call count (it has no
+     * allocation of its own and no callee to charge). Accessors and small arithmetic are such leaves, and they
+     * are the most frequent calls in programs like javac.
+     */
+    static boolean isQuietLeaf(MethodNode m) {
+        for (org.objectweb.asm.tree.AbstractInsnNode i = m.instructions.getFirst(); i != null; i = i.getNext()) {
+            int op = i.getOpcode();
+            if (op == Opcodes.NEW || op == Opcodes.NEWARRAY || op == Opcodes.ANEWARRAY || op == Opcodes.MULTIANEWARRAY
+                || op == Opcodes.INVOKEVIRTUAL || op == Opcodes.INVOKESPECIAL || op == Opcodes.INVOKESTATIC
+                || op == Opcodes.INVOKEINTERFACE || op == Opcodes.INVOKEDYNAMIC) return false;
+        }
+        return true;
+    }
+
     /** Whether the class might hold a boundary method (checked on the raw constant pool: cheap). */
     private static boolean hasBoundary(byte[] classFile) {
         return new ClassReader(classFile).getClassName().equals("java/lang/ClassLoader");
@@ -87,7 +105,7 @@ public final class ClassInstrumenter {
             if ((m.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0 || m.instructions.size() == 0) continue;
             if (leaveAlone.contains(m.name + m.desc)) continue;
             boolean bridge = (m.access & Opcodes.ACC_BRIDGE) != 0;
-            boolean mct = (profiled && !bridge) || isBoundary(cn.name, m.name, m.desc);
+            boolean mct = (profiled && !bridge && !(skipLeaves && isQuietLeaf(m))) || isBoundary(cn.name, m.name, m.desc);
             if (boundaryOnly && !mct) continue;
             MethodInstrumenter mi = new MethodInstrumenter(registry, plan, (OffsetMethodNode) m, mct, !boundaryOnly);
             mi.run();
