@@ -1,6 +1,7 @@
 // Wires the editor features: allocation CodeLens, hot allocation lines, the profile they show (status bar
 // item and picker), the toggle commands, heaplens.focusMethod and heaplens.revealFrame. Returns the API
 // the views and the tests use.
+import { registerBudgets } from './budgets';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { LaunchApi } from '../launch/register';
@@ -117,6 +118,7 @@ export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.Outp
     return true;
   };
 
+  ctx.subscriptions.push(...registerBudgets(sources));
   ctx.subscriptions.push(
     sources, outlines, lenses, hot, status,
     vscode.languages.registerCodeLensProvider([{ language: 'java' }, { pattern: '**/*.java' }], lenses),

@@ -94,6 +94,32 @@ suite('Editor: allocation CodeLens and hot lines on the sample (no Java extensio
     assert.equal(at(22).length + at(28).length, 0);
   });
 
+  test('a budget file shows each rule measured against the active profile, violations in Problems', async () => {
+    const editor = (await api()).editor;
+    await until('the saved profile to be active', () => editor.activeProfile()?.id === `file:${saved}`, 10000);
+    const uri = vscode.Uri.joinPath(folder().uri, 'suite.heaplens-budget.json');
+    const text = JSON.stringify({ version: 1, rules: [
+      { id: 'tokenize', method: 'demo.WordIndex.tokenize', metric: 'objects', max: 1000000 },
+      { id: 'too-tight', method: 'demo.WordIndex.top', metric: 'objects', max: 1 },
+    ] }, null, 2);
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const titles = await until('budget lenses', async () => {
+      const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];
+      const t = lenses.map((l) => l.command?.title ?? '');
+      return t.length === 2 && t.every((x) => x.startsWith('✓') || x.startsWith('✗')) ? t : undefined;
+    }, 15000);
+    assert.ok(titles[0].startsWith('✓'), `the generous rule holds: ${titles[0]}`);
+    assert.ok(titles[1].startsWith('✗'), `the tight rule is exceeded: ${titles[1]}`);
+    const problems = await until('a Problems entry for the violated rule', () => {
+      const d = vscode.languages.getDiagnostics(uri);
+      return d.length === 1 ? d : undefined;
+    }, 15000);
+    assert.equal(problems[0].severity, vscode.DiagnosticSeverity.Error);
+    assert.match(problems[0].message, /too-tight/);
+  });
+
   test('the hottest application line: decoration, after-line text and hover', async () => {
     const { editor } = await api();
     const doc = await vscode.workspace.openTextDocument(source());
