@@ -7,7 +7,7 @@ import { CONFIGS, heaplens } from './lib/configs.mjs';
 import { makeContext } from './lib/context.mjs';
 import { RESULTS, ROOT, WORK } from './lib/paths.mjs';
 import { log } from './lib/sh.mjs';
-import { runOnce } from './lib/runone.mjs';
+import { runOnce, runSet } from './lib/runone.mjs';
 import { measureStartup } from './lib/startup.mjs';
 import { measureAccuracy } from './lib/accuracy.mjs';
 import { summarize } from './lib/summary.mjs';
@@ -74,6 +74,8 @@ async function main() {
   if (opts.prepareOnly) { log(`prepared in ${prepareSeconds.toFixed(1)} s`); return 0; }
 
   const timeoutMs = opts.timeout * 1000;
+  ctx.runSet = runSet(ctx);
+  log(`run directories: ${ctx.runSet}`);
   const runs = [];
   const reference = {};
   let startup = null;
@@ -82,7 +84,7 @@ async function main() {
   const fullRun = !opts.smoke && !opts.quick && !opts.workloads && !opts.configs && opts.rounds >= 3;
   const outDir = opts.out ?? (fullRun ? RESULTS : join(WORK, 'results'));
   mkdirSync(outDir, { recursive: true });
-  const base = join(outDir, `jdk${ctx.jdk}${opts.smoke ? '-smoke' : ''}`);
+  const base = join(outDir, `jdk${ctx.jdk}${opts.smoke ? '-smoke' : ''}${opts.tag ? '-' + opts.tag : ''}`);
 
   // Written after every step, so a stopped bench still leaves the workloads it finished.
   const write = (final) => {

@@ -12,7 +12,8 @@ export const USAGE = `usage: node bench/run.mjs [flags]
   --prepare-only     install and prepare the workloads, run nothing
   --timeout S        seconds before a run is killed (default 900)
   --out DIR          where to write the table and JSON (default bench/results for a full default run,
-                     bench/work/results otherwise)`;
+                     bench/work/results otherwise)
+  --tag T            name the result files jdkN-T.md/.json`;
 
 export function parseArgs(argv) {
   const o = { rounds: 3, jdk: '17', startup: true, accuracy: true, timeout: 900, workloads: null, configs: null,
@@ -37,6 +38,7 @@ export function parseArgs(argv) {
       case '--prepare-only': o.prepareOnly = true; break;
       case '--timeout': o.timeout = Number(val()); break;
       case '--out': o.out = val(); break;
+      case '--tag': o.tag = val(); break;
       case '-h': case '--help': o.help = true; break;
       default: throw new Error(`unknown flag ${a}\n${USAGE}`);
     }

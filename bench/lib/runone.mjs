@@ -1,13 +1,27 @@
 // One measured run of one workload under one configuration, with its output check and profile statistics.
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { WORK } from './paths.mjs';
 import { measure } from './measure.mjs';
 import { fileSize, readProfile } from './profile.mjs';
 
+// Each bench invocation has its own set of run directories (runs/jdkN-<pid>/), so two benches running at once
+// (two sessions, or `npm test` during a long bench) never delete each other's files.
+export function runSet(ctx) {
+  const root = join(WORK, 'runs');
+  mkdirSync(root, { recursive: true });
+  const alive = (pid) => { try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
+  // Leave the newest finished set for inspection; remove older finished ones.
+  const dead = readdirSync(root).map((name) => ({ name, pid: Number(/-(\d+)$/.exec(name)?.[1]) }))
+    .filter((s) => !s.pid || !alive(s.pid))
+    .map((s) => ({ ...s, mtime: statSync(join(root, s.name)).mtimeMs })).sort((a, b) => b.mtime - a.mtime);
+  for (const s of dead.slice(1)) rmSync(join(root, s.name), { recursive: true, force: true });
+  return join(root, `jdk${ctx.jdk}-${process.pid}`);
+}
+
 export function runDirFor(ctx, wl, cfgName, tag) {
-  const dir = join(WORK, 'runs', `jdk${ctx.jdk}`, wl.name, `${cfgName}${tag ? '-' + tag : ''}`);
+  const dir = join(ctx.runSet, wl.name, `${cfgName}${tag ? '-' + tag : ''}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   return dir;
