@@ -1,4 +1,4 @@
-// npm test: deps → build → agent JUnit → TS unit tests → e2e tests → real VS Code → bench smoke.
+// npm test: deps → build → agent JUnit → TS unit tests → e2e tests → reliability tests → real VS Code → bench smoke.
 // Stops at the first failing stage; always ends with the line `N passed, N failed`.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -105,6 +105,11 @@ const e2e = [
 ];
 if (e2e.length > 0) await nodeTests('e2e tests', e2e);
 else console.log('\n(no e2e tests)');
+
+// The reliability and security suite's fast part (docs/reliability.md); the long part is `npm run test:stress`.
+const reliability = findTests(join(root, 'out', 'test', 'reliability'), /\.test\.js$/);
+if (reliability.length > 0) await nodeTests('reliability tests', reliability);
+else stop('reliability tests: none found', 1);
 
 // The extension in a real VS Code (code-server 1.139 + Chromium, installed once into a cache folder):
 // the in-host mocha suite and the UI scenarios (test/vscode/harness/run.mjs).
