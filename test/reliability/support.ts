@@ -20,10 +20,10 @@ export function agentArg(out: string, extra = ''): string {
 }
 
 /** java [agent] -Xverify:all jvmArgs -cp CP main args; never rejects on a non-zero exit. */
-export function java(jdk: Jdk, opts: { agent?: string; jvmArgs?: string[]; classpath: string[]; main: string; args?: string[] }): Promise<Exec> {
+export function java(jdk: Jdk, opts: { agent?: string; jvmArgs?: string[]; classpath: string[]; main: string; args?: string[]; timeoutMs?: number }): Promise<Exec> {
   const args = [...(opts.agent ? [opts.agent] : []), '-Xverify:all', ...(opts.jvmArgs ?? []),
     '-cp', opts.classpath.join(path.delimiter), opts.main, ...(opts.args ?? [])];
-  return exec(jdk.java, args, 180_000);
+  return exec(jdk.java, args, opts.timeoutMs ?? 300_000);
 }
 
 /** Starts a JVM and resolves once its stdout has printed `line`. */

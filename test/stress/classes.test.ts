@@ -10,8 +10,9 @@ import { compileFixture, Exec } from '../e2e/support/heaplens';
 import { agentArg, java, outFile, readProfile } from '../reliability/support';
 
 const SHARE = process.env.HEAPLENS_STRESS_JARS ?? '/usr/share/java';
-const jars = fs.readdirSync(SHARE).filter((f) => f.endsWith('.jar')).sort().map((f) => path.join(SHARE, f))
-  .filter((f) => fs.statSync(f).isFile());
+// each jar once: Debian installs most of them twice (name.jar -> name-1.2.jar)
+const jars = [...new Set(fs.readdirSync(SHARE).filter((f) => f.endsWith('.jar')).sort()
+  .map((f) => fs.realpathSync(path.join(SHARE, f))))].filter((f) => fs.statSync(f).isFile());
 
 for (const jdk of JDKS) {
   describe(`every class of ${jars.length} jars in ${SHARE} on JDK ${jdk.name}`, () => {
@@ -24,8 +25,8 @@ for (const jdk of JDKS) {
       profile = outFile(`loadall-jdk${jdk.name}.heaplens`);
       const jvmArgs = ['-Xmx2g', '-XX:MaxMetaspaceSize=2g'];
       [plain, profiled] = await Promise.all([
-        java(jdk, { jvmArgs, classpath: [dir], main: 'loadall.Main', args: jars }),
-        java(jdk, { agent: agentArg(profile), jvmArgs, classpath: [dir], main: 'loadall.Main', args: jars }),
+        java(jdk, { jvmArgs, classpath: [dir], main: 'loadall.Main', args: jars, timeoutMs: 3600_000 }),
+        java(jdk, { agent: agentArg(profile), jvmArgs, classpath: [dir], main: 'loadall.Main', args: jars, timeoutMs: 3600_000 }),
       ]);
     });
 
