@@ -16,7 +16,7 @@ for (const jdk of JDKS) {
       const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
         const env = { ...process.env, JAVA_TOOL_OPTIONS: '-Xverify:all' };
         execFile(process.execPath,
-          [path.join(ROOT, 'bench', 'run.mjs'), '--quick', '--configs', 'plain,exact', '--no-startup', '--no-accuracy',
+          [path.join(ROOT, 'bench', 'run.mjs'), '--quick', '--configs', 'plain,heaplens-exact', '--no-startup', '--no-accuracy',
             '--jdk', jdk.name, '--out', out, '--tag', 'stress'],
           { cwd: ROOT, env, timeout: 3 * 3600_000, maxBuffer: 256 << 20, encoding: 'utf8' },
           (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) }));
@@ -26,7 +26,7 @@ for (const jdk of JDKS) {
       const names = Object.keys(res.summary);
       assert.ok(names.length >= 5, `workloads: ${names.join(', ')}`);
       for (const wl of names) {
-        const exact = res.summary[wl].configs.exact;
+        const exact = res.summary[wl].configs['heaplens-exact'];
         console.log(`JDK ${jdk.name} ${wl}: output ${exact.output}, ${exact.checkSummary}, wall ratio ${exact.wallRatio?.toFixed(2)}`);
         assert.equal(res.summary[wl].configs.plain.failed, 0, `${wl} plain failed`);
         assert.equal(exact.failed, 0, `${wl} exact failed: ${JSON.stringify(exact.errors)}`);
