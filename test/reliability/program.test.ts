@@ -139,6 +139,8 @@ for (const jdk of JDKS) {
       assert.ok(a.maxNodes <= a.heapMax / 32 / 200, `node budget ${a.maxNodes} is more than 1/32 of the heap`);
       assert.ok(a.treeBytes > 0 && a.treeBytes <= a.heapMax / 16, `tree bytes ${a.treeBytes}`);
       assert.ok(a.nodes <= a.maxNodes + 8, `nodes ${a.nodes} > budget ${a.maxNodes}`);
+      // the heap guard's GC notifications are the agent's work: the JVM thread delivering them is not listed
+      assert.deepEqual(prof.threads.map((t: { name: string }) => t.name).filter((n: string) => /Notification Thread/.test(n)), []);
     });
   });
 }

@@ -74,11 +74,16 @@ public final class HeapGuard implements NotificationListener {
 
     @Override
     public void handleNotification(Notification n, Object handback) {
-        if (frozenAtNodes >= 0 || !GC_NOTIFICATION.equals(n.getType()) || !(n.getUserData() instanceof CompositeData)) return;
         ThreadState ts = null;
+        boolean up = false;
         try {
-            ts = ThreadState.current();             // a JDK thread: its work here is the agent's, not the program's
+            ts = ThreadState.current();
+            // The JVM's "Notification Thread" builds these notifications for our listener: its work is the agent's,
+            // so it is an agent thread (never profiled, never listed), not a thread of the program's.
+            if (!ts.agentThread) AgentThreads.markCurrent();
             ts.busy++;
+            up = true;
+            if (frozenAtNodes >= 0 || !GC_NOTIFICATION.equals(n.getType()) || !(n.getUserData() instanceof CompositeData)) return;
             // com.sun.management.GarbageCollectionNotificationInfo, read as open data (no jdk.management types)
             CompositeData gcInfo = (CompositeData) ((CompositeData) n.getUserData()).get("gcInfo");
             TabularData after = (TabularData) gcInfo.get("memoryUsageAfterGc");
@@ -91,7 +96,7 @@ public final class HeapGuard implements NotificationListener {
         } catch (Throwable ignored) {
             // an unexpected notification layout: the collector cycle's check still runs
         } finally {
-            if (ts != null) ts.busy--;
+            if (up) ts.busy--;
         }
     }
 
