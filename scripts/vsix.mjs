@@ -16,8 +16,7 @@ export function vsixPath() {
  * relative: VS Code shows the installed extension's README with its pictures from the package itself
  * (rewriting them to repository URLs is `vsce publish`'s business).
  */
-export function packageVsix() {
-  const file = vsixPath();
+export function packageVsix(file = vsixPath()) {
   const t0 = Date.now();
   const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
   const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', file], { cwd: root, encoding: 'utf8' });

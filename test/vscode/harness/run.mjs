@@ -2,12 +2,12 @@
 // suite, then the UI scenarios; screenshots in build/vscode-screenshots/. Ends with "N passed, N failed".
 // Needs `npm run build` (dist/) and compiled tests (out/test/vscode) first; `npm test` does both.
 import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { root } from '../../../scripts/lib.mjs';
 import { runExtensionTests } from './ext-tests.mjs';
 import { ensureInstalled } from './install.mjs';
 import { startCodeServer } from './server.mjs';
-import { listZip, packageVsix } from '../../../scripts/vsix.mjs';
+import { listZip, packageVsix, vsixPath } from '../../../scripts/vsix.mjs';
 import { runUiScenarios } from './ui.mjs';
 import { prepareWorkspace } from './workspace.mjs';
 
@@ -33,7 +33,7 @@ try {
   // The UI scenarios run the packaged extension as a user gets it: the .vsix of the current dist/,
   // installed with `code-server --install-extension` into the fresh profile. The in-host suite loads the
   // source folder (extensionDevelopmentPath, which takes precedence there).
-  const vsix = packageVsix();
+  const vsix = packageVsix(join(out, basename(vsixPath())));
   lap(`packaged ${vsix.file} (${(vsix.bytes / 1024).toFixed(0)} KiB, ${listZip(vsix.file).length} files)`);
   server = await startCodeServer(paths, join(out, 'server'), { vsix: vsix.file });
   const { name, publisher, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

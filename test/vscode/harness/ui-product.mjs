@@ -33,7 +33,7 @@ async function tryCommand(wb, title) {
 async function quickOpen(wb, prefix, text, row) {
   const page = wb.page;
   await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+P');
+  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 20000 });
   await input.fill(`${prefix}${text}`);
@@ -151,35 +151,48 @@ export const PRODUCT_SCENARIOS = {
 };
 
 export const PICTURE_SCENARIOS = {
-  async 'walkthrough pictures from the real UI: JDK check, a session, flame tree, CodeLens, sites'(wb) {
+  async 'walkthrough pictures from the real UI: CodeLens, JDK check, a session, flame tree, sites'(wb) {
     const page = wb.page;
-    await tryCommand(wb, 'View: Close All Editors');
+    // CodeLens and hot lines: WordIndex.java as the editor scenario left it (its profile is the active one)
+    await page.keyboard.press('Escape');
+    await quickOpen(wb, '', 'WordIndex.java', 'WordIndex.java');
+    await page.locator('.tabs-container .tab', { hasText: 'WordIndex.java' }).first().click();
+    await command(wb, 'View: Close Other Editors in Group');
     await tryCommand(wb, 'View: Close Primary Side Bar');
     if (await page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await tryCommand(wb, 'View: Hide Secondary Side Bar');
-    await tryCommand(wb, 'Notifications: Clear All Notifications');
     await tryCommand(wb, 'View: Hide Panel');
+    await page.locator('.tabs-container .tab', { hasText: 'WordIndex.java' }).first().click();
+    await quickOpen(wb, ':', '71');
+    await page.locator('.monaco-editor .codelens-decoration a', { hasText: /^HeapLens: / }).first().waitFor({ timeout: 20000 });
+    await sleep(800);
+    await picture(wb, 'editor', ['.part.editor']);
+    await command(wb, 'View: Close All Editors');
     // the JDK step: the notification of "Check the Java Runtime"
+    await command(wb, 'Notifications: Clear All Notifications');
     await command(wb, 'HeapLens: Check the Java Runtime');
     await wb.waitFor('the Java check notification', async () => /HeapLens will run Java \d+/.test(await wb.notifications()), 20000);
     await sleep(400);
-    const toast = await page.locator('.notifications-toasts .notification-toast', { hasText: 'HeapLens will run Java' }).first().isVisible().catch(() => false);
-    await picture(wb, 'jdk', [toast ? '.notifications-toasts .notification-toast' : '.notifications-center', '.part.statusbar']);
-    await tryCommand(wb, 'Notifications: Clear All Notifications');
-    // the configuration step: a running session, its Debug Console and the status bar count
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'HeapLens will run Java' }).first();
+    // the toast, or its row in the notification center (older notifications may stay there: not in the picture)
+    await picture(wb, 'jdk', [(await toast.isVisible().catch(() => false)) ? '.notifications-toasts .notification-toast:has-text("HeapLens will run Java")'
+      : '.notifications-center .monaco-list-row:has-text("HeapLens will run Java")']);
+    await command(wb, 'Notifications: Clear All Notifications');
+    // the configuration step: launch.json and a running session, its Debug Console and the status bar count
     await quickOpen(wb, '', 'launch.json', 'launch.json');
+    await page.locator('.tabs-container .tab', { hasText: 'launch.json' }).first().waitFor({ timeout: 20000 });
     await wb.startConfiguration('Profile Memory');
     await wb.waitFor('program output', async () => /LiveDemo: second 2\b/.test(await wb.consoleText()), 60000);
     await wb.waitFor('the status bar count', async () => /objects/.test((await wb.statusText()) ?? ''), 10000);
     await picture(wb, 'configure', ['.part.editor', '.part.panel', '.part.statusbar']);
     await wb.waitFor('the end of the session', async () => /profile saved to/.test(await wb.consoleText()), 60000);
-    await tryCommand(wb, 'Notifications: Clear All Notifications');
+    await command(wb, 'Notifications: Clear All Notifications');
     await tryCommand(wb, 'View: Hide Panel');
-    // the flame tree and the sites of the saved profile
-    await tryCommand(wb, 'View: Close All Editors');
+    await command(wb, 'View: Close All Editors');
+    // the flame tree and the sites of the WordIndex profile (two worker threads: a deeper tree)
     await command(wb, 'HeapLens: Open Profile…');
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /LiveDemo-\d{8}-\d{6}\.heaplens/ }).first();
-    await row.waitFor({ timeout: 10000 });
-    await row.click();
+    const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: /WordIndex-\d{8}-\d{6}\.heaplens/ }).first();
+    await pick.waitFor({ timeout: 10000 });
+    await pick.click();
     const view = page.frameLocator('iframe.webview').last().frameLocator('#active-frame');
     await view.locator('.flame-summary li[data-frame]').first().waitFor({ state: 'attached', timeout: 30000 });
     await sleep(1000);
@@ -188,13 +201,6 @@ export const PICTURE_SCENARIOS = {
     await view.locator('.view-sites table.grid tbody tr').first().waitFor({ timeout: 10000 });
     await sleep(500);
     await picture(wb, 'accounts', ['.part.editor']);
-    // CodeLens and hot lines on WordIndex.java (the editor scenario profiled it; its profile is active)
-    await tryCommand(wb, 'View: Close All Editors');
-    await quickOpen(wb, '', 'WordIndex.java', 'WordIndex.java');
-    await quickOpen(wb, ':', '76');
-    await page.locator('.monaco-editor .codelens-decoration a', { hasText: /^HeapLens: / }).first().waitFor({ timeout: 20000 });
-    await sleep(800);
-    await picture(wb, 'editor', ['.part.editor']);
-    await tryCommand(wb, 'View: Show Explorer');
+    await command(wb, 'View: Close All Editors');
   },
 };
