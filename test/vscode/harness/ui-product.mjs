@@ -163,7 +163,7 @@ export const PICTURE_SCENARIOS = {
     await tryCommand(wb, 'View: Hide Panel');
     await page.locator('.tabs-container .tab', { hasText: 'WordIndex.java' }).first().click();
     await quickOpen(wb, ':', '71');
-    await page.locator('.monaco-editor .codelens-decoration a', { hasText: /^HeapLens: / }).first().waitFor({ timeout: 20000 });
+    await page.locator('.monaco-editor .codelens-decoration a:visible', { hasText: /^HeapLens: / }).first().waitFor({ timeout: 20000 });
     await sleep(800);
     await picture(wb, 'editor', ['.part.editor']);
     await command(wb, 'View: Close All Editors');
