@@ -124,11 +124,15 @@ export const PRODUCT_SCENARIOS = {
     const files = ['jdk', 'configure', 'flame', 'editor', 'accounts'];
     for (const [i, title] of WALKTHROUGH_STEPS.entries()) {
       await page.locator('.gettingStartedContainer .getting-started-step', { hasText: title }).first().click();
-      const img = page.locator(`.gettingStartedContainer .getting-started-media img[src*="media/walkthrough/${files[i]}.png"]`).first();
+      // (the src is a resource URL with the path encoded: match the file name)
+      const img = page.locator(`.gettingStartedContainer .getting-started-media img[src*="${files[i]}.png"]`).first();
       const w = await wb.waitFor(`the picture of "${title}"`, async () => {
         const n = await img.evaluate((e) => (e.complete ? e.naturalWidth : 0)).catch(() => 0);
         return n > 0 ? n : undefined;
-      }, 10000);
+      }, 10000).catch(async (e) => {
+        const srcs = await page.locator('.gettingStartedContainer .getting-started-media img').evaluateAll((l) => l.map((x) => x.getAttribute('src')));
+        throw new Error(`${e.message}; pictures shown: ${srcs.join(', ')}`);
+      });
       console.log(`  step "${title}": media/walkthrough/${files[i]}.png loaded (${w} px)`);
       if (i === 2) await wb.shot('walkthrough-flame-step');
     }
