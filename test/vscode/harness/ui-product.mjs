@@ -125,12 +125,12 @@ export const PRODUCT_SCENARIOS = {
     for (const [i, title] of WALKTHROUGH_STEPS.entries()) {
       await page.locator('.gettingStartedContainer .getting-started-step', { hasText: title }).first().click();
       // (the src is a resource URL with the path encoded: match the file name)
-      const img = page.locator(`.gettingStartedContainer .getting-started-media img[src*="${files[i]}.png"]`).first();
+      const img = page.locator(`.gettingStartedContainer img[src*="${files[i]}.png"]`).first();
       const w = await wb.waitFor(`the picture of "${title}"`, async () => {
         const n = await img.evaluate((e) => (e.complete ? e.naturalWidth : 0)).catch(() => 0);
         return n > 0 ? n : undefined;
       }, 10000).catch(async (e) => {
-        const srcs = await page.locator('.gettingStartedContainer .getting-started-media img').evaluateAll((l) => l.map((x) => x.getAttribute('src')));
+        const srcs = await page.locator('img').evaluateAll((l) => l.map((x) => `${x.className}:${(x.getAttribute('src') ?? '').slice(-80)}`));
         throw new Error(`${e.message}; pictures shown: ${srcs.join(', ')}`);
       });
       console.log(`  step "${title}": media/walkthrough/${files[i]}.png loaded (${w} px)`);
