@@ -124,13 +124,15 @@ export const PRODUCT_SCENARIOS = {
     const files = ['jdk', 'configure', 'flame', 'editor', 'accounts'];
     for (const [i, title] of WALKTHROUGH_STEPS.entries()) {
       await page.locator('.gettingStartedContainer .getting-started-step', { hasText: title }).first().click();
-      // (the src is a resource URL with the path encoded: match the file name)
-      const img = page.locator(`.gettingStartedContainer img[src*="${files[i]}.png"]`).first();
+      // (the picture's URL is a resource URL with the path encoded, set as a property: match currentSrc's file name)
       const w = await wb.waitFor(`the picture of "${title}"`, async () => {
-        const n = await img.evaluate((e) => (e.complete ? e.naturalWidth : 0)).catch(() => 0);
+        const n = await page.locator('.gettingStartedContainer img').evaluateAll((l, f) => {
+          const img = l.find((x) => x.currentSrc.includes(f));
+          return img && img.complete ? img.naturalWidth : 0;
+        }, `${files[i]}.png`).catch(() => 0);
         return n > 0 ? n : undefined;
       }, 10000).catch(async (e) => {
-        const srcs = await page.locator('img').evaluateAll((l) => l.map((x) => `${x.className}:${(x.getAttribute('src') ?? '').slice(-80)}`));
+        const srcs = await page.locator('.gettingStartedContainer img').evaluateAll((l) => l.map((x) => `${x.className}:${x.currentSrc.slice(-60)}`));
         throw new Error(`${e.message}; pictures shown: ${srcs.join(', ')}`);
       });
       console.log(`  step "${title}": media/walkthrough/${files[i]}.png loaded (${w} px)`);
