@@ -1,0 +1,129 @@
+// The sampled mode's estimates against exact counts, per type (issue 7). A workload runs under heaplens-exact, once
+// more under heaplens-exact (run-to-run variation of the program itself) and under heaplens-sampled with
+// sampleBytes=K; the profiles' records are summed per type name over all threads (exact: the `root` trees; sampled:
+// the `sampled` trees) and the top types by exact bytes are compared.
+//
+// The bound: a sample is taken every K bytes on average (exponential intervals) and weighted by the bytes since the
+// previous one, so a type receiving B bytes gets about B / K samples of weight w with E[w²] = 2K², and its estimated
+// bytes have a relative standard deviation of sqrt(2K / B). A sample's count is its weight ÷ the sampled object's
+// size, so the estimated count of a type has the variance 2K · Σ 1/size over its objects; per record (one site in
+// one calling context) the profile knows count c and bytes b, and Σ c² / b over the records stands in for Σ 1/size.
+// For an object type (one size) that gives exactly sqrt(2K / B); for arrays of varied sizes it is larger.
+import { scanProfile } from './profile-scan.mjs';
+import { heaplens } from './configs.mjs';
+import { runOnce } from './runone.mjs';
+
+export const DEFAULT_SAMPLE_BYTES = 16 * 1024;
+export const DEFAULT_WORKLOADS = ['luindex', 'h2'];
+export const TOP_TYPES = 20;
+
+/** Sums a profile's records per type name: { meta, root, sampled } with Map name → { count, elements, bytes, invSize }. */
+export function typeTotals(file) {
+  const { top, perType } = scanProfile(file, undefined, { byType: true });
+  if (top.format !== 'heaplens-profile') throw new Error(`${file}: format is ${JSON.stringify(top.format)}, not heaplens-profile`);
+  const names = new Map((top.types || []).map((t) => [t.id, t.name]));
+  const byName = (m) => {
+    const out = new Map();
+    for (const [id, e] of m) {
+      const name = names.get(id);
+      if (name == null) throw new Error(`${file}: type id ${id} is not in the types table`);
+      // ids are per run, and two ids can share a name (two class loaders): join on the name
+      const o = out.get(name) ?? { count: 0, elements: 0, bytes: 0, invSize: 0 };
+      o.count += e.count; o.elements += e.elements; o.bytes += e.bytes; o.invSize += e.invSize;
+      out.set(name, o);
+    }
+    return out;
+  };
+  return { meta: top.meta ?? {}, root: byName(perType.root), sampled: byName(perType.sampled) };
+}
+
+const rel = (est, exact) => (exact > 0 ? (est - exact) / exact : null);
+const sum = (m, k) => [...m.values()].reduce((a, e) => a + e[k], 0);
+
+/**
+ * The per-type comparison. exact, sampled, repeat: Map type name → { count, bytes, invSize } (repeat: a second exact
+ * run, or null); K: the sampled run's mean sample interval in bytes. Returns the top `top` types by exact bytes.
+ */
+export function compareTypes({ exact, sampled, repeat = null, sampleBytes: K, top = TOP_TYPES }) {
+  if (!(K > 0)) throw new Error(`sampleBytes must be positive, got ${K}`);
+  const none = { count: 0, elements: 0, bytes: 0, invSize: 0 };
+  const rows = [...exact.entries()].filter(([, e]) => e.bytes > 0)
+    .sort((a, b) => b[1].bytes - a[1].bytes || (a[0] < b[0] ? -1 : 1)).slice(0, top)
+    .map(([type, e]) => {
+      const s = sampled.get(type) ?? none;
+      const countError = rel(s.count, e.count);
+      const countSigma = e.count > 0 ? Math.sqrt(2 * K * e.invSize) / e.count : null;
+      const bytesError = rel(s.bytes, e.bytes);
+      const bytesSigma = Math.sqrt((2 * K) / e.bytes);
+      const r = repeat ? (repeat.get(type) ?? none) : null;
+      return {
+        type,
+        exactCount: e.count,
+        sampledCount: s.count,
+        countError,
+        countSigma,
+        countZ: countError != null && countSigma > 0 ? countError / countSigma : null,
+        countWithin3Sigma: countError != null && countSigma != null ? Math.abs(countError) <= 3 * countSigma : null,
+        exactBytes: e.bytes,
+        sampledBytes: s.bytes,
+        bytesError,
+        bytesSigma,
+        bytesWithin3Sigma: bytesError != null ? Math.abs(bytesError) <= 3 * bytesSigma : null,
+        repeatCount: r ? r.count : null,
+        runToRun: r ? rel(r.count, e.count) : null,
+      };
+    });
+  const exactBytes = sum(exact, 'bytes'), sampledBytes = sum(sampled, 'bytes');
+  const total = {
+    exactCount: sum(exact, 'count'), sampledCount: sum(sampled, 'count'),
+    exactBytes, sampledBytes, bytesError: rel(sampledBytes, exactBytes),
+    bytesSigma: exactBytes > 0 ? Math.sqrt((2 * K) / exactBytes) : null,
+    repeatCount: repeat ? sum(repeat, 'count') : null, repeatBytes: repeat ? sum(repeat, 'bytes') : null,
+  };
+  total.runToRun = repeat ? rel(total.repeatCount, total.exactCount) : null;
+  return {
+    sampleBytes: K,
+    rows,
+    total,
+    countWithin3Sigma: rows.filter((r) => r.countWithin3Sigma).length,
+    bytesWithin3Sigma: rows.filter((r) => r.bytesWithin3Sigma).length,
+    // the largest run-to-run difference among the rows: a count error of that order is the program, not sampling
+    maxRunToRun: repeat ? Math.max(0, ...rows.map((r) => Math.abs(r.runToRun ?? 0))) : null,
+  };
+}
+
+/** Runs one workload exact, exact again (if `repeat`) and sampled, and compares the profiles. */
+export function measureSampledError(ctx, wl, { sampleBytes, repeat = true, timeoutMs, reference }) {
+  const exactCfg = heaplens('exact');
+  const sampledCfg = heaplens('sampled', `sampleBytes=${sampleBytes}`);
+  const plan = [['exact', exactCfg], ...(repeat ? [['exactRepeat', exactCfg]] : []), ['sampled', sampledCfg]];
+  const runs = {};
+  const totals = {};
+  const errors = {};
+  for (const [key, cfg] of plan) {
+    const r = runOnce(ctx, wl, cfg, { round: 0, timeoutMs, tag: `sampled-error-${key}` });
+    runs[key] = { config: cfg.name, wall: r.wall, cpu: r.cpu, otherCpu: r.otherCpu, command: r.command, dir: r.dir,
+      check: r.check?.summary ?? null, digest: r.check?.digest ?? null, profileBytes: r.profileBytes ?? null };
+    if (r.error || r.profileError) { errors[key] = r.error || r.profileError; continue; }
+    try {
+      totals[key] = typeTotals(`${r.dir}/profile${cfg.ext}`);
+    } catch (e) {
+      errors[key] = `profile: ${e.message}`;
+    }
+  }
+  const digests = Object.values(runs).map((r) => r.digest);
+  const out = {
+    workload: wl.name, sampleBytes, runs, errors,
+    // every run's output check equals plain's (when the bench ran plain on this workload) and each other's
+    outputsEqual: digests.some((d) => !d) ? null : digests.every((d) => d === (reference?.digest ?? digests[0])),
+  };
+  if (totals.exact && totals.sampled) {
+    const K = totals.sampled.meta.sampleBytes ?? sampleBytes;
+    if (totals.sampled.meta.mode !== 'sampled') errors.sampled = `the sampled run's profile says mode ${totals.sampled.meta.mode}`;
+    if (totals.sampled.sampled.size === 0) errors.sampled = 'the sampled run recorded no samples';
+    Object.assign(out, compareTypes({
+      exact: totals.exact.root, sampled: totals.sampled.sampled, repeat: totals.exactRepeat?.root ?? null, sampleBytes: K,
+    }));
+  }
+  return out;
+}
