@@ -15,9 +15,10 @@ function sampledErrorSection(L, list) {
   L.push('', '## Sampled mode: estimate error per type', '',
     'Each workload ran under heaplens-exact, heaplens-exact again, and heaplens-sampled (separate JVMs); records are ' +
     'summed per type over all threads, the top types by exact bytes are shown. Error = (sampled − exact) / exact. ' +
-    'σ of a count = sqrt(2K · Σ count² / bytes over the type\'s records) / count, which is sqrt(2K / bytes) for ' +
-    'object types; σ of bytes = sqrt(2K / bytes). `run-to-run` = second exact run against the first: a difference of that ' +
-    'order is the program varying, not sampling. Method: docs/benchmark.md.');
+    'σ of bytes = sqrt(2K (1 − share) / bytes), share = the type\'s part of all exact bytes; σ of a count = ' +
+    'sqrt(2K (Σ count² / bytes over the type\'s records − count² / all bytes)) / count, the same as σ of bytes for an object type, ' +
+    'larger for arrays of varied sizes. `run-to-run` = second exact run against the first: a difference of that ' +
+    'order is the program varying, not sampling. Method and derivation: docs/benchmark.md.');
   for (const s of list) {
     const runs = Object.entries(s.runs).map(([k, r]) => `${k} ${f(r.wall, 1)} s`).join(', ');
     L.push('', `### ${s.workload} (K = sampleBytes = ${s.sampleBytes} B; ${runs}; outputs ${s.outputsEqual == null ? '–' : s.outputsEqual ? 'same' : '**DIFFER**'})`, '');
@@ -25,12 +26,11 @@ function sampledErrorSection(L, list) {
     if (!s.rows) continue;
     const t = s.total;
     L.push(`Within 3σ: ${s.countWithin3Sigma} of ${s.rows.length} counts, ${s.bytesWithin3Sigma} of ${s.rows.length} byte estimates. ` +
-      `All types: ${t.exactCount} objects / ${mb(t.exactBytes)} exact, ${t.sampledCount} / ${mb(t.sampledBytes)} sampled: bytes ${pct(t.bytesError, 2)} ` +
-      `(σ ${sig(t.bytesSigma)}); exact run-to-run ${pct(t.runToRun, 3)} objects, largest per listed type ${s.maxRunToRun == null ? '–' : sig(s.maxRunToRun)}.`, '');
-    L.push('| # | type | exact count | sampled count | count error | σ | ≤ 3σ | exact bytes | bytes error | σ bytes | ≤ 3σ | run-to-run |',
-      '| ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: |');
+      `All types: ${t.exactCount} objects / ${mb(t.exactBytes)} exact, ${t.sampledCount} / ${mb(t.sampledBytes)} sampled: bytes ${pct(t.bytesError, 2)}; exact run-to-run ${pct(t.runToRun, 3)} objects, largest per listed type ${s.maxRunToRun == null ? '–' : sig(s.maxRunToRun)}.`, '');
+    L.push('| # | type | exact count | sampled count | count error | σ | ≤ 3σ | exact bytes | share | bytes error | σ bytes | ≤ 3σ | run-to-run count |',
+      '| ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: |');
     s.rows.forEach((r, i) => L.push(`| ${i + 1} | \`${r.type}\` | ${r.exactCount} | ${r.sampledCount} | ${pct(r.countError)} | ${sig(r.countSigma)} | ` +
-      `${yes(r.countWithin3Sigma)} | ${mb(r.exactBytes)} | ${pct(r.bytesError)} | ${sig(r.bytesSigma)} | ${yes(r.bytesWithin3Sigma)} | ${pct(r.runToRun, 3)} |`));
+      `${yes(r.countWithin3Sigma)} | ${mb(r.exactBytes)} | ${sig(r.share)} | ${pct(r.bytesError)} | ${sig(r.bytesSigma)} | ${yes(r.bytesWithin3Sigma)} | ${pct(r.runToRun, 3)} |`));
   }
 }
 

@@ -4,11 +4,14 @@
 // the `sampled` trees) and the top types by exact bytes are compared.
 //
 // The bound: a sample is taken every K bytes on average (exponential intervals) and weighted by the bytes since the
-// previous one, so a type receiving B bytes gets about B / K samples of weight w with E[w²] = 2K², and its estimated
-// bytes have a relative standard deviation of sqrt(2K / B). A sample's count is its weight ÷ the sampled object's
-// size, so the estimated count of a type has the variance 2K · Σ 1/size over its objects; per record (one site in
-// one calling context) the profile knows count c and bytes b, and Σ c² / b over the records stands in for Σ 1/size.
-// For an object type (one size) that gives exactly sqrt(2K / B); for arrays of varied sizes it is larger.
+// previous one, so a type receiving B_T bytes gets about B_T / K samples of weight w with E[w²] = 2K², and its
+// estimated bytes have a relative standard deviation of sqrt(2K / B_T). The weights of all samples add up to the
+// bytes allocated (B), so a type that holds a share p = B_T / B of them varies less: sqrt(2K (1 − p) / B_T) (the
+// variance of a sum of random weights given their total). A sample's count is its weight ÷ the sampled object's
+// size, so the estimated count N_T of a type has the variance 2K (Σ 1/size − N_T² / B) over its objects; per
+// record (one site in one calling context) the profile knows count c and bytes b, and Σ c² / b over the records
+// stands in for Σ 1/size. For an object type (one size) the count's σ equals the bytes' σ; for arrays of varied sizes
+// it is larger. Threads sample independently, each with its own total: taking p over all threads is conservative.
 import { scanProfile } from './profile-scan.mjs';
 import { heaplens } from './configs.mjs';
 import { runOnce } from './runone.mjs';
@@ -47,17 +50,20 @@ const sum = (m, k) => [...m.values()].reduce((a, e) => a + e[k], 0);
 export function compareTypes({ exact, sampled, repeat = null, sampleBytes: K, top = TOP_TYPES }) {
   if (!(K > 0)) throw new Error(`sampleBytes must be positive, got ${K}`);
   const none = { count: 0, elements: 0, bytes: 0, invSize: 0 };
+  const B = sum(exact, 'bytes');
   const rows = [...exact.entries()].filter(([, e]) => e.bytes > 0)
     .sort((a, b) => b[1].bytes - a[1].bytes || (a[0] < b[0] ? -1 : 1)).slice(0, top)
     .map(([type, e]) => {
       const s = sampled.get(type) ?? none;
       const countError = rel(s.count, e.count);
-      const countSigma = e.count > 0 ? Math.sqrt(2 * K * e.invSize) / e.count : null;
+      const p = e.bytes / B;
+      const countSigma = e.count > 0 ? Math.sqrt(2 * K * Math.max(0, e.invSize - (e.count * e.count) / B)) / e.count : null;
       const bytesError = rel(s.bytes, e.bytes);
-      const bytesSigma = Math.sqrt((2 * K) / e.bytes);
+      const bytesSigma = Math.sqrt((2 * K * (1 - p)) / e.bytes);
       const r = repeat ? (repeat.get(type) ?? none) : null;
       return {
         type,
+        share: p,
         exactCount: e.count,
         sampledCount: s.count,
         countError,
@@ -73,11 +79,12 @@ export function compareTypes({ exact, sampled, repeat = null, sampleBytes: K, to
         runToRun: r ? rel(r.count, e.count) : null,
       };
     });
-  const exactBytes = sum(exact, 'bytes'), sampledBytes = sum(sampled, 'bytes');
+  const exactBytes = B, sampledBytes = sum(sampled, 'bytes');
   const total = {
     exactCount: sum(exact, 'count'), sampledCount: sum(sampled, 'count'),
     exactBytes, sampledBytes, bytesError: rel(sampledBytes, exactBytes),
-    bytesSigma: exactBytes > 0 ? Math.sqrt((2 * K) / exactBytes) : null,
+    // the weights add up to the bytes allocated: what differs is the end of each thread (its last interval, < K on
+    // average, is not recorded) and the program's own run-to-run variation
     repeatCount: repeat ? sum(repeat, 'count') : null, repeatBytes: repeat ? sum(repeat, 'bytes') : null,
   };
   total.runToRun = repeat ? rel(total.repeatCount, total.exactCount) : null;
