@@ -17,7 +17,9 @@ function sampledErrorSection(L, list) {
     'summed per type over all threads, the top types by exact bytes are shown. Error = (sampled − exact) / exact. ' +
     'σ of bytes = sqrt(2K (1 − share) / bytes), share = the type\'s part of all exact bytes; σ of a count = ' +
     'sqrt(2K (Σ count² / bytes over the type\'s records − count² / all bytes)) / count, the same as σ of bytes for an object type, ' +
-    'larger for arrays of varied sizes. `run-to-run` = second exact run against the first: a difference of that ' +
+    'larger for arrays of varied sizes. `bias` = the expected error from the overshoot (a sample weighs up to the end of ' +
+    'the allocation that ended its interval: large arrays come out high, small objects low), first order in size / K. ' +
+    '`run-to-run` = second exact run against the first: a difference of that ' +
     'order is the program varying, not sampling. Method and derivation: docs/benchmark.md.');
   for (const s of list) {
     const runs = Object.entries(s.runs).map(([k, r]) => `${k} ${f(r.wall, 1)} s`).join(', ');
@@ -25,12 +27,13 @@ function sampledErrorSection(L, list) {
     for (const [k, e] of Object.entries(s.errors)) L.push(`- **${k}**: ${e.split('\n').slice(0, 4).join(' ⏎ ').slice(0, 600)}`);
     if (!s.rows) continue;
     const t = s.total;
-    L.push(`Within 3σ: ${s.countWithin3Sigma} of ${s.rows.length} counts, ${s.bytesWithin3Sigma} of ${s.rows.length} byte estimates. ` +
+    L.push(`Within 3σ: ${s.countWithin3Sigma} of ${s.rows.length} counts (${s.countWithin3SigmaOfBias ?? '–'} of the expected bias; mean overshoot ${f(s.meanOvershoot, 0)} B), ` +
+      `${s.bytesWithin3Sigma} of ${s.rows.length} byte estimates. ` +
       `All types: ${t.exactCount} objects / ${mb(t.exactBytes)} exact, ${t.sampledCount} / ${mb(t.sampledBytes)} sampled: bytes ${pct(t.bytesError, 2)}; exact run-to-run ${pct(t.runToRun, 3)} objects, largest per listed type ${s.maxRunToRun == null ? '–' : sig(s.maxRunToRun)}.`, '');
-    L.push('| # | type | exact count | sampled count | count error | σ | ≤ 3σ | exact bytes | share | bytes error | σ bytes | ≤ 3σ | run-to-run count |',
-      '| ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: |');
+    L.push('| # | type | exact count | sampled count | count error | σ | ≤ 3σ | bias | ≤ 3σ of bias | exact bytes | share | bytes error | σ bytes | ≤ 3σ | run-to-run count |',
+      '| ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: |');
     s.rows.forEach((r, i) => L.push(`| ${i + 1} | \`${r.type}\` | ${r.exactCount} | ${r.sampledCount} | ${pct(r.countError)} | ${sig(r.countSigma)} | ` +
-      `${yes(r.countWithin3Sigma)} | ${mb(r.exactBytes)} | ${sig(r.share)} | ${pct(r.bytesError)} | ${sig(r.bytesSigma)} | ${yes(r.bytesWithin3Sigma)} | ${pct(r.runToRun, 3)} |`));
+      `${yes(r.countWithin3Sigma)} | ${pct(r.countBias)} | ${yes(r.countWithin3SigmaOfBias)} | ${mb(r.exactBytes)} | ${sig(r.share)} | ${pct(r.bytesError)} | ${sig(r.bytesSigma)} | ${yes(r.bytesWithin3Sigma)} | ${pct(r.runToRun, 3)} |`));
   }
 }
 

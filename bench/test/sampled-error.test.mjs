@@ -12,7 +12,8 @@ const near = (a, b, eps = 1e-12) => assert.ok(Math.abs(a - b) <= eps * Math.max(
 // one type's totals from records [count, bytes]
 const entry = (...recs) => recs.reduce((e, [c, b]) => ({
   count: e.count + c, elements: 0, bytes: e.bytes + b, invSize: e.invSize + (b > 0 ? (c * c) / b : 0),
-}), { count: 0, elements: 0, bytes: 0, invSize: 0 });
+  sqSize: e.sqSize + (c > 0 ? (b * b) / c : 0),
+}), { count: 0, elements: 0, bytes: 0, invSize: 0, sqSize: 0 });
 
 test('compareTypes: top types by exact bytes, errors, σ and the 3σ verdict', () => {
   const K = 16384;
@@ -49,6 +50,14 @@ test('compareTypes: top types by exact bytes, errors, σ and the 3σ verdict', (
   near(r.total.sampledBytes, 105600 + 100000 + 700);
   near(r.total.runToRun, (4202 - 4215) / 4215);
   near(r.maxRunToRun, 2 / 4000);
+  // overshoot: ō = Σ size² / 2B; String (24 bytes) comes out low, the 1 KiB arrays' bytes high
+  const o = (4000 * 24 * 24 + 100 * 16 * 16 + 100 * 1024 * 1024 + 10 * 16 * 16) / (2 * B);
+  near(r.meanOvershoot, o);
+  near(s.countBias, (12 - o) / (K + o));
+  near(s.bytesBias, s.countBias);
+  near(b.countBias, (520 / 2 - o) / (K + o));
+  near(b.bytesBias, ((100 * 256 + 100 * 1024 * 1024) / (2 * 104000) - o) / (K + o));
+  assert.ok(b.bytesBias > 0 && s.bytesBias < 0);
   assert.equal(r.rows[1].type, 'java.lang.String');
 
   // a type the sampled run never saw is -100 %; a small K makes the same error a miss
@@ -90,20 +99,25 @@ function sampleRun(seed, allocs, K) {
 
 // Allocations much smaller than K, as the bound assumes: a sample's weight runs to the end of the sampled allocation, so an
 // allocation of a size near K carries the overshoot and takes weight from the other types (see docs/benchmark.md).
-test('the stated σ matches the spread of the sampler\'s estimates (seeded simulation)', () => {
-  const K = 16384;
+function simulatedStream(bigArray) {
   const gen = rng(7);
   const allocs = [];
   for (let i = 0; i < 60000; i++) {
     const u = gen.next();
-    allocs.push(u < 2 / 3 ? ['a.Obj', 24] : u < 5 / 6 ? ['byte[]', 16] : ['byte[]', 512]);
+    allocs.push(u < 2 / 3 ? ['a.Obj', 24] : u < 5 / 6 ? ['byte[]', 16] : ['byte[]', bigArray]);
   }
   const exact = new Map();
   for (const [type, size] of allocs) {
-    const e = exact.get(type) ?? { count: 0, bytes: 0, invSize: 0 };
-    e.count++; e.bytes += size; e.invSize += 1 / size; // one record per allocation: Σ c²/b = Σ 1/size
+    const e = exact.get(type) ?? { count: 0, bytes: 0, invSize: 0, sqSize: 0 };
+    e.count++; e.bytes += size; e.invSize += 1 / size; e.sqSize += size * size; // one record per allocation
     exact.set(type, e);
   }
+  return { allocs, exact };
+}
+
+test('the stated σ matches the spread of the sampler\'s estimates (seeded simulation)', () => {
+  const K = 16384;
+  const { allocs, exact } = simulatedStream(512);
   const z = { obj: [], arrCount: [], arrBytes: [], arrCountNaive: [] };
   let within = 0, rows = 0;
   for (let seed = 1; seed <= 300; seed++) {
@@ -145,11 +159,13 @@ test('scanProfile byType sums each tree per type id; typeTotals joins ids by nam
     const { top, perType, threads } = scanProfile(f, chunk, { byType: true });
     assert.deepEqual(top.types, profile.types, `chunk ${chunk}`);
     assert.deepEqual(Object.fromEntries(perType.root), {
-      1: { count: 4, elements: 0, bytes: 96, invSize: 9 / 72 + 1 / 24 }, 2: { count: 2, elements: 30, bytes: 160, invSize: 4 / 160 },
-      5: { count: 2, elements: 0, bytes: 48, invSize: 4 / 48 } }, `chunk ${chunk}`);
+      1: { count: 4, elements: 0, bytes: 96, invSize: 9 / 72 + 1 / 24, sqSize: 72 * 72 / 3 + 24 * 24 },
+      2: { count: 2, elements: 30, bytes: 160, invSize: 4 / 160, sqSize: 160 * 160 / 2 },
+      5: { count: 2, elements: 0, bytes: 48, invSize: 4 / 48, sqSize: 48 * 48 / 2 } }, `chunk ${chunk}`);
     assert.deepEqual(Object.fromEntries(perType.sampled), {
-      2: { count: 5, elements: 70, bytes: 400, invSize: 25 / 400 }, 5: { count: 10, elements: 0, bytes: 240, invSize: 100 / 240 } });
-    assert.deepEqual(Object.fromEntries(perType.sites), { 2: { count: 1, elements: 16, bytes: 80, invSize: 1 / 80 } });
+      2: { count: 5, elements: 70, bytes: 400, invSize: 25 / 400, sqSize: 400 * 400 / 5 },
+      5: { count: 10, elements: 0, bytes: 240, invSize: 100 / 240, sqSize: 240 * 240 / 10 } });
+    assert.deepEqual(Object.fromEntries(perType.sites), { 2: { count: 1, elements: 16, bytes: 80, invSize: 1 / 80, sqSize: 6400 } });
     assert.deepEqual(threads.map((t) => [t.name, t.bytes]), [['main', 72 + 160 + 24 + 400 + 240 + 9], ['w\\"[', 48 + 80]]);
   }
   assert.equal(scanProfile(f).perType, undefined); // the plain scan is unchanged
@@ -161,4 +177,28 @@ test('scanProfile byType sums each tree per type id; typeTotals joins ids by nam
   assert.equal(t.sampled.get('java.lang.String').count, 10);
   writeFileSync(f, JSON.stringify({ ...profile, types: profile.types.slice(1) }));
   assert.throws(() => typeTotals(f), /type id 1 is not in the types table/);
+});
+
+// Allocations of a size near K: the overshoot biases the estimates as stated, and around that bias σ still holds.
+test('the stated overshoot bias matches the sampler\'s (seeded simulation, 1 KiB arrays, K = 4 KiB)', () => {
+  const K = 4096;
+  const { allocs, exact } = simulatedStream(1024);
+  const err = { obj: [], arrCount: [], arrBytes: [] };
+  let c;
+  for (let seed = 1; seed <= 200; seed++) {
+    c = compareTypes({ exact, sampled: sampleRun(seed, allocs, K), sampleBytes: K });
+    const obj = c.rows.find((x) => x.type === 'a.Obj'), arr = c.rows.find((x) => x.type === 'byte[]');
+    err.obj.push([obj.countError, obj.countBias, obj.countSigma]);
+    err.arrCount.push([arr.countError, arr.countBias, arr.countSigma]);
+    err.arrBytes.push([arr.bytesError, arr.bytesBias, arr.bytesSigma]);
+  }
+  assert.ok(c.rows.find((x) => x.type === 'a.Obj').countBias < -0.09, 'small objects about 10 % low');
+  for (const [k, xs] of Object.entries(err)) {
+    const [, bias, sigma] = xs[0];
+    const mean = xs.reduce((a, [e]) => a + e, 0) / xs.length;
+    // the mean of 200 runs is within 0.25σ of the stated bias; around it the spread is σ
+    assert.ok(Math.abs(mean - bias) < 0.25 * sigma, `${k}: mean error ${mean.toFixed(4)}, stated bias ${bias.toFixed(4)}, σ ${sigma.toFixed(4)}`);
+    const sd = Math.sqrt(xs.reduce((a, [e]) => a + (e - bias) ** 2, 0) / xs.length) / sigma;
+    assert.ok(sd > 0.8 && sd < 1.2, `${k}: (error − bias) / σ has sd ${sd.toFixed(3)}`);
+  }
 });
