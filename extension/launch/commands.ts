@@ -9,7 +9,7 @@ import { RecentProfiles } from './recent';
 const MODE_PICKS: Array<vscode.QuickPickItem & { mode: string }> = [
   { mode: 'exact', label: 'exact', description: 'call trees + every allocation', detail: 'Per-thread method call trees, exact counts. The highest overhead.' },
   { mode: 'sites', label: 'sites', description: 'every allocation per site, no call tree', detail: 'Exact counts per allocation site and thread; calling traces for a sample.' },
-  { mode: 'sampled', label: 'sampled', description: 'low overhead, estimates', detail: 'An allocation sampled every ~16 KiB on average, with its calling trace.' },
+  { mode: 'sampled', label: 'sampled', description: 'low overhead, estimates', detail: 'An allocation sampled every ~512 KiB on average (agent option sampleBytes), with its calling trace.' },
   { mode: 'paused', label: 'paused', description: 'record nothing', detail: 'The classes run their original code until the next switch.' },
 ];
 

@@ -14,7 +14,7 @@ const common = {
     enumDescriptions: [
       'Per-thread method call trees with every allocation counted exactly (the most detail, the highest overhead).',
       'Every allocation counted exactly per allocation site and thread, no call tree; calling traces for a sample of each site\'s allocations.',
-      'Low overhead: an allocation sampled every ~16 KiB on average (randomised), with its calling trace; counts are ESTIMATES.',
+      'Low overhead: an allocation sampled every ~512 KiB on average (randomised), with its calling trace; counts are ESTIMATES.',
       'Nothing recorded and no probes at all (the classes run their original code) until you switch to another mode.',
     ],
   }),
