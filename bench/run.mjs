@@ -153,8 +153,8 @@ async function main() {
     log(`sampled error ${wl.name}: exact, exact again, sampled (sampleBytes=${opts.sampleBytes})`);
     const s = measureSampledError(ctx, wl, { sampleBytes: opts.sampleBytes, timeoutMs, reference: reference[wl.name] });
     const pct = (v) => (v == null ? '–' : `${(v * 100).toFixed(2)} %`);
-    log(`sampled error ${wl.name}: ${s.rows ? `${s.countWithin3Sigma}/${s.rows.length} types within 3σ (count), ` +
-      `${s.bytesWithin3Sigma}/${s.rows.length} (bytes); total bytes error ${pct(s.total.bytesError)}; ` +
+    log(`sampled error ${wl.name}: ${s.rows ? `within 3σ of the expected bias ${s.countWithin3Sigma}/${s.rows.length} counts, ` +
+      `${s.bytesWithin3Sigma}/${s.rows.length} bytes, of 0 ${s.countWithin3SigmaOfZero} counts; total bytes error ${pct(s.total.bytesError)}; ` +
       `exact run-to-run: total count ${pct(s.total.runToRun)}, largest per type ${pct(s.maxRunToRun)}` : 'no comparison'}` +
       `${Object.keys(s.errors).length ? ` ERRORS ${JSON.stringify(s.errors).slice(0, 500)}` : ''}`);
     sampledError.push(s);

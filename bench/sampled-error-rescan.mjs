@@ -37,7 +37,7 @@ res.meta.notes = [...res.meta.notes.filter((n) => !n.startsWith('Sampled-error t
 writeFileSync(file, JSON.stringify(res, null, 1) + '\n');
 writeFileSync(file.replace(/\.json$/, '.md'), markdown(res));
 for (const s of res.sampledError) {
-  console.log(`${s.workload}: ${s.countWithin3Sigma ?? '–'}/${s.rows?.length ?? 0} counts within 3σ, ` +
-    `${s.countWithin3SigmaOfBias ?? '–'} within 3σ of the expected bias, ${s.bytesWithin3Sigma ?? '–'} byte estimates`);
+  console.log(`${s.workload}: within 3σ of the expected bias ${s.countWithin3Sigma ?? '–'}/${s.rows?.length ?? 0} counts, ` +
+    `${s.bytesWithin3Sigma ?? '–'} byte estimates; within 3σ of 0 ${s.countWithin3SigmaOfZero ?? '–'} counts`);
 }
 console.log(`rewrote ${file} and its .md`);

@@ -31,8 +31,8 @@ function keyCode(b, s, e) {
 
 export function scanProfile(file, chunkSize = 1 << 24, { byType = false } = {}) {
   const captured = byType ? CAPTURED_WITH_TYPES : CAPTURED;
-  // per tree name: Map type id → { count, elements, bytes, invSize, sqSize }; per record, invSize sums count² / bytes
-  // (stands in for Σ 1/size) and sqSize bytes² / count (for Σ size²)
+  // per tree name: Map type id → { count, elements, bytes, invSize, sizes }; invSize sums count² / bytes per record
+  // (Σ 1/size when the record's objects have one size), sizes maps a record's mean size (bytes / count) → count
   const perType = byType ? Object.fromEntries([...TREES.values()].map((t) => [t, new Map()])) : null;
   let recType = 0, recCount = 0, recElements = 0;
   const addType = (tree, n) => {
@@ -40,12 +40,12 @@ export function scanProfile(file, chunkSize = 1 << 24, { byType = false } = {}) 
     if (!name) return;
     const m = perType[name];
     let e = m.get(recType);
-    if (!e) m.set(recType, (e = { count: 0, elements: 0, bytes: 0, invSize: 0, sqSize: 0 }));
+    if (!e) m.set(recType, (e = { count: 0, elements: 0, bytes: 0, invSize: 0, sizes: new Map() }));
     e.count += recCount;
     e.elements += recElements;
     e.bytes += n;
     if (n > 0) e.invSize += (recCount * recCount) / n;
-    if (recCount > 0) e.sqSize += (n * n) / recCount;
+    if (recCount > 0) { const sz = n / recCount; e.sizes.set(sz, (e.sizes.get(sz) ?? 0) + recCount); }
   };
   const fd = openSync(file, 'r');
   const buf = Buffer.allocUnsafe(chunkSize);
