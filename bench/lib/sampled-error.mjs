@@ -20,7 +20,7 @@ export const DEFAULT_SAMPLE_BYTES = 16 * 1024;
 export const DEFAULT_WORKLOADS = ['luindex', 'h2'];
 export const TOP_TYPES = 20;
 
-/** Sums a profile's records per type name: { meta, root, sampled } with Map name → { count, elements, bytes, invSize }. */
+/** Sums a profile's records per type name: { meta, root, sampled }, each a Map name → { count, elements, bytes, invSize, sizes }. */
 export function typeTotals(file) {
   const { top, perType } = scanProfile(file, undefined, { byType: true });
   if (top.format !== 'heaplens-profile') throw new Error(`${file}: format is ${JSON.stringify(top.format)}, not heaplens-profile`);
