@@ -3,15 +3,14 @@
 // sampleBytes=K; the profiles' records are summed per type name over all threads (exact: the `root` trees; sampled:
 // the `sampled` trees) and the top types by exact bytes are compared.
 //
-// The model (derivation in docs/benchmark.md). The agent counts a thread's bytes down from an exponential interval of
-// mean K; by memorylessness each allocation of size s ends an interval with probability q(s) = 1 − e^(−s/K),
-// independently of the others, and such a hit records the bytes since the previous hit's allocation ended: its own
-// size plus the "carry" of allocations that were not hit. So the bytes allocated fall into blocks, each ending with a
-// hit, and a type's estimate is the sum of the blocks that end with one of its allocations. From the exact profile's
-// sizes per type this gives the expected estimate (bias: a large allocation is almost always hit and takes the carry
-// before it from the small ones) and its variance given the total (the blocks add up to the bytes allocated). For
-// allocations much smaller than K the bias vanishes and σ of bytes becomes sqrt(2K (1 − p) / B_T), p = B_T / B: the
-// e2e test's sqrt(2K / B_T) with the share p taken out. Sizes are per record (site × calling context): bytes / count.
+// The model (derivation in docs/benchmark.md). The agent puts sample points on a thread's allocated bytes as a Poisson
+// process of mean spacing K (exponential intervals); an allocation of size s holds N ~ Poisson(s / K) points, and if
+// N ≥ 1 it is sampled once standing for N·K bytes and N·K / s objects (stochastically rounded). So every type's
+// estimate is unbiased, its bytes have variance K·B_T (σ = sqrt(K / B_T) relative) and its count variance
+// Σ K / s over its allocations, plus the rounding's. (Until agent 2026-11-22 a sample weighed the bytes since the
+// previous one, JEP 331's way; a large allocation then took the weight of the small ones before it — luindex's
+// small types came out 16–59 % low — which is what this measurement found.) Sizes are per record (site × calling
+// context): bytes / count.
 import { scanProfile } from './profile-scan.mjs';
 import { heaplens } from './configs.mjs';
 import { runOnce } from './runone.mjs';
@@ -46,50 +45,35 @@ const sum = (m, k) => [...m.values()].reduce((a, e) => a + e[k], 0);
 
 /**
  * The sampler's expectations per type (see the model above). exact: Map type name → { count, bytes, sizes: Map size →
- * count }; K: the mean interval. Returns Map name → { bytesBias, countBias, bytesSigma, countSigma } (relative).
+ * count }; K: the mean spacing of sample points. Returns Map name → { bytesBias, countBias, bytesSigma, countSigma }
+ * (relative; the biases are 0: the estimator is unbiased).
  */
 export function samplerModel(exact, K) {
-  const q = (sz) => -Math.expm1(-sz / K);
-  // the whole mix: hits per allocation, and the carry (bytes of allocations not hit before a hit)
-  let B = 0, N = 0, Q = 0, QS = 0, missN = 0, missS = 0, missS2 = 0;
-  for (const e of exact.values()) {
-    for (const [sz, c] of e.sizes) {
-      const h = q(sz);
-      B += c * sz; N += c; Q += c * h; QS += c * h * sz;
-      missN += c * (1 - h); missS += c * (1 - h) * sz; missS2 += c * (1 - h) * sz * sz;
-    }
-  }
   const out = new Map();
-  if (!(Q > 0)) return out;
-  const qBar = Q / N;                       // a random allocation is a hit with this probability
-  const C = (B - QS) / Q;                   // mean carry: E[G] · mean size of a miss, G ~ geometric misses before a hit
-  const G1 = (1 - qBar) / qBar, G2 = (2 * (1 - qBar) ** 2) / qBar ** 2; // E[G], E[G(G − 1)]
-  const C2 = missN > 0 ? G1 * (missS2 / missN) + G2 * (missS / missN) ** 2 : 0; // E[carry²]
-  // a block = carry + the hit allocation of size s: E[L] and E[L²] over all blocks
-  let L2 = 0;
-  for (const e of exact.values()) for (const [sz, c] of e.sizes) L2 += c * q(sz) * (sz * sz + 2 * sz * C + C2);
-  const EL = B / Q, EL2 = L2 / Q, varL = EL2 - EL * EL;
   for (const [type, e] of exact) {
-    // per block: X = L·[ends in T] (bytes), Y = L/s·[ends in T] (count)
-    let X = 0, X2 = 0, Y = 0, Y2 = 0, YL = 0;
-    for (const [sz, c] of e.sizes) {
-      const w = (c * q(sz)) / Q;
-      X += w * (sz + C); X2 += w * (sz * sz + 2 * sz * C + C2); // E[X·L] = E[L²·[T]] = X2
-      // the count is rounded stochastically: variance f (1 − f) for the fraction f of L / s, small next to (L / s)²
-      // unless the allocation is larger than the carry, where f ≈ carry / s
-      const r = C / sz, round = r < 0.5 ? Math.min(1 / 6, r * (1 - r)) : 1 / 6;
-      Y += w * (1 + C / sz); Y2 += w * (1 + (2 * C) / sz + C2 / (sz * sz) + round); YL += w * (sz + 2 * C + C2 / sz);
-    }
-    // variance of the sum over Q blocks given the blocks' total (regression on L)
-    const cond = (v2, v, vl) => Q * Math.max(0, v2 - v * v - (varL > 0 ? (vl - v * EL) ** 2 / varL : 0));
+    let countVar = 0;
+    for (const [sz, c] of e.sizes) countVar += c * (K / sz + roundingVariance(sz / K, K / sz));
     out.set(type, {
-      bytesBias: e.bytes > 0 ? (Q * X) / e.bytes - 1 : null,
-      countBias: e.count > 0 ? (Q * Y) / e.count - 1 : null,
-      bytesSigma: e.bytes > 0 ? Math.sqrt(cond(X2, X, X2)) / e.bytes : null,
-      countSigma: e.count > 0 ? Math.sqrt(cond(Y2, Y, YL)) / e.count : null,
+      bytesBias: e.bytes > 0 ? 0 : null,
+      countBias: e.count > 0 ? 0 : null,
+      bytesSigma: e.bytes > 0 ? Math.sqrt(K * e.bytes) / e.bytes : null,
+      countSigma: e.count > 0 ? Math.sqrt(countVar) / e.count : null,
     });
   }
   return out;
+}
+
+/** E[f (1 − f)] of the stochastic rounding of N·r, f its fractional part, N ~ Poisson(mean) (N = 0: no sample). */
+function roundingVariance(mean, r) {
+  if (Math.abs(r - Math.round(r)) < 1e-9) return 0;        // whole numbers round to themselves
+  if (mean > 50) return 1 / 6;                             // many points: f spreads evenly over [0, 1)
+  let p = Math.exp(-mean), v = 0;
+  for (let n = 1; n <= mean + 12 * Math.sqrt(mean) + 12; n++) {
+    p *= mean / n;
+    const f = n * r - Math.floor(n * r);
+    v += p * f * (1 - f);
+  }
+  return v;
 }
 
 /**
