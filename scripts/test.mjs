@@ -1,4 +1,5 @@
-// npm test: deps → build → agent JUnit → TS unit tests → e2e tests → reliability tests → real VS Code → bench smoke.
+// npm test: deps → build → agent JUnit → TS unit tests (and bench/test) → e2e tests → reliability tests → .vsix →
+// real VS Code (UI on the installed .vsix) → bench smoke.
 // Stops at the first failing stage; always ends with the line `N passed, N failed`.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -97,6 +98,7 @@ if (tsc.status !== 0) stop('compile tests', tsc.status);
 
 const unit = findTests(join(root, 'out', 'test', 'unit'), /\.test\.js$/);
 if (unit.length === 0) stop('unit tests: none found', 1);
+unit.push(...findTests(join(root, 'bench', 'test'), /\.test\.mjs$/)); // the bench's own library (a few seconds)
 await nodeTests('unit tests', unit);
 
 const e2e = [
@@ -110,6 +112,10 @@ else console.log('\n(no e2e tests)');
 const reliability = findTests(join(root, 'out', 'test', 'reliability'), /\.test\.js$/);
 if (reliability.length > 0) await nodeTests('reliability tests', reliability);
 else stop('reliability tests: none found', 1);
+
+// The .vsix (npm run package's, from the dist/ just built) and the manifest: test/package/*.test.mjs
+const packaging = findTests(join(root, 'test', 'package'), /\.test\.mjs$/);
+if (packaging.length > 0) await nodeTests('package tests', packaging);
 
 // The extension in a real VS Code (code-server 1.139 + Chromium, installed once into a cache folder):
 // the in-host mocha suite and the UI scenarios (test/vscode/harness/run.mjs).
