@@ -23,7 +23,7 @@ final class Channel {
                 return;
             }
             ChannelServer server = new ChannelServer(options, registry, collector.sizes(), info, new ChannelServer.Host() {
-                @Override public String snapshot() { return collector.snapshot(); }
+                @Override public String snapshot(boolean gc) { return collector.snapshot(gc); }
                 @Override public void resetCounters() { clearAll(); }
                 @Override public void stopJvm() {
                     Thread t = new Thread(() -> System.exit(143), "heaplens-stop");

@@ -27,8 +27,14 @@ public final class ModeControl {
     /** @return null when switched, else why not */
     public static synchronized String switchTo(String name) {
         int m = Mode.parse(name);
-        if (m < 0) return "unknown mode '" + name + "' (exact, sites, sampled, paused)";
+        if (m < 0) return "unknown mode '" + name + "' (exact, sites, sampled, paused, accounts)";
         if (m == Mode.get()) return null;
+        // The accounts mode's classes carry account probes and no call-tree probes, the others' the reverse.
+        boolean fromAccounts = !timeline.isEmpty() && timeline.get(0).mode.equals("accounts");
+        if (m != Mode.PAUSED && fromAccounts != (m == Mode.ACCOUNTS)) {
+            return fromAccounts ? "a JVM started in the accounts mode can only pause and resume"
+                                : "the accounts mode must be chosen at launch (mode=accounts)";
+        }
         Mode.set(m);
         timeline.add(new Switch(name, System.currentTimeMillis()));
         return null;
