@@ -7,6 +7,7 @@ import { ProfileData } from './data';
 import { Host } from './host';
 import { HostMessage, isHostMessage } from './protocol';
 import { restoreState, UiState, ViewName, VIEWS } from './state';
+import { AccountsView } from './views/accounts';
 import { ArraysView } from './views/arrays';
 import { DiffView } from './views/diff';
 import { button, clear, el } from './views/dom';
@@ -23,6 +24,7 @@ export class App {
   readonly flame = new FlameTab();
   private readonly views: Record<ViewName, View> = {
     flame: this.flame, sites: new SitesView(), arrays: new ArraysView(), threads: new ThreadsView(), diff: new DiffView(),
+    accounts: new AccountsView(),
   };
   private readonly title = el('h1', { class: 'title' }, 'HeapLens');
   private readonly meta = el('div', { class: 'meta muted' });

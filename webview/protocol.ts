@@ -27,8 +27,11 @@ export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'navigate'; frame: FrameRef }
   | { type: 'export'; format: ExportFormat; metric: Metric }
-  | { type: 'snapshot' }
-  | { type: 'pickBaseline' };
+  /** a snapshot of the live session (`gc`: after a full garbage collection) */
+  | { type: 'snapshot'; gc?: boolean }
+  | { type: 'pickBaseline' }
+  /** what keeps objects of this class alive: the host runs `heaplens.showRetention` when available */
+  | { type: 'whyAlive'; className: string };
 
 export function isHostMessage(v: unknown): v is HostMessage {
   if (typeof v !== 'object' || v === null) return false;
@@ -39,5 +42,6 @@ export function isHostMessage(v: unknown): v is HostMessage {
 export function isWebviewMessage(v: unknown): v is WebviewMessage {
   if (typeof v !== 'object' || v === null) return false;
   const t = (v as { type?: unknown }).type;
+  if (t === 'whyAlive') return typeof (v as { className?: unknown }).className === 'string';
   return t === 'ready' || t === 'navigate' || t === 'export' || t === 'snapshot' || t === 'pickBaseline';
 }

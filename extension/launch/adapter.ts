@@ -235,7 +235,8 @@ export class HeapLensDebugSession extends DebugSession {
         this.jvm.write(String((args as { text?: string })?.text ?? ''));
       } else if ((REQUESTS as readonly string[]).includes(op)) {
         if (!this.live?.isOpen) throw new LaunchError('the live channel to the agent is not open');
-        response.body = await this.live.client.request(op);
+        const gc = op === 'snapshot' && (args as { gc?: unknown } | undefined)?.gc === true;
+        response.body = await this.live.client.request(op, gc ? { gc: true } : {});
         if (op === 'pause' || op === 'resume') {
           this.live.profile.stats = { ...this.live.profile.stats, paused: op === 'pause' };
           this.sendStats();

@@ -149,7 +149,10 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
   const portFile = path.join(tmpDir, 'port.json');
   const settings: AgentSettings = {
     out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode, extra: [`portFile=${portFile}`],
+    accounts: patterns(cfg.accounts),
   };
+  // Accounts without a mode: the accounts mode (as `heaplens run --accounts`).
+  if (settings.accounts!.length && !settings.mode) settings.mode = 'accounts';
   let agentArg: string;
   try {
     agentArg = agentArgument(agentJar, settings);

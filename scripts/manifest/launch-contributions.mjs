@@ -9,7 +9,15 @@ const strList = (description) => ({ type: 'array', items: { type: 'string' }, de
 const common = {
   include: { type: ['array', 'string'], items: { type: 'string' }, description: 'Package patterns that get call-tree probes (com.acme matches that package, com.acme.* also its sub-packages). Default: everything outside the JDK.' },
   exclude: { type: ['array', 'string'], items: { type: 'string' }, description: 'Package patterns that get no call-tree probes even when included.' },
-  mode: str('Profiling mode.', { enum: ['exact'], default: 'exact', enumDescriptions: ['Per-thread method call trees and every allocation.'] }),
+  mode: str('Profiling mode.', {
+    enum: ['exact', 'accounts'], default: 'exact',
+    enumDescriptions: ['Per-thread method call trees and every allocation.',
+      'Memory accounts only (no call trees): allocations and live objects per account and class; needs "accounts".'],
+  }),
+  accounts: {
+    type: ['array', 'string'], items: { type: 'string' },
+    description: 'Memory accounts (docs/accounts.md): package patterns, a.b for that package only, a.b.* with its sub-packages. Allocations are charged to the innermost accounted method on the stack. Without "mode", the accounts mode is used.',
+  },
   profile: str('Where to save the profile: a .heaplens file or a folder. Default: the workspace\'s .heaplens folder.'),
   javaHome: str('A JDK (17 or newer) to run: its bin/java and bin/jcmd are used. Default: the Java extension\'s, JAVA_HOME, or java on PATH.'),
 };

@@ -57,6 +57,8 @@ public final class AccountsWriter {
     private final Map<Class<?>, Long> instanceSizes = new IdentityHashMap<>();
     private final Map<String, Integer> accountByClass = new HashMap<>();
     private int seq;
+    /** After the shutdown snapshot no other is taken: it stays the last one (the collector may still be cycling). */
+    private boolean closed;
 
     public AccountsWriter(AccountPatterns patterns, boolean accountsMode, String liveness, int every, Registry registry, TypeSizes sizes, Instrumentation inst) {
         this.patterns = patterns;
@@ -72,6 +74,8 @@ public final class AccountsWriter {
 
     /** Takes a snapshot now (on an agent thread). */
     public synchronized void take(String reason, boolean gc) {
+        if (closed) return;
+        closed = reason.equals("shutdown");
         if (gc) System.gc();
         LivenessThread.updateEpoch();
         Map<String, Row> rows = new TreeMap<>();
