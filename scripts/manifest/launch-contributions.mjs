@@ -18,6 +18,11 @@ const common = {
     type: ['array', 'string'], items: { type: 'string' },
     description: 'Memory accounts (docs/accounts.md): package patterns, a.b for that package only, a.b.* with its sub-packages. Allocations are charged to the innermost accounted method on the stack. Without "mode", the accounts mode is used.',
   },
+  liveness: str('Accounts mode: how live objects are tracked (weak references, refunded when the GC reclaims them).', {
+    enum: ['sampled', 'exact', 'off'], default: 'sampled',
+    enumDescriptions: ['One object in 32 on average, scaled up (labelled "sampled").', 'Every object (costly).', 'Allocations only.'],
+  }),
+  snapshotInterval: { type: 'number', default: 5000, description: 'Accounts: milliseconds between periodic snapshots (0: only on request and at shutdown).' },
   profile: str('Where to save the profile: a .heaplens file or a folder. Default: the workspace\'s .heaplens folder.'),
   javaHome: str('A JDK (17 or newer) to run: its bin/java and bin/jcmd are used. Default: the Java extension\'s, JAVA_HOME, or java on PATH.'),
 };
