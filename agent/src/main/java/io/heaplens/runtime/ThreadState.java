@@ -73,26 +73,25 @@ public final class ThreadState {
     }
 
     /**
-     * A direct-mapped cache in front of the ThreadLocal, indexed by the thread's identity hash: every probe asks for
-     * its thread's state, and on h2 the ThreadLocal lookups of the accounts mode's probes alone tripled the agent's
-     * CPU time. A slot holds the state of the last thread that looked it up there; another thread hashing to the
-     * same slot takes the ThreadLocal path (correct, only slower). {@code thread} is final, so a state read from a
-     * racily written slot is complete.
+     * A direct-mapped cache in front of the ThreadLocal, indexed by thread id: a probe pays two loads and a
+     * compare instead of the ThreadLocal's hash lookup (measured ~9% of the exact mode's cost on javac). Entries
+     * are published racily; a ThreadState's {@code thread} is final, so a reader sees either null, another
+     * thread's state (then the compare fails) or its own.
      */
-    private static final ThreadState[] BY_HASH = new ThreadState[8192];
+    private static final ThreadState[] CACHE = new ThreadState[1024];
 
     @ForceInline
     public static ThreadState current() {
         Thread t = Thread.currentThread();
-        ThreadState s = BY_HASH[System.identityHashCode(t) & (BY_HASH.length - 1)];
+        ThreadState s = CACHE[(int) t.getId() & 1023];
         if (s != null && s.thread == t) return s;
-        return currentSlow(t);
+        return miss(t);
     }
 
     @DontInline
-    private static ThreadState currentSlow(Thread t) {
+    private static ThreadState miss(Thread t) {
         ThreadState s = CURRENT.get();
-        BY_HASH[System.identityHashCode(t) & (BY_HASH.length - 1)] = s;
+        CACHE[(int) t.getId() & 1023] = s;
         return s;
     }
 
