@@ -9,7 +9,7 @@ import java.lang.ref.WeakReference;
 /**
  * Memory accounts (seed 001 §4–5). The thread's current account lives in its {@link ThreadState}; an accounted
  * method saves it in a local on entry, sets its own, and restores the saved one at every return and in a
- * method-wide exception handler ({@code instrument/AccountProbes}). Allocations in the accounts mode are charged
+ * method-wide exception handler ({@code instrument/AccountProbes}; the restore is a plain field store). Allocations in the accounts mode are charged
  * to the current account ({@link Recorder}'s shared path).
  *
  * Liveness: when it is on, a probe after each construction / array allocation hands the new object to
@@ -49,19 +49,15 @@ public final class Accounts {
     private Accounts() {}
 
     // ---- probes in accounted methods ------------------------------------------------------------------------
-    /** Method entry: the account becomes current; returns the caller's, which the method keeps in a local. */
+    /**
+     * Method entry (after {@code ts = ThreadState.current()}, kept in a local): the account becomes current; returns
+     * the caller's, which the method keeps in a local and writes back to {@code ts.account} at every exit.
+     */
     @ForceInline
-    public static int enter(int account) {
-        ThreadState ts = ThreadState.current();
+    public static int enter(ThreadState ts, int account) {
         int saved = ts.account;
         ts.account = account;
         return saved;
-    }
-
-    /** At every return and in the method-wide handler: the caller's account is current again. */
-    @ForceInline
-    public static void exit(int saved) {
-        ThreadState.current().account = saved;
     }
 
     // ---- liveness ----------------------------------------------------------------------------------------------
