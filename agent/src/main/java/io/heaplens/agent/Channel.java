@@ -48,6 +48,7 @@ final class Channel {
                 Node[] ch = n.childrenSnapshot();
                 if (ch != null) for (Node c : ch) if (c != null) todo.push(c);
             }
+            for (Node a : ts.accountsSnapshot()) if (a != null) a.clear();   // memory accounts' allocated counts
         }
     }
 }
