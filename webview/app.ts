@@ -177,7 +177,10 @@ export class App {
       };
       this.dataLine.append(select('Data', kinds.map((k) => [k, names[k]] as [TreeKind, string]), kind, (v) => this.update({ data: v, zoom: [], selected: null })));
     }
-    this.dataLine.append(el('span', { class: 'data-label' }, `Data: ${treeLabel(kind)}`),
+    // the accounts mode records no call tree: say where its data is instead of naming an empty tree
+    const label = kinds.length === 0 && this.data?.accounts()
+      ? 'no call tree (accounts mode): memory accounts in the Accounts view' : treeLabel(kind);
+    this.dataLine.append(el('span', { class: 'data-label' }, `Data: ${label}`),
       el('span', { class: 'muted mode-timeline' }, `Modes: ${timeline}`));
   }
 
