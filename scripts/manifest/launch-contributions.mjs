@@ -29,7 +29,7 @@ const common = {
   }),
   snapshotInterval: { type: 'number', default: 5000, description: 'Accounts: milliseconds between periodic snapshots (0: only on request and at shutdown).' },
   profile: str('Where to save the profile: a .heaplens file or a folder. Default: the workspace\'s .heaplens folder.'),
-  javaHome: str('A JDK (17 or newer) to run: its bin/java and bin/jcmd are used. Default: the Java extension\'s, JAVA_HOME, or java on PATH.'),
+  javaHome: str('A JDK (17 or newer) to run: its bin/java and bin/jcmd are used. Default: the heaplens.javaHome setting, the Java extension\'s project JDK, JAVA_HOME, or java on PATH.'),
 };
 const launch = {
   required: [],
