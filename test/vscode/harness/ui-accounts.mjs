@@ -18,7 +18,9 @@ export const ACCOUNTS_SCENARIOS = {
     const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: /Main-\d{8}-\d{6}\.heaplens/ }).first();
     await row.waitFor({ timeout: 10000 });
     await row.click();
-    const view = wb.page.frameLocator('iframe.webview').last().frameLocator('#active-frame');
+    // the visible webview: earlier scenarios may have left other HeapLens webviews open (hidden)
+    const view = wb.page.frameLocator('iframe.webview:visible').last().frameLocator('#active-frame');
+    await view.locator('.title', { hasText: /Main-\d{8}-\d{6}\.heaplens/ }).waitFor({ timeout: 30000 });
     await view.locator('#tab-accounts').click();
     const firstSuspect = view.locator('.view-accounts table[aria-label="Leak suspects"] tbody tr').first();
     await firstSuspect.waitFor({ timeout: 30000 });
