@@ -8,7 +8,8 @@ import { CliContext } from './context';
 import { defaultOutName, findAgentJar, findJava } from './locate';
 
 export const RUN_USAGE = `heaplens run [--out FILE] [--include PKG,..] [--exclude PKG,..] [--java PATH]
-             [--mode exact] [--agent-opt KEY=VALUE]... -- <java arguments>`;
+             [--mode exact|sites|sampled|accounts] [--accounts PKG,PKG.*] [--liveness off|sampled|exact]
+             [--agent-opt KEY=VALUE]... -- <java arguments>`;
 
 const SPEC = {
   out: { value: true },
@@ -16,6 +17,8 @@ const SPEC = {
   exclude: { value: true, repeat: true },
   java: { value: true },
   mode: { value: true },
+  accounts: { value: true, repeat: true },
+  liveness: { value: true, choices: ['off', 'sampled', 'exact'] },
   'agent-opt': { value: true, repeat: true },
 };
 
@@ -24,6 +27,8 @@ export interface AgentSettings {
   include: string[];
   exclude: string[];
   mode?: string;
+  /** memory account patterns (docs/accounts.md) */
+  accounts?: string[];
   extra: string[];
 }
 
@@ -38,13 +43,14 @@ export function agentArgument(jar: string, s: AgentSettings): string {
   if (s.include.length) opts.push(`include=${s.include.join(':')}`);
   if (s.exclude.length) opts.push(`exclude=${s.exclude.join(':')}`);
   if (s.mode) opts.push(`mode=${s.mode}`);
+  if (s.accounts?.length) opts.push(`accounts=${s.accounts.join(':')}`);
   opts.push(...s.extra);
   for (const o of opts) {
     const eq = o.indexOf('=');
     if (eq <= 0) throw new UsageError(`agent option "${o}" is not KEY=VALUE`);
     if (o.includes(',')) throw new UsageError(`agent option "${o}" may not contain "," (it separates agent options)`);
   }
-  for (const p of [...s.include, ...s.exclude]) {
+  for (const p of [...s.include, ...s.exclude, ...(s.accounts ?? [])]) {
     if (p.includes('=')) throw new UsageError(`package pattern "${p}" may not contain "="`);
   }
   return `-javaagent:${jar}=${opts.join(',')}`;
@@ -62,8 +68,16 @@ export function planRun(argv: readonly string[], ctx: CliContext, now = new Date
     include: splitPatterns(p.options.get('include')),
     exclude: splitPatterns(p.options.get('exclude')),
     mode: optionValue(p, 'mode'),
+    accounts: splitPatterns(p.options.get('accounts')),
     extra,
   };
+  // Accounts without a mode: the accounts mode (flat counts, liveness); with --mode exact they come from the tree.
+  if (settings.accounts!.length && !settings.mode) settings.mode = 'accounts';
+  const liveness = optionValue(p, 'liveness');
+  if (liveness) {
+    if (settings.mode !== 'accounts') throw new UsageError('--liveness applies to the accounts mode (--accounts PKG,..)');
+    extra.push(`liveness=${liveness}`);
+  }
   const jar = findAgentJar(ctx.env, ctx.cliDir);
   const java = findJava(optionValue(p, 'java'), ctx.env);
   return { java, args: [agentArgument(jar, settings), ...p.rest], out };

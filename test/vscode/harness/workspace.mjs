@@ -13,6 +13,11 @@ export function prepareWorkspace(dir) {
   const javac = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'javac') : 'javac';
   execFileSync(javac, ['--release', '17', '-d', join(dir, 'build', 'classes'),
     join(dir, 'src/demo/WordIndex.java'), join(dir, 'src/demo/LiveDemo.java')], { stdio: 'inherit' });
+  // the memory-accounts fixture server (issue 8), compiled into its own folder
+  const serverSrc = join(root, 'test', 'fixtures', 'java', 'server');
+  const serverFiles = ['Main', 'http/Server', 'http/Request', 'http/Scratch', 'xml/Parser', 'xml/Element', 'cache/Cache', 'cache/Entry']
+    .map((f) => join(serverSrc, 'srv', `${f}.java`));
+  execFileSync(javac, ['--release', '17', '-g', '-d', join(dir, 'build', 'server-classes'), ...serverFiles], { stdio: 'inherit' });
   const file = join(dir, '.vscode', 'launch.json');
   const launch = JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, ''));
   launch.configurations.push({
@@ -23,6 +28,11 @@ export function prepareWorkspace(dir) {
   launch.configurations.push({
     type: 'java', request: 'launch', name: 'Run LiveDemo (java)', mainClass: 'demo.LiveDemo',
     classPaths: ['${workspaceFolder}/build/classes'], args: ['2'],
+  });
+  launch.configurations.push({
+    type: 'heaplens', request: 'launch', name: 'Profile Memory: server accounts', mainClass: 'srv.Main',
+    classPaths: ['${workspaceFolder}/build/server-classes'], vmArgs: '-Dsrv.pause=700',
+    accounts: ['srv.http.*', 'srv.cache'], liveness: 'exact', snapshotInterval: 250,
   });
   writeFileSync(file, JSON.stringify(launch, null, 2));
   return dir;

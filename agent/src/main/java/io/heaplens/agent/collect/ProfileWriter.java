@@ -37,6 +37,8 @@ final class ProfileWriter {
     private long nodes, treeBytes;
     private final HeapGuard heapGuard;
     long lastWriteMillis, lastBytes;
+    /** Memory accounts, when the launch defines any. */
+    volatile AccountsWriter accounts;
 
     TypeSizes sizes() { return sizes; }
 
@@ -68,6 +70,8 @@ final class ProfileWriter {
             writeMethods(j);
             writeSites(j);
             transform(j);
+            AccountsWriter acc = accounts;
+            if (acc != null) acc.write(j);
             j.name("agent").begin('{').field("threads", all.length).field("nodes", nodes)
                 .field("maxNodes", io.heaplens.runtime.ThreadState.maxNodes).field("nodesCreated", io.heaplens.runtime.ThreadState.nodes)
                 .field("treeBytes", treeBytes).field("heapMax", heapGuard.heapMax()).field("frozenAtNodes", heapGuard.frozenAtNodes())
