@@ -38,7 +38,7 @@ class ChannelHostileTest {
         Path dir = Files.createTempDirectory("heaplens-hostile");
         server = new ChannelServer(Options.parse(null), io.heaplens.agent.SharedRegistry.REGISTRY, new TypeSizes(null), new AgentInfo(),
             new ChannelServer.Host() {
-                @Override public String snapshot() { return "/tmp/snap.heaplens"; }
+                @Override public String snapshot(boolean gc) { return "/tmp/snap.heaplens"; }
                 @Override public void resetCounters() { }
                 @Override public void stopJvm() { }
             }, TOKEN);
