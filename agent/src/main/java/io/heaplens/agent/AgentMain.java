@@ -35,9 +35,11 @@ public final class AgentMain {
             Sampler.frames = registry::profiledMethodId;
             TransformStats stats = new TransformStats();
             Path out = Paths.get(options.out != null ? options.out : "heaplens-" + info.pid + ".heaplens").toAbsolutePath();
-            HeapLensTransformer transformer = new HeapLensTransformer(registry,
-                new PackageFilter(options.include, options.exclude), options.jdk, options.verbose, stats, inst);
+            PackageFilter filter = new PackageFilter(options.include, options.exclude);
+            HeapLensTransformer transformer = new HeapLensTransformer(registry, filter, options.jdk, options.verbose, stats, inst);
             transformer.addReadEdges(ModuleLayer.boot().modules());
+            io.heaplens.agent.collect.LifetimeWatcher lifetimes = null;
+            if (Mode.parse(options.mode) == Mode.LIFETIME) lifetimes = LifetimeMode.start(options, inst, filter);
             WarmUp.instrumenter();
             inst.addTransformer(transformer, true);
             long t0 = System.nanoTime();
@@ -47,6 +49,7 @@ public final class AgentMain {
             if (options.verbose) System.err.println("heaplens: retransformed " + stats.retransformed + " classes in " + (System.nanoTime() - t0) / 1_000_000 + " ms (transformer " + stats.nanos / 1_000_000 + " ms)");
             Collector collector = new Collector(out, options, registry, stats, inst, info);
             collector.onCycle(sweep);
+            if (lifetimes != null) collector.attachLifetimes(lifetimes);
             collector.prepare();
             collector.start();
             if (options.portFile != null) Channel.open(options, registry, collector, info);

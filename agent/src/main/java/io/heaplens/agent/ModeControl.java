@@ -27,7 +27,8 @@ public final class ModeControl {
     /** @return null when switched, else why not */
     public static synchronized String switchTo(String name) {
         int m = Mode.parse(name);
-        if (m < 0) return "unknown mode '" + name + "' (exact, sites, sampled, paused)";
+        if (m < 0) return "unknown mode '" + name + "' (exact, sites, sampled, paused, lifetime)";
+        if (m == Mode.LIFETIME && !io.heaplens.runtime.Lifetimes.instrumented) return "the lifetime mode can only be chosen at launch (mode=lifetime): its use probes are added as classes load";
         if (m == Mode.get()) return null;
         Mode.set(m);
         timeline.add(new Switch(name, System.currentTimeMillis()));

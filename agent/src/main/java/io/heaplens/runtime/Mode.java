@@ -11,8 +11,8 @@ import jdk.internal.vm.annotation.ForceInline;
  * probe. A volatile read is a plain load on x86 and needs no linkage: it is what every probe pays now.
  */
 public final class Mode {
-    public static final int EXACT = 0, SITES = 1, SAMPLED = 2, PAUSED = 3;
-    private static final String[] NAMES = {"exact", "sites", "sampled", "paused"};
+    public static final int EXACT = 0, SITES = 1, SAMPLED = 2, PAUSED = 3, LIFETIME = 4;
+    private static final String[] NAMES = {"exact", "sites", "sampled", "paused", "lifetime"};
     private static volatile int current = EXACT;
 
     private Mode() {}

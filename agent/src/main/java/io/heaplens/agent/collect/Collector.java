@@ -51,6 +51,9 @@ public final class Collector {
 
     public TypeSizes sizes() { return writer.sizes(); }
 
+    /** Lifetime mode: its section in every write; its last GC and the still-reachable objects before the final one. */
+    public void attachLifetimes(LifetimeWatcher w) { writer.lifetimes = w; }
+
     /**
      * The one-time JDK work the collector needs (the runtime MXBean, the charset encoders and file classes of the
      * first write) runs here, on the premain thread under the recorder's guard, before the program starts: done
@@ -98,6 +101,10 @@ public final class Collector {
 
     private void shutdown() {
         AgentThreads.markCurrent();
+        LifetimeWatcher lw = writer.lifetimes;
+        if (lw != null) {
+            try { lw.finish(); } catch (Throwable t) { System.err.println("heaplens: lifetimes: " + t); }
+        }
         write(true);
         io.heaplens.agent.wire.ChannelServer c = channel;
         if (c != null) c.exiting();

@@ -34,6 +34,8 @@ final class ProfileWriter {
     private final BitSet methods = new BitSet(), sites = new BitSet(), types = new BitSet();
     private long nodes;
     long lastWriteMillis, lastBytes;
+    /** The lifetime mode's section (null in the other modes). */
+    volatile LifetimeWatcher lifetimes;
 
     TypeSizes sizes() { return sizes; }
 
@@ -58,6 +60,8 @@ final class ProfileWriter {
             j.name("threads").begin('[');
             for (ThreadState ts : all) if (!ts.agentThread) thread(j, ts);
             j.end(']');
+            LifetimeWatcher lw = lifetimes;
+            if (lw != null) lw.write(j, sites, types, methods);
             addCtorTargets();
             writeTypes(j);
             writeMethods(j);
