@@ -256,7 +256,8 @@ public final class Lifetimes {
     }
 
     // ---- traces -----------------------------------------------------------------------------------------------
-    private static final StackWalker WALKER = StackWalker.getInstance();
+    /** Class references retained: JDK 22+ gives frame descriptors only then. */
+    private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
     private static final java.util.HashMap<Trace, Integer> TRACE_IDS = new java.util.HashMap<>();
     private static final java.util.ArrayList<long[]> TRACES = new java.util.ArrayList<>();
 
@@ -287,6 +288,7 @@ public final class Lifetimes {
                 return id;
             }
         } catch (Throwable t) {
+            if (System.getProperty("heaplens.debug") != null) t.printStackTrace();
             return -1;
         } finally {
             ts.busy--;
