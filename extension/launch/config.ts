@@ -26,6 +26,8 @@ export interface HeapLensConfig {
   include?: string[] | string;
   exclude?: string[] | string;
   mode?: string;
+  /** lifetime mode: every Nth object is tracked */
+  sampleEvery?: number | string;
   /** attach: the process id of a running local JVM */
   processId?: number | string;
   /** where to save the profile (file or folder); default: the workspace's .heaplens/ folder */

@@ -148,7 +148,8 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
   const tmpDir = o.tmpDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'heaplens-'));
   const portFile = path.join(tmpDir, 'port.json');
   const settings: AgentSettings = {
-    out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode, extra: [`portFile=${portFile}`],
+    out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode,
+    extra: [`portFile=${portFile}`, ...sampleEveryOption(cfg)],
   };
   let agentArg: string;
   try {
@@ -164,4 +165,13 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
   const token = o.token ?? randomBytes(32).toString('hex');
   env.HEAPLENS_TOKEN = token;
   return { java, args, cwd, env, profile, portFile, tmpDir, token, target: jar ?? source ?? main!, classPath, agentJar };
+}
+
+/** `sampleEvery` (lifetime mode only) as an agent option. */
+export function sampleEveryOption(cfg: HeapLensConfig): string[] {
+  if (cfg.sampleEvery === undefined || cfg.sampleEvery === '') return [];
+  const n = Number(cfg.sampleEvery);
+  if (!Number.isInteger(n) || n < 1) throw new LaunchError(`"sampleEvery" must be a whole number of at least 1, not ${JSON.stringify(cfg.sampleEvery)}.`);
+  if (cfg.mode !== 'lifetime') throw new LaunchError('"sampleEvery" applies to "mode": "lifetime".');
+  return [`sampleEvery=${n}`];
 }

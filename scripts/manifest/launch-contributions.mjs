@@ -9,7 +9,11 @@ const strList = (description) => ({ type: 'array', items: { type: 'string' }, de
 const common = {
   include: { type: ['array', 'string'], items: { type: 'string' }, description: 'Package patterns that get call-tree probes (com.acme matches that package, com.acme.* also its sub-packages). Default: everything outside the JDK.' },
   exclude: { type: ['array', 'string'], items: { type: 'string' }, description: 'Package patterns that get no call-tree probes even when included.' },
-  mode: str('Profiling mode.', { enum: ['exact'], default: 'exact', enumDescriptions: ['Per-thread method call trees and every allocation.'] }),
+  mode: str('Profiling mode.', {
+    enum: ['exact', 'lifetime'], default: 'exact',
+    enumDescriptions: ['Per-thread method call trees and every allocation.', 'Object lifetimes (launch only): lag, drag and void space of a sample of objects (docs/lifetimes.md).'],
+  }),
+  sampleEvery: { type: 'integer', minimum: 1, default: 1, description: 'Lifetime mode: track every Nth object (1: every object, for small programs; larger programs: 50 or more).' },
   profile: str('Where to save the profile: a .heaplens file or a folder. Default: the workspace\'s .heaplens folder.'),
   javaHome: str('A JDK (17 or newer) to run: its bin/java and bin/jcmd are used. Default: the Java extension\'s, JAVA_HOME, or java on PATH.'),
 };
