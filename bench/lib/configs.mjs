@@ -27,7 +27,7 @@ export const CONFIGS = [
   heaplens('sites'),
   heaplens('sampled'),
   heaplens('paused'),
-  // heaplens('lifetime'),
+  heaplens('lifetime', 'sampleEvery=1000'),
 ];
 
 export const configByName = (n) => CONFIGS.find((c) => c.name === n);
