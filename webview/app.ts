@@ -11,6 +11,7 @@ import { ArraysView } from './views/arrays';
 import { DiffView } from './views/diff';
 import { button, clear, el } from './views/dom';
 import { FlameTab } from './views/flame-tab';
+import { LifetimesView } from './views/lifetimes';
 import { SitesView } from './views/sites';
 import { currentTheme, onThemeChange } from './views/theme';
 import { ThreadsView } from './views/threads';
@@ -23,6 +24,7 @@ export class App {
   readonly flame = new FlameTab();
   private readonly views: Record<ViewName, View> = {
     flame: this.flame, sites: new SitesView(), arrays: new ArraysView(), threads: new ThreadsView(), diff: new DiffView(),
+    lifetimes: new LifetimesView(),
   };
   private readonly title = el('h1', { class: 'title' }, 'HeapLens');
   private readonly meta = el('div', { class: 'meta muted' });

@@ -2,13 +2,16 @@
 // zoom and selection are method-id paths, which survive a rebuild of the tree.
 import { ViewMetric, VIEW_METRICS } from '../extension/model/frames';
 
-export type ViewName = 'flame' | 'sites' | 'arrays' | 'threads' | 'diff';
+import { LifetimeGrouping, LIFETIME_GROUPINGS, SpaceKind } from '../extension/model/lifetimes';
+
+export type ViewName = 'flame' | 'sites' | 'arrays' | 'threads' | 'diff' | 'lifetimes';
 export const VIEWS: ReadonlyArray<{ id: ViewName; label: string; key: string }> = [
   { id: 'flame', label: 'Flame tree', key: '1' },
   { id: 'sites', label: 'Allocation sites', key: '2' },
   { id: 'arrays', label: 'Arrays', key: '3' },
   { id: 'threads', label: 'Threads', key: '4' },
   { id: 'diff', label: 'Diff', key: '5' },
+  { id: 'lifetimes', label: 'Lifetimes', key: '6' },
 ];
 
 export interface UiState {
@@ -30,6 +33,10 @@ export interface UiState {
   siteSort: { key: string; desc: boolean };
   arrayCode: string | null;
   diffZoom: number[];
+  lifetimeBy: LifetimeGrouping;
+  lifetimeSort: SpaceKind;
+  /** the selected row's key in the Lifetimes table */
+  lifetimeRow: string | null;
 }
 
 export function defaultState(): UiState {
@@ -37,6 +44,7 @@ export function defaultState(): UiState {
     view: 'flame', thread: -1, metric: 'objects', inverted: false, myCode: false, collapseRecursion: false,
     zoom: [], selected: null, highlight: null, query: '', match: -1, siteMetric: 'bytes', siteFilter: '',
     siteSort: { key: 'rank', desc: false }, arrayCode: null, diffZoom: [],
+    lifetimeBy: 'class', lifetimeSort: 'drag', lifetimeRow: null,
   };
 }
 
@@ -66,6 +74,9 @@ export function restoreState(v: unknown): UiState {
   pick('siteSort', (x) => typeof x === 'object' && x !== null && typeof (x as { key?: unknown }).key === 'string');
   pick('arrayCode', (x) => x === null || typeof x === 'string');
   pick('diffZoom', isPath);
+  pick('lifetimeBy', (x) => (LIFETIME_GROUPINGS as readonly unknown[]).includes(x));
+  pick('lifetimeSort', (x) => x === 'lag' || x === 'drag' || x === 'void' || x === 'use');
+  pick('lifetimeRow', (x) => x === null || typeof x === 'string');
   return s;
 }
 

@@ -244,3 +244,79 @@ export function lifetimeStatText(profile: Profile): string {
   if (!l.complete) lines.push('note\tthe run had not ended when this file was written: objects still reachable are not counted yet');
   return lines.join('\n') + '\n';
 }
+
+/** An allocation line whose objects carry much lag, drag or void space, with HUP's suggested transformation. */
+export interface LifetimeHint {
+  /** source path as sourcePathOf names it (`demo/Parser.java`) */
+  source: string;
+  /** 1-based */
+  line: number;
+  kind: 'lag' | 'drag' | 'void';
+  /** the share of all lag, drag or void space, 0..1 */
+  share: number;
+  message: string;
+}
+
+/** Lines with at least this share of all lag, drag or void space get a hint. */
+export const HINT_SHARE = 0.05;
+
+const MIB = 1 << 20;
+
+/**
+ * Hints for the editor: what was measured at an allocation line and what HUP's transformations (seed 004 §3.1.1)
+ * suggest — worded as a suggestion to check, never as a claim that the change is safe.
+ */
+export function lifetimeHints(profile: Profile, l: LifetimeSection, sourceOf: (m: MethodEntry) => string | undefined): LifetimeHint[] {
+  const rows = lifetimeRows(profile, l, 'site');
+  const t = lifetimeStat(l);
+  const out: LifetimeHint[] = [];
+  for (const r of rows) {
+    const n = r.nested[0];
+    const site = profile.sites.get(n.site);
+    const method = site ? profile.methods.get(site.method) : undefined;
+    const source = method ? sourceOf(method) : undefined;
+    if (!site || site.line === undefined || !method || !source) continue;
+    const type = profile.types.get(n.type)!;
+    const sampled = l.sampleEvery > 1 ? ` (estimated from every ${l.sampleEvery}th object)` : '';
+    const writtenNotRead = type.array && r.voidObjects > 0 && r.nested.some((x) => x.patterns.some((p) => p.firstUseTrace < 0 && p.representative.puts > 0));
+    const kinds: Array<['lag' | 'drag' | 'void', number, number]> = [['drag', r.drag, t.drag], ['lag', r.lag, t.lag], ['void', r.void, t.void]];
+    for (const [kind, v, total] of kinds) {
+      if (v <= 0 || total <= 0 || v / total < HINT_SHARE) continue;
+      const pct = `${((100 * v) / total).toFixed(1)}%`;
+      const objs = kind === 'void' ? r.voidObjects : kind === 'lag' ? r.laggedObjects : r.draggedObjects;
+      const size = r.objects ? Math.round(totalSize(r) / r.objects) : 0;
+      const time = objs > 0 && size > 0 ? (v / objs / size / MIB).toFixed(1) : '?';
+      let measured: string;
+      let suggestion: string;
+      if (kind === 'drag') {
+        measured = `${objs} ${type.name} object(s) allocated here stayed reachable for ~${time} MiB of allocation after their last use: ${pct} of all drag space${sampled}.`;
+        suggestion = 'HUP suggests assigning null to the reference that keeps them once no later use can happen'
+          + (type.array ? ', or array length reduction if some elements are never read' : '') + '.';
+      } else if (kind === 'lag') {
+        measured = `${objs} ${type.name} object(s) allocated here waited ~${time} MiB of allocation before their first use: ${pct} of all lag space${sampled}.`;
+        suggestion = 'HUP suggests lazy allocation (allocating at the first use), where the constructor does not depend on program state and has no effect elsewhere.';
+      } else {
+        measured = `${objs} ${type.name} object(s) allocated here were never used (no get operation) and lived ~${time} MiB of allocation: ${pct} of all void space${sampled}.`;
+        suggestion = writtenNotRead
+          ? 'Their elements were written but never read: HUP suggests dead code removal or array length reduction.'
+          : 'HUP suggests dead code removal or lazy allocation, where the constructor and finalizer have no effect on the rest of the program.';
+      }
+      out.push({
+        source, line: site.line, kind, share: v / total,
+        message: `HeapLens lifetimes: ${measured} ${suggestion} This is a hint from one run, not proof that the change is safe.`,
+      });
+    }
+  }
+  return out.sort((a, b) => b.share - a.share);
+}
+
+/** The row's object sizes summed (each nested site's representative size times its objects, scaled). */
+function totalSize(r: LifetimeRow): number {
+  let s = 0;
+  for (const n of r.nested) {
+    const rep = n.patterns[0]?.representative;
+    if (rep) s += rep.size * n.objects;
+  }
+  const tracked = r.nested.reduce((a, n) => a + n.objects, 0);
+  return tracked ? (s / tracked) * r.objects : 0;
+}
