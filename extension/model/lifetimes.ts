@@ -257,7 +257,10 @@ export interface LifetimeHint {
   message: string;
 }
 
-/** Lines with at least this share of all lag, drag or void space get a hint. */
+/**
+ * Lines with at least this share of all lag, drag or void space get a hint (drag and void only when their mean per
+ * object exceeds the precision: shorter ones may be the GC's detection delay alone).
+ */
 export const HINT_SHARE = 0.05;
 
 const MIB = 1 << 20;
@@ -285,7 +288,10 @@ export function lifetimeHints(profile: Profile, l: LifetimeSection, sourceOf: (m
       const pct = `${((100 * v) / total).toFixed(1)}%`;
       const objs = kind === 'void' ? r.voidObjects : kind === 'lag' ? r.laggedObjects : r.draggedObjects;
       const size = r.objects ? Math.round(totalSize(r) / r.objects) : 0;
-      const time = objs > 0 && size > 0 ? (v / objs / size / MIB).toFixed(1) : '?';
+      const perObject = objs > 0 && size > 0 ? v / objs / size : 0;
+      // Drag and void end when the GC shows the object unreachable: a mean within the precision may be detection delay.
+      if (kind !== 'lag' && perObject <= l.precision) continue;
+      const time = perObject > 0 ? (perObject / MIB).toFixed(1) : '?';
       let measured: string;
       let suggestion: string;
       if (kind === 'drag') {

@@ -31,6 +31,9 @@ import java.util.Map;
  * and arraylength. Puts (putfield, array stores) are recorded as first/last put, not as uses. The constructor
  * invocation is not a use. Every probe is straight-line code (no branch, so no stack map frame changes).
  *
+ * A read of a field of this inside an instance method is not probed: the entry probe counted the use, so the
+ * last use of an object is its last method entry or outside read (HUP would place it at the read itself).
+ *
  * Objects of profiled classes carry their record in a synthetic public transient field, {@link #FIELD}, declared
  * by the topmost profiled class of each hierarchy (the one whose superclass is not profiled); such classes also
  * get an explicit serialVersionUID equal to the one the JVM computes for the original class, so serialization is
@@ -101,6 +104,8 @@ public final class UseProbes implements Opcodes {
     static void method(String owner, boolean ownerIsInterface, MethodNode mn, int methodId, List<AbstractInsnNode> original,
                        Map<AbstractInsnNode, Integer> allocKeys) {
         boolean ctor = mn.name.equals("<init>");
+        boolean isStatic = (mn.access & ACC_STATIC) != 0;
+        boolean slot0Stored = storesSlotZero(original);
         int temps = -1;
         int line = -1, firstLine = -1;
         ArrayDeque<TypeInsnNode> pendingNew = new ArrayDeque<>();
@@ -117,6 +122,9 @@ public final class UseProbes implements Opcodes {
                 case GETFIELD: {
                     FieldInsnNode f = (FieldInsnNode) insn;
                     if (!carriesField(f.owner) || f.name.equals(FIELD)) break;
+                    // this.f in an instance method: the entry probe already counted a use of this (last uses inside
+                    // one invocation move to its entry); in a constructor this has no record yet. Most reads are these.
+                    if (!isStatic && !slot0Stored && isThis(original, n)) break;
                     InsnList l = new InsnList();
                     l.add(new InsnNode(DUP));
                     l.add(new FieldInsnNode(GETFIELD, f.owner, FIELD, FIELD_DESC));
@@ -228,6 +236,21 @@ public final class UseProbes implements Opcodes {
             l.add(call("use", "(Ljava/lang/Object;J)V"));
             mn.instructions.insert(l);
         }
+    }
+
+    /** Whether the instruction before index n pushed local 0 (this, when the method never stores into slot 0). */
+    private static boolean isThis(List<AbstractInsnNode> insns, int n) {
+        for (int i = n - 1; i >= 0; i--) {
+            AbstractInsnNode p = insns.get(i);
+            if (p.getOpcode() < 0) continue;
+            return p.getOpcode() == ALOAD && ((VarInsnNode) p).var == 0;
+        }
+        return false;
+    }
+
+    private static boolean storesSlotZero(List<AbstractInsnNode> insns) {
+        for (AbstractInsnNode i : insns) if (i.getOpcode() == ASTORE && ((VarInsnNode) i).var == 0) return true;
+        return false;
     }
 
     private static AbstractInsnNode nextReal(List<AbstractInsnNode> insns, int n) {
