@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, workbenchUrl } from './browser.mjs';
 import { EDITOR_SCENARIOS } from './ui-editor.mjs';
+import { LIFETIME_SCENARIOS } from './ui-lifetimes.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -208,7 +209,10 @@ export async function runUiScenarios(server, paths, folder, shots) {
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
     await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
     await sleep(1500);
-    for (const [name, body] of Object.entries({ ...SCENARIOS, ...EDITOR_SCENARIOS })) {
+    // HEAPLENS_VSCODE_SCENARIO=text runs only the scenarios whose name contains it (for working on one)
+    const only = process.env.HEAPLENS_VSCODE_SCENARIO;
+    const all = Object.entries({ ...SCENARIOS, ...EDITOR_SCENARIOS, ...LIFETIME_SCENARIOS }).filter(([n]) => !only || n.includes(only));
+    for (const [name, body] of all) {
       const t0 = Date.now();
       console.log(`UI: ${name}`);
       try {
