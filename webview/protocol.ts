@@ -3,6 +3,7 @@
 // the host decides what to do.
 import { ProfileFile } from '../extension/model/types';
 import { Metric } from '../extension/model/aggregate';
+import { TreeKind } from '../extension/model/modes';
 
 export interface FrameRef {
   class: string;
@@ -26,7 +27,8 @@ export type ExportFormat = 'collapsed' | 'speedscope';
 export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'navigate'; frame: FrameRef }
-  | { type: 'export'; format: ExportFormat; metric: Metric }
+  /** tree: the mode's data shown when the user exported (modes.ts); absent = the default */
+  | { type: 'export'; format: ExportFormat; metric: Metric; tree?: TreeKind }
   | { type: 'snapshot' }
   | { type: 'pickBaseline' };
 
