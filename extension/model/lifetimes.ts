@@ -290,7 +290,9 @@ export function lifetimeHints(profile: Profile, l: LifetimeSection, sourceOf: (m
       const size = r.objects ? Math.round(totalSize(r) / r.objects) : 0;
       const perObject = objs > 0 && size > 0 ? v / objs / size : 0;
       // Drag and void end when the GC shows the object unreachable: a mean within the precision may be detection delay.
-      if (kind !== 'lag' && perObject <= l.precision) continue;
+      // Objects reachable until the end have an exact drag (their end is the end of the run, not a GC's finding).
+      const toTheEnd = r.nested.every((x) => x.patterns.every((q) => q.representative.reachableAtExit));
+      if (kind !== 'lag' && !toTheEnd && perObject <= l.precision) continue;
       const time = perObject > 0 ? (perObject / MIB).toFixed(1) : '?';
       let measured: string;
       let suggestion: string;

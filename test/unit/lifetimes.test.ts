@@ -91,6 +91,14 @@ describe('lifetimes model', () => {
     for (const h of hints) assert.match(h.message, /not proof that the change is safe/);
   });
 
+  it('gives no drag or void hint that the precision could explain, except for objects reachable to the end', () => {
+    const f = JSON.parse(JSON.stringify(profile().file));
+    f.lifetimes.precision = 100 * MIB;                  // larger than int[]'s 1 MiB of void and Kept's 10 MiB of drag
+    const p = validateProfile(f);
+    const hints = lifetimeHints(p, requireLifetimes(p), sourcePathOf);
+    assert.deepEqual(hints.map((h) => [h.line, h.kind]).sort(), [[10, 'drag'], [11, 'lag']], 'Kept (to the end) and Late (lag is exact) only');
+  });
+
   it('explains a profile without lifetime data and rejects dangling ids', () => {
     const p = validateProfile(JSON.parse(JSON.stringify(fileOf({}))));
     assert.equal(lifetimesOf(p), undefined);

@@ -27,7 +27,9 @@ export const LIFETIME_SCENARIOS = {
     await page.keyboard.press('Enter');
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /Main-\d{8}-\d{6}\.heaplens/ }).first();
     await row.waitFor({ timeout: 10000 });
-    await row.click();
+    await sleep(500);
+    // the newest profile is the first, focused row; Enter (a click can miss a list still re-rendering under load)
+    await page.keyboard.press('Enter');
     const view = page.frameLocator('iframe.webview').last().frameLocator('#active-frame');
     await view.locator('#tab-lifetimes').click();
     await view.locator('.view-lifetimes svg.lt-area path.lt-drag').first().waitFor({ state: 'attached', timeout: 30000 });
@@ -50,16 +52,25 @@ export const LIFETIME_SCENARIOS = {
     await palette(wb, `:${KEPT_LINE}`);
     await page.keyboard.press('Enter');
     await sleep(500);
-    await page.locator('.monaco-editor .squiggly-info').first().waitFor({ state: 'attached', timeout: 20000 });
+    // the diagnostic's hover on the line (an Information diagnostic has no squiggle class to wait for in every version)
     const line = page.locator('.monaco-editor .view-line', { hasText: 'Holder.kept = new Kept(7);' }).first();
-    await line.hover({ position: { x: 80, y: 5 } });
     const hover = page.locator('.monaco-hover', { hasText: 'HeapLens lifetimes' }).first();
-    await hover.waitFor({ state: 'visible', timeout: 15000 });
+    await wb.waitFor('the diagnostic hover on the Kept line', async () => {
+      await page.mouse.move(5, 5);
+      await line.hover({ position: { x: 100, y: 5 } });
+      return hover.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false);
+    }, 30000);
     const text = (await hover.textContent()) ?? '';
     console.log(`  hover: ${text.replace(/\s+/g, ' ').slice(0, 220)}`);
     if (!/lifetimes\.Kept object\(s\) allocated here stayed reachable/.test(text)) throw new Error(`the diagnostic does not describe the drag: ${text}`);
     if (!/assigning null/.test(text) || !/not proof that the change is safe/.test(text)) throw new Error(`the diagnostic lacks the hint or its caveat: ${text}`);
     await wb.shot('lifetimes-diagnostic');
     await page.keyboard.press('Escape');
+    const problems = page.locator('.composite-bar .action-item', { hasText: 'Problems' }).first();
+    if (await problems.count()) {
+      await problems.click();
+      await wb.waitFor('the hint in the Problems panel', async () => /stayed reachable/.test(await wb.text('.markers-panel')), 10000);
+      await wb.shot('lifetimes-problems');
+    }
   },
 };
