@@ -45,7 +45,7 @@ for (const jdk of JDKS) {
   describe(`lifetimes on JDK ${jdk.name}`, () => {
     it('classifies each object and measures lag, drag and void space within the reported precision', async () => {
       const run = await fixture.run(jdk);
-      assertCleanRun(run, 'lifetimes', 'lifetimes done 1235');
+      assertCleanRun(run, 'lifetimes', 'lifetimes done 1241');
       const doc = run.profile.json as unknown as {
         types: { id: number; name: string }[];
         lifetimes: { precision: number; sampleEvery: number; complete: boolean; nested: Nested[] };
@@ -102,6 +102,11 @@ for (const jdk of JDKS) {
       assert.deepEqual([a.length, a.puts, a.uses], [1000, 1000, 0], 'its 1000 element stores are puts, not uses');
       within('int[1000] void space', arr.void, a.size * SPAN * FILLER, a.size * (SPAN * FILLER + SLACK + P));
 
+      const pair = rep('lifetimes.Pair');
+      assert.deepEqual([pair.puts, pair.uses], [2, 2], 'Pair: two putfields (long, int) are puts, two getfields from outside are uses');
+      const refs = rep('java.lang.Object[]');
+      assert.deepEqual([refs.length, refs.puts, refs.uses], [2, 1, 1], 'Object[2]: one aastore (put), one aaload (use)');
+
       const stat = await report(run.profileFile, ['--format', 'lifetime-stat']);
       const field = (name: string): string[] => {
         const line = stat.split('\n').find((s) => s.startsWith(name + '\t'));
@@ -115,7 +120,7 @@ for (const jdk of JDKS) {
       assert.match(field('drag space')[1], /^\d+\.\d\d%$/);
 
       const nested = parseTsv(await report(run.profileFile, ['--format', 'lifetime', '--by', 'nested']));
-      assert.ok(nested.some((r) => r.key === 'lifetimes.Main.main:40 lifetimes.Late'), `nested site of Late:\n${nested.map((r) => r.key).join('\n')}`);
+      assert.ok(nested.some((r) => r.key === 'lifetimes.Main.main:42 lifetimes.Late'), `nested site of Late:\n${nested.map((r) => r.key).join('\n')}`);
       assert.ok(nested.some((r) => /^lifetimes\.Main\.advance:\d+ <- lifetimes\.Main\.main:\d+ byte\[\]$/.test(r.key)), 'fillers by calling context');
     });
   });

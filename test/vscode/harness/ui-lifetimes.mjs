@@ -5,7 +5,7 @@
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** The line of `Holder.kept = new Kept(7);` in test/fixtures/java/lifetimes/Main.java. */
-const KEPT_LINE = 57;
+const KEPT_LINE = 59;
 
 async function palette(wb, text) {
   const page = wb.page;
