@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import { LiveSession } from '../channel/session';
 import { EVENTS, HeapLensDebugSession, StatsBody } from './adapter';
 import { registerCommands } from './commands';
+import { JdkChecks } from './jdk';
+import { registerJdkCommands } from './jdk-ui';
 import { HeapLensConfigurationProvider } from './provider';
 import { RecentProfiles } from './recent';
 import { ProfilingStatus } from './status-bar';
@@ -25,7 +27,9 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
   const sessions = new Map<string, vscode.DebugSession>();
   const lives = new Map<string, LiveSession>();
   const errors: string[] = [];
-  const provider = new HeapLensConfigurationProvider(ctx, log);
+  const jdks = new JdkChecks();
+  const provider = new HeapLensConfigurationProvider(ctx, log, jdks, (m) => errors.push(m));
+  registerJdkCommands(ctx, jdks, log);
   ctx.subscriptions.push(
     status,
     vscode.debug.registerDebugConfigurationProvider('heaplens', provider),

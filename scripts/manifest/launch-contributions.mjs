@@ -21,7 +21,7 @@ const common = {
   }),
   sampleEvery: { type: 'integer', minimum: 1, default: 1, description: 'Lifetime mode: track every Nth object (1: every object, for small programs; larger programs: 50 or more).' },
   profile: str('Where to save the profile: a .heaplens file or a folder. Default: the workspace\'s .heaplens folder.'),
-  javaHome: str('A JDK (17 or newer) to run: its bin/java and bin/jcmd are used. Default: the Java extension\'s, JAVA_HOME, or java on PATH.'),
+  javaHome: str('A JDK (17 or newer) to run: its bin/java and bin/jcmd are used. Default: the heaplens.javaHome setting, the Java extension\'s project JDK, JAVA_HOME, or java on PATH.'),
 };
 const launch = {
   required: [],

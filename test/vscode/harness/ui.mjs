@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { launchBrowser, workbenchUrl } from './browser.mjs';
 import { EDITOR_SCENARIOS } from './ui-editor.mjs';
 import { LIFETIME_SCENARIOS } from './ui-lifetimes.mjs';
+import { PICTURE_SCENARIOS, PRODUCT_SCENARIOS } from './ui-product.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -196,8 +197,11 @@ const SCENARIOS = {
   },
 };
 
-/** Runs every scenario in one workbench; resolves to { passed, failed }. */
-export async function runUiScenarios(server, paths, folder, shots) {
+/**
+ * Runs every scenario in one workbench; resolves to { passed, failed }. `installed`: the workbench runs the
+ * .vsix installed into the profile (no extensionDevelopmentPath), and the product scenarios run first.
+ */
+export async function runUiScenarios(server, paths, folder, shots, { installed = false } = {}) {
   mkdirSync(shots, { recursive: true });
   const browser = await launchBrowser(paths.chromium);
   let passed = 0;
@@ -205,13 +209,14 @@ export async function runUiScenarios(server, paths, folder, shots) {
   try {
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     const wb = new Workbench(page, shots);
-    await page.goto(workbenchUrl(server, folder));
+    await page.goto(workbenchUrl(server, folder, [], { installed }));
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
     await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
     await sleep(1500);
     // HEAPLENS_VSCODE_SCENARIO=text runs only the scenarios whose name contains it (for working on one)
     const only = process.env.HEAPLENS_VSCODE_SCENARIO;
-    const all = Object.entries({ ...SCENARIOS, ...EDITOR_SCENARIOS, ...LIFETIME_SCENARIOS }).filter(([n]) => !only || n.includes(only));
+    const all = Object.entries({ ...(installed ? PRODUCT_SCENARIOS : {}), ...SCENARIOS, ...EDITOR_SCENARIOS, ...LIFETIME_SCENARIOS,
+      ...(installed ? PICTURE_SCENARIOS : {}) }).filter(([n]) => !only || n.includes(only));
     for (const [name, body] of all) {
       const t0 = Date.now();
       console.log(`UI: ${name}`);
