@@ -177,7 +177,9 @@ export class App {
       };
       this.dataLine.append(select('Data', kinds.map((k) => [k, names[k]] as [TreeKind, string]), kind, (v) => this.update({ data: v, zoom: [], selected: null })));
     }
-    this.dataLine.append(el('span', { class: 'data-label' }, `Data: ${treeLabel(kind)}`),
+    // A lifetime-mode run records no call tree or site counts: its data is in the Lifetimes tab.
+    const lifetime = this.data?.file.meta.mode === 'lifetime';
+    this.dataLine.append(el('span', { class: 'data-label' }, lifetime ? 'Data: object lifetimes of the tracked objects (lifetime mode: see the Lifetimes tab)' : `Data: ${treeLabel(kind)}`),
       el('span', { class: 'muted mode-timeline' }, `Modes: ${timeline}`));
   }
 
