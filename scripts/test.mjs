@@ -1,5 +1,5 @@
-// npm test: deps → build → agent JUnit → TS unit tests → e2e tests → .vsix → real VS Code (UI on the installed
-// .vsix) → bench smoke.
+// npm test: deps → build → agent JUnit → TS unit tests (and bench/test) → e2e tests → .vsix → real VS Code (UI on
+// the installed .vsix) → bench smoke.
 // Stops at the first failing stage; always ends with the line `N passed, N failed`.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -98,6 +98,7 @@ if (tsc.status !== 0) stop('compile tests', tsc.status);
 
 const unit = findTests(join(root, 'out', 'test', 'unit'), /\.test\.js$/);
 if (unit.length === 0) stop('unit tests: none found', 1);
+unit.push(...findTests(join(root, 'bench', 'test'), /\.test\.mjs$/)); // the bench's own library (a few seconds)
 await nodeTests('unit tests', unit);
 
 const e2e = [
