@@ -10,9 +10,12 @@ export function prepareWorkspace(dir) {
   mkdirSync(dir, { recursive: true });
   cpSync(join(root, 'samples', 'src'), join(dir, 'src'), { recursive: true });
   cpSync(join(root, 'samples', '.vscode'), join(dir, '.vscode'), { recursive: true });
+  // the lifetimes fixture (issue 9): objects whose lifetime category is known
+  mkdirSync(join(dir, 'src', 'lifetimes'), { recursive: true });
+  cpSync(join(root, 'test', 'fixtures', 'java', 'lifetimes', 'Main.java'), join(dir, 'src', 'lifetimes', 'Main.java'));
   const javac = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'javac') : 'javac';
   execFileSync(javac, ['--release', '17', '-d', join(dir, 'build', 'classes'),
-    join(dir, 'src/demo/WordIndex.java'), join(dir, 'src/demo/LiveDemo.java')], { stdio: 'inherit' });
+    join(dir, 'src/demo/WordIndex.java'), join(dir, 'src/demo/LiveDemo.java'), join(dir, 'src/lifetimes/Main.java')], { stdio: 'inherit' });
   // the memory-accounts fixture server (issue 8), compiled into its own folder
   const serverSrc = join(root, 'test', 'fixtures', 'java', 'server');
   const serverFiles = ['Main', 'http/Server', 'http/Request', 'http/Scratch', 'xml/Parser', 'xml/Element', 'cache/Cache', 'cache/Entry']
@@ -23,6 +26,10 @@ export function prepareWorkspace(dir) {
   launch.configurations.push({
     type: 'heaplens', request: 'launch', name: 'Profile Memory: wrong main class', mainClass: 'demo.Nope',
     classPaths: ['${workspaceFolder}/build/classes'],
+  });
+  launch.configurations.push({
+    type: 'heaplens', request: 'launch', name: 'Profile Memory: lifetimes', mainClass: 'lifetimes.Main',
+    classPaths: ['${workspaceFolder}/build/classes'], mode: 'lifetime', sampleEvery: 1,
   });
   // a Java debugger configuration, for "HeapLens: Profile Memory (Java Launch Configuration)…"
   launch.configurations.push({
