@@ -6,9 +6,11 @@ import * as path from 'path';
 import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
 import { defaultOutName, findAgentJar, findJava } from './locate';
+import { CliSession, createSession, removeSession } from './sessions';
 
 export const RUN_USAGE = `heaplens run [--out FILE] [--include PKG,..] [--exclude PKG,..] [--java PATH]
-             [--mode exact] [--agent-opt KEY=VALUE]... -- <java arguments>`;
+             [--mode exact] [--heap-dump-at-exit FILE.hprof] [--no-channel]
+             [--agent-opt KEY=VALUE]... -- <java arguments>`;
 
 const SPEC = {
   out: { value: true },
@@ -17,6 +19,8 @@ const SPEC = {
   java: { value: true },
   mode: { value: true },
   'agent-opt': { value: true, repeat: true },
+  'heap-dump-at-exit': { value: true },
+  'no-channel': {},
 };
 
 export interface AgentSettings {
@@ -50,13 +54,29 @@ export function agentArgument(jar: string, s: AgentSettings): string {
   return `-javaagent:${jar}=${opts.join(',')}`;
 }
 
+export interface RunPlan {
+  java: string;
+  args: string[];
+  out: string;
+  heapDump?: string;
+  /** the live channel's port and token files (for `heaplens heapdump`), unless --no-channel */
+  channel: boolean;
+}
+
 /** Parses the run options into the java executable and its full argument list. */
-export function planRun(argv: readonly string[], ctx: CliContext, now = new Date()): { java: string; args: string[]; out: string } {
+export function planRun(argv: readonly string[], ctx: CliContext, now = new Date(), session?: CliSession): RunPlan {
   const p = parseArgs(argv, SPEC, { stopAtPositional: true });
   if (p.rest.length === 0) throw new UsageError(`nothing to run: give the java arguments after --\nusage: ${RUN_USAGE}`);
   const out = path.resolve(ctx.cwd, optionValue(p, 'out') ?? defaultOutName(now));
   const extra = p.options.get('agent-opt') ?? [];
   for (const e of extra) if (/^out=/.test(e)) throw new UsageError('use --out, not --agent-opt out=…');
+  const dumpOpt = optionValue(p, 'heap-dump-at-exit');
+  const heapDump = dumpOpt === undefined ? undefined : path.resolve(ctx.cwd, dumpOpt);
+  if (heapDump !== undefined) {
+    if (!heapDump.endsWith('.hprof')) throw new UsageError(`--heap-dump-at-exit must name a file ending with .hprof (got "${dumpOpt}")`);
+    extra.push(`heapDumpAtExit=${heapDump}`);
+  }
+  if (session) extra.push(`portFile=${session.portFile}`, `tokenFile=${session.tokenFile}`);
   const settings: AgentSettings = {
     out,
     include: splitPatterns(p.options.get('include')),
@@ -66,7 +86,7 @@ export function planRun(argv: readonly string[], ctx: CliContext, now = new Date
   };
   const jar = findAgentJar(ctx.env, ctx.cliDir);
   const java = findJava(optionValue(p, 'java'), ctx.env);
-  return { java, args: [agentArgument(jar, settings), ...p.rest], out };
+  return { java, args: [agentArgument(jar, settings), ...p.rest], out, heapDump, channel: !p.options.has('no-channel') };
 }
 
 function display(file: string, cwd: string): string {
@@ -76,8 +96,17 @@ function display(file: string, cwd: string): string {
 
 /** Runs java with the agent; resolves to the exit code to use (the child's, or 128+signal). */
 export async function runCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
-  const plan = planRun(argv, ctx);
+  // The session directory lets `heaplens heapdump` find this run's channel (port and token files).
+  const session = planRun(argv, ctx).channel ? createSession(ctx.env, { args: argv.slice(argv.indexOf('--') + 1) }) : undefined;
+  let plan: RunPlan;
+  try {
+    plan = planRun(argv, ctx, new Date(), session);
+  } catch (e) {
+    if (session) removeSession(session);
+    throw e;
+  }
   fs.mkdirSync(path.dirname(plan.out), { recursive: true });
+  if (plan.heapDump) fs.mkdirSync(path.dirname(plan.heapDump), { recursive: true });
   const started = Date.now();
   const child = spawn(plan.java, plan.args, { stdio: 'inherit', cwd: ctx.cwd, env: ctx.env });
   const forward = (sig: NodeJS.Signals) => (): void => {
@@ -98,6 +127,7 @@ export async function runCommand(argv: readonly string[], ctx: CliContext): Prom
   });
   process.removeListener('SIGINT', onInt);
   process.removeListener('SIGTERM', onTerm);
+  if (session) removeSession(session);
   const shown = display(plan.out, ctx.cwd);
   let written = false;
   try {
@@ -108,5 +138,10 @@ export async function runCommand(argv: readonly string[], ctx: CliContext): Prom
   if (written) ctx.stderr(`heaplens: profile written to ${shown}\n`);
   else if (fs.existsSync(plan.out)) ctx.stderr(`heaplens: warning: ${shown} was not updated by this run (the agent did not start or did not write; see messages above)\n`);
   else ctx.stderr(`heaplens: warning: no profile was written to ${shown} (the agent did not start or the JVM ended before its first write; see messages above)\n`);
+  if (plan.heapDump) {
+    const fresh = fs.existsSync(plan.heapDump) && fs.statSync(plan.heapDump).mtimeMs >= started - 1000;
+    if (fresh) ctx.stderr(`heaplens: heap dump written to ${display(plan.heapDump, ctx.cwd)}\n`);
+    else ctx.stderr(`heaplens: warning: no heap dump was written to ${display(plan.heapDump, ctx.cwd)} (see messages above)\n`);
+  }
   return code;
 }

@@ -15,7 +15,7 @@ let heap: HeapAnalysis;
 before(() => {
   const classes = path.join(tmp, 'classes');
   execFileSync('javac', ['--release', '17', '-d', classes, path.join(root, 'test/fixtures/java/staticmap/Main.java')]);
-  execFileSync('java', ['-cp', classes, 'staticmap.Main', dump]);
+  execFileSync('java', ['-cp', classes, 'staticmap.Main', 'dump', dump]);
   heap = HeapAnalysis.open(dump);
 });
 

@@ -23,6 +23,8 @@ public final class Options {
     /** Allocation-free leaf methods get no call-tree node (see ClassInstrumenter.isQuietLeaf). */
     public boolean skipLeaves = true;
     public String tokenFile;
+    /** Write an HPROF dump of live objects to this file when the JVM exits. */
+    public String heapDumpAtExit;
     public final List<String> errors = new ArrayList<>();
     public final Map<String, String> raw = new LinkedHashMap<>();
 
@@ -57,6 +59,10 @@ public final class Options {
                     o.skipLeaves = value.equals("skip");
                     break;
                 case "tokenFile": o.tokenFile = value; break;
+                case "heapDumpAtExit":
+                    if (!value.endsWith(".hprof")) o.errors.add("option 'heapDumpAtExit' must name a file ending with .hprof, not '" + value + "'");
+                    o.heapDumpAtExit = value;
+                    break;
                 default: o.errors.add("unknown option '" + key + "'");
             }
         }
