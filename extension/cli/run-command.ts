@@ -9,7 +9,7 @@ import { defaultOutName, findAgentJar, findJava } from './locate';
 import { CliSession, createSession, removeSession } from './sessions';
 
 export const RUN_USAGE = `heaplens run [--out FILE] [--include PKG,..] [--exclude PKG,..] [--java PATH]
-             [--mode exact] [--heap-dump-at-exit FILE.hprof] [--no-channel]
+             [--mode exact] [--heap-dump-at-exit FILE.hprof] [--threads] [--no-channel]
              [--agent-opt KEY=VALUE]... -- <java arguments>`;
 
 const SPEC = {
@@ -21,6 +21,7 @@ const SPEC = {
   'agent-opt': { value: true, repeat: true },
   'heap-dump-at-exit': { value: true },
   'no-channel': {},
+  threads: {},
 };
 
 export interface AgentSettings {
@@ -76,6 +77,7 @@ export function planRun(argv: readonly string[], ctx: CliContext, now = new Date
     if (!heapDump.endsWith('.hprof')) throw new UsageError(`--heap-dump-at-exit must name a file ending with .hprof (got "${dumpOpt}")`);
     extra.push(`heapDumpAtExit=${heapDump}`);
   }
+  if (p.options.has('threads')) extra.push('threads=true');
   if (session) extra.push(`portFile=${session.portFile}`, `tokenFile=${session.tokenFile}`);
   const settings: AgentSettings = {
     out,

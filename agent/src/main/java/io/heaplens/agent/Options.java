@@ -25,6 +25,9 @@ public final class Options {
     public String tokenFile;
     /** Write an HPROF dump of live objects to this file when the JVM exits. */
     public String heapDumpAtExit;
+    /** Thread-aware CPU sampling, monitor contention and deadlock detection (docs/threads.md). */
+    public boolean threads;
+    public int cpuSampleMillis = 5;
     public final List<String> errors = new ArrayList<>();
     public final Map<String, String> raw = new LinkedHashMap<>();
 
@@ -59,6 +62,8 @@ public final class Options {
                     o.skipLeaves = value.equals("skip");
                     break;
                 case "tokenFile": o.tokenFile = value; break;
+                case "threads": o.threads = o.bool(key, value); break;
+                case "cpuSampleMillis": o.cpuSampleMillis = o.number(key, value, 1, 1000); break;
                 case "heapDumpAtExit":
                     if (!value.endsWith(".hprof")) o.errors.add("option 'heapDumpAtExit' must name a file ending with .hprof, not '" + value + "'");
                     o.heapDumpAtExit = value;

@@ -63,6 +63,11 @@ final class ProfileWriter {
             writeMethods(j);
             writeSites(j);
             transform(j);
+            io.heaplens.agent.threads.ThreadsProfiler tp = io.heaplens.agent.threads.ThreadsProfiler.get();
+            if (tp != null) {
+                j.name("threadsProfile");
+                tp.write(j);
+            }
             j.name("agent").begin('{').field("threads", all.length).field("nodes", nodes)
                 .field("maxNodes", io.heaplens.runtime.ThreadState.maxNodes).field("nodesCreated", io.heaplens.runtime.ThreadState.nodes)
                 .field("writeMillis", lastWriteMillis).field("bytesWritten", lastBytes).field("collectorCycles", cycles).end('}');

@@ -206,7 +206,18 @@ public final class ChannelServer {
         }
     }
 
-    interface Body { void write(Json j) throws IOException; }
+    public interface Body { void write(Json j) throws IOException; }
+
+    /** Sends one frame (an event) to the client, if one is connected. */
+    public void send(Body body) {
+        Connection c = client;
+        if (c == null || !c.alive) return;
+        try {
+            c.send(frame(body));
+        } catch (IOException e) {
+            c.close();
+        }
+    }
 
     static byte[] frame(Body body) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
