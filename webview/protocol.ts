@@ -3,6 +3,7 @@
 // the host decides what to do.
 import { ProfileFile } from '../extension/model/types';
 import { Metric } from '../extension/model/aggregate';
+import type { HeapViewData } from '../extension/heap/rows';
 
 export interface FrameRef {
   class: string;
@@ -19,7 +20,9 @@ export type HostMessage =
   /** the baseline the Diff view compares the profile with */
   | { type: 'baseline'; profile: ProfileFile; title: string }
   /** a line for the status bar of the view (e.g. "live · updated 12:03:04", "session ended") */
-  | { type: 'status'; text: string; live?: boolean };
+  | { type: 'status'; text: string; live?: boolean }
+  /** a heap dump's analysis for the Heap view (shown at once when `reveal`) */
+  | { type: 'heap'; heap: HeapViewData; reveal?: boolean };
 
 export type ExportFormat = 'collapsed' | 'speedscope';
 
@@ -28,16 +31,20 @@ export type WebviewMessage =
   | { type: 'navigate'; frame: FrameRef }
   | { type: 'export'; format: ExportFormat; metric: Metric }
   | { type: 'snapshot' }
-  | { type: 'pickBaseline' };
+  | { type: 'pickBaseline' }
+  /** the Heap view asks for the paths from GC roots to objects of a class */
+  | { type: 'heapPaths'; className: string }
+  /** "Take Heap Dump" */
+  | { type: 'heapDump' };
 
 export function isHostMessage(v: unknown): v is HostMessage {
   if (typeof v !== 'object' || v === null) return false;
   const t = (v as { type?: unknown }).type;
-  return t === 'profile' || t === 'baseline' || t === 'status';
+  return t === 'profile' || t === 'baseline' || t === 'status' || t === 'heap';
 }
 
 export function isWebviewMessage(v: unknown): v is WebviewMessage {
   if (typeof v !== 'object' || v === null) return false;
   const t = (v as { type?: unknown }).type;
-  return t === 'ready' || t === 'navigate' || t === 'export' || t === 'snapshot' || t === 'pickBaseline';
+  return t === 'ready' || t === 'navigate' || t === 'export' || t === 'snapshot' || t === 'pickBaseline' || t === 'heapPaths' || t === 'heapDump';
 }

@@ -2,13 +2,14 @@
 // zoom and selection are method-id paths, which survive a rebuild of the tree.
 import { ViewMetric, VIEW_METRICS } from '../extension/model/frames';
 
-export type ViewName = 'flame' | 'sites' | 'arrays' | 'threads' | 'diff';
+export type ViewName = 'flame' | 'sites' | 'arrays' | 'threads' | 'diff' | 'heap';
 export const VIEWS: ReadonlyArray<{ id: ViewName; label: string; key: string }> = [
   { id: 'flame', label: 'Flame tree', key: '1' },
   { id: 'sites', label: 'Allocation sites', key: '2' },
   { id: 'arrays', label: 'Arrays', key: '3' },
   { id: 'threads', label: 'Threads', key: '4' },
   { id: 'diff', label: 'Diff', key: '5' },
+  { id: 'heap', label: 'Heap', key: '6' },
 ];
 
 export interface UiState {

@@ -6,22 +6,9 @@ import { indexDump } from './index-pass';
 import { buildGraph, HeapGraph } from './graph-pass';
 import { DominatorResult, dominatorChildren, dominators, retainedSizes } from './dominators';
 import { edgeLabel, rootLabel } from './labels';
+import { DominatorRow, HistogramRow } from './rows';
 
-export interface HistogramRow {
-  className: string;
-  objects: number;
-  shallowBytes: number;
-  retainedBytes: number;
-}
-
-export interface DominatorRow {
-  object: number;
-  className: string;
-  id: string;
-  shallowBytes: number;
-  retainedBytes: number;
-  children: number;
-}
+export type { DominatorRow, HistogramRow } from './rows';
 
 export interface RetentionPath {
   object: number;

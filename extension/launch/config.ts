@@ -26,6 +26,8 @@ export interface HeapLensConfig {
   include?: string[] | string;
   exclude?: string[] | string;
   mode?: string;
+  /** thread-aware CPU sampling, monitor contention, deadlock detection (agent option threads=true) */
+  threads?: boolean;
   /** attach: the process id of a running local JVM */
   processId?: number | string;
   /** where to save the profile (file or folder); default: the workspace's .heaplens/ folder */

@@ -148,7 +148,7 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
   const tmpDir = o.tmpDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'heaplens-'));
   const portFile = path.join(tmpDir, 'port.json');
   const settings: AgentSettings = {
-    out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode, extra: [`portFile=${portFile}`],
+    out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode, extra: [`portFile=${portFile}`, ...(cfg.threads === true ? ['threads=true'] : [])],
   };
   let agentArg: string;
   try {

@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import { LiveSession } from '../channel/session';
 import { EVENTS, HeapLensDebugSession, StatsBody } from './adapter';
-import { registerCommands } from './commands';
+import { registerCommands, targetSession } from './commands';
+import { Deadlock, deadlockSummary, deadlockText } from '../model/threads-profile';
 import { HeapLensConfigurationProvider } from './provider';
 import { RecentProfiles } from './recent';
 import { ProfilingStatus } from './status-bar';
@@ -16,6 +17,10 @@ export interface LaunchApi {
   lastStats(): StatsBody | undefined;
   /** error messages shown to the user, newest last (for tests) */
   errors: string[];
+  /** deadlocks the agents reported (threads=true), oldest first */
+  deadlocks: Deadlock[];
+  /** the session commands apply to: the active HeapLens session, else the newest */
+  session(): vscode.DebugSession | undefined;
 }
 
 export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.OutputChannel): LaunchApi {
@@ -25,6 +30,7 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
   const sessions = new Map<string, vscode.DebugSession>();
   const lives = new Map<string, LiveSession>();
   const errors: string[] = [];
+  const deadlocks: Deadlock[] = [];
   const provider = new HeapLensConfigurationProvider(ctx, log);
   ctx.subscriptions.push(
     status,
@@ -68,6 +74,13 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
           if (choice === 'Open') await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file));
           if (choice === 'Show All') await vscode.commands.executeCommand('heaplens.openProfile');
         });
+      } else if (e.event === EVENTS.deadlock) {
+        const d = e.body as Deadlock;
+        deadlocks.push(d);
+        log(deadlockText(d));
+        void vscode.window.showWarningMessage(`HeapLens: deadlock in ${e.session.name}: ${deadlockSummary(d)}`, 'Show Stacks').then((choice) => {
+          if (choice) output.show(true);
+        });
       } else if (e.event === EVENTS.error) {
         const message = String(e.body.message);
         errors.push(message);
@@ -85,6 +98,8 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
     statusText: () => status.shown ? `${status.shown.objects}` : undefined,
     lastStats: () => status.shown,
     errors,
+    deadlocks,
+    session: () => targetSession(sessions),
   };
 }
 

@@ -10,6 +10,7 @@ const common = {
   include: { type: ['array', 'string'], items: { type: 'string' }, description: 'Package patterns that get call-tree probes (com.acme matches that package, com.acme.* also its sub-packages). Default: everything outside the JDK.' },
   exclude: { type: ['array', 'string'], items: { type: 'string' }, description: 'Package patterns that get no call-tree probes even when included.' },
   mode: str('Profiling mode.', { enum: ['exact'], default: 'exact', enumDescriptions: ['Per-thread method call trees and every allocation.'] }),
+  threads: { type: 'boolean', default: false, description: 'Also sample CPU per thread (only threads that used CPU), record monitor contention and detect deadlocks (a notification names the threads and locks). See docs/threads.md.' },
   profile: str('Where to save the profile: a .heaplens file or a folder. Default: the workspace\'s .heaplens folder.'),
   javaHome: str('A JDK (17 or newer) to run: its bin/java and bin/jcmd are used. Default: the Java extension\'s, JAVA_HOME, or java on PATH.'),
 };
@@ -71,6 +72,9 @@ const commands = [
   ['heaplens.openProfile', 'Open Profile…', '$(folder-opened)'],
   ['heaplens.profileJavaConfiguration', 'Profile Memory (Java Launch Configuration)…', '$(play)'],
   ['heaplens.pickJavaProcess', 'Pick a Java Process', undefined],
+  ['heaplens.takeHeapDump', 'Take Heap Dump', '$(database)'],
+  ['heaplens.openHeapDump', 'Open Heap Dump…', '$(folder-opened)'],
+  ['heaplens.showRetention', 'Why Is It Still Alive? (Paths from GC Roots)…', '$(references)'],
 ].map(([command, title, icon]) => ({ command, title, category: 'HeapLens', ...(icon ? { icon } : {}) }));
 
 const palette = [
@@ -80,6 +84,7 @@ const palette = [
   { command: 'heaplens.forceGc', when: 'heaplens.profiling' },
   { command: 'heaplens.resetProfiling', when: 'heaplens.profiling' },
   { command: 'heaplens.pickJavaProcess', when: 'false' },
+  { command: 'heaplens.takeHeapDump', when: 'heaplens.profiling' },
 ];
 // Pause/resume stay in the status bar item (the toolbar already has VS Code's own Pause, which the adapter
 // maps to "pause profiling"): the toolbar only gets the snapshot camera.
