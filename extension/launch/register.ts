@@ -76,6 +76,8 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
         });
       } else if (e.event === EVENTS.deadlock) {
         const d = e.body as Deadlock;
+        const key = (x: Deadlock): string => `${x.time}:${x.threads.map((t) => t.id).join(',')}`;
+        if (deadlocks.some((x) => key(x) === key(d))) return;    // sent again to a client that connected late
         deadlocks.push(d);
         log(deadlockText(d));
         void vscode.window.showWarningMessage(`HeapLens: deadlock in ${e.session.name}: ${deadlockSummary(d)}`, 'Show Stacks').then((choice) => {

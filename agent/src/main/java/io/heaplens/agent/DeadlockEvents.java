@@ -1,10 +1,7 @@
 package io.heaplens.agent;
 
-import io.heaplens.agent.collect.Json;
 import io.heaplens.agent.threads.ThreadsProfiler;
 import io.heaplens.agent.wire.ChannelServer;
-
-import java.io.IOException;
 
 /** Sends each new deadlock to the client as {"type":"event","event":"deadlock","deadlock":{…}} (docs/protocol.md). */
 final class DeadlockEvents implements ThreadsProfiler.DeadlockListener {
@@ -14,11 +11,6 @@ final class DeadlockEvents implements ThreadsProfiler.DeadlockListener {
 
     @Override
     public void deadlock(final ThreadsProfiler.Deadlock d) {
-        server.send(new ChannelServer.Body() {
-            @Override public void write(Json j) throws IOException {
-                j.field("type", "event").field("event", "deadlock").name("deadlock");
-                d.write(j);
-            }
-        });
+        server.send(ChannelServer.deadlockEvent(d));
     }
 }

@@ -67,6 +67,9 @@ public final class ThreadsProfiler implements Runnable {
 
     public void setListener(DeadlockListener l) { listener = l; }
 
+    /** The deadlocks found so far, oldest first. */
+    public synchronized Deadlock[] deadlocks() { return deadlocks.toArray(new Deadlock[0]); }
+
     public void stop() { stopped = true; }
 
     @Override
