@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, workbenchUrl } from './browser.mjs';
 import { EDITOR_SCENARIOS } from './ui-editor.mjs';
+import { HEAP_SCENARIOS } from './ui-heap.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -208,7 +209,7 @@ export async function runUiScenarios(server, paths, folder, shots) {
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
     await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
     await sleep(1500);
-    for (const [name, body] of Object.entries({ ...SCENARIOS, ...EDITOR_SCENARIOS })) {
+    for (const [name, body] of Object.entries({ ...SCENARIOS, ...EDITOR_SCENARIOS, ...HEAP_SCENARIOS })) {
       const t0 = Date.now();
       console.log(`UI: ${name}`);
       try {
