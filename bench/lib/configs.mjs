@@ -4,10 +4,10 @@
 
 export const plain = { name: 'plain', jvmArgs: () => [] };
 
-export function heaplens(mode, extra = '') {
+export function heaplens(mode, extra = '', name = `heaplens-${mode}`) {
   const opts = (p) => [`out=${p}`, mode === 'exact' ? null : `mode=${mode}`, extra || null].filter(Boolean).join(',');
   return {
-    name: `heaplens-${mode}`, profile: 'heaplens', ext: '.heaplens', needsAgent: true,
+    name, profile: 'heaplens', ext: '.heaplens', needsAgent: true,
     jvmArgs: (c) => [`-javaagent:${c.agentJar}=${opts(c.profile + '.heaplens')}`],
   };
 }
@@ -30,4 +30,13 @@ export const CONFIGS = [
   // heaplens('lifetime'),
 ];
 
-export const configByName = (n) => CONFIGS.find((c) => c.name === n);
+/**
+ * Not in the default run: the threads profiler (CPU sampling every 5 ms, monitors, deadlocks) on top of the paused
+ * agent, so that `--configs plain,heaplens-paused,heaplens-threads` isolates its cost (docs/threads.md).
+ */
+export const EXTRA_CONFIGS = [
+  heaplens('paused', 'threads=true', 'heaplens-threads'),
+  heaplens('exact', 'threads=true', 'heaplens-exact-threads'),
+];
+
+export const configByName = (n) => CONFIGS.find((c) => c.name === n) ?? EXTRA_CONFIGS.find((c) => c.name === n);
