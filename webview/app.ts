@@ -1,4 +1,5 @@
 // The application: header (title, tabs, exports), the five views, the state and the host's messages.
+import { modeTimeline, TreeKind, treeLabel } from '../extension/model/modes';
 import { ProfileFile } from '../extension/model/types';
 import { Theme } from './core/colors';
 import { timed } from './timing';
@@ -9,7 +10,7 @@ import { HostMessage, isHostMessage } from './protocol';
 import { restoreState, UiState, ViewName, VIEWS } from './state';
 import { ArraysView } from './views/arrays';
 import { DiffView } from './views/diff';
-import { button, clear, el } from './views/dom';
+import { button, clear, el, select } from './views/dom';
 import { FlameTab } from './views/flame-tab';
 import { SitesView } from './views/sites';
 import { currentTheme, onThemeChange } from './views/theme';
@@ -31,6 +32,8 @@ export class App {
   };
   private readonly title = el('h1', { class: 'title' }, 'HeapLens');
   private readonly meta = el('div', { class: 'meta muted' });
+  /** Which mode's data the views show, and the choice when the profile holds more than one. */
+  private readonly dataLine = el('div', { class: 'data-line' });
   private readonly status = el('span', { class: 'status', 'aria-live': 'polite' });
   private readonly tabs = el('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Views' });
   private readonly actions = el('div', { class: 'actions' });
@@ -43,7 +46,7 @@ export class App {
   constructor(private readonly host: Host, mount: HTMLElement) {
     this.state = restoreState(host.getState());
     const header = el('header', { class: 'header' },
-      el('div', { class: 'header-row' }, this.title, this.status, this.actions), this.meta, this.tabs);
+      el('div', { class: 'header-row' }, this.title, this.status, this.actions), this.meta, this.dataLine, this.tabs);
     this.error.hidden = true;
     mount.replaceChildren(header, this.error, this.main);
     for (const v of VIEWS) {
@@ -131,6 +134,8 @@ export class App {
   }
 
   render(): void {
+    this.data?.useTree(this.state.data);
+    this.baseline?.useTree(this.state.data);
     this.renderHeader();
     const ctx = this.context();
     for (const v of VIEWS) {
@@ -161,8 +166,9 @@ export class App {
     if (d) {
       const m = d.file.meta;
       const jvm = m.jvm ? `${m.jvm.name ?? ''} ${m.jvm.version ?? ''}`.trim() : '';
-      this.meta.textContent = [m.command, jvm, `mode ${m.mode}`, m.final ? 'final' : this.live ? 'live' : 'not final (periodic write)',
+      this.meta.textContent = [m.command, jvm, m.final ? 'final' : this.live ? 'live' : 'not final (periodic write)',
         new Date(m.writeTime).toLocaleString(), 'byte figures are estimates'].filter(Boolean).join(' · ');
+      this.renderDataLine(d.kind, d.kinds, modeTimeline(d.profile));
     }
     this.status.classList.toggle('live', this.live);
     if (this.live && !this.status.textContent) this.status.textContent = 'live';
@@ -170,13 +176,27 @@ export class App {
     const post = this.host.post.bind(this.host);
     const metric = this.state.metric === 'calls' ? 'objects' : this.state.metric;
     this.actions.append(
-      button('Collapsed', 'export', () => post({ type: 'export', format: 'collapsed', metric }), `Export collapsed stacks (${metric})`),
-      button('Speedscope', 'export', () => post({ type: 'export', format: 'speedscope', metric }), `Export speedscope JSON (${metric})`),
+      button('Collapsed', 'export', () => post({ type: 'export', format: 'collapsed', metric, tree: d?.kind }), `Export collapsed stacks (${metric})`),
+      button('Speedscope', 'export', () => post({ type: 'export', format: 'speedscope', metric, tree: d?.kind }), `Export speedscope JSON (${metric})`),
     );
     if (this.host.kind === 'vscode' && this.live) {
       this.actions.append(button('Snapshot', 'device-camera', () => post({ type: 'snapshot' }), 'Save a snapshot of the live profile'));
       this.actions.append(button('Heap Dump', 'database', () => post({ type: 'heapDump' }), 'Take a heap dump (live objects) and show it in the Heap view'));
     }
+  }
+
+  private renderDataLine(kind: TreeKind, kinds: TreeKind[], timeline: string): void {
+    clear(this.dataLine);
+    this.dataLine.classList.toggle('estimate', kind === 'sampled' || kind === 'traces');
+    this.dataLine.title = 'Every view shows this data. A profile holds one tree per mode it ran in (see the mode timeline above).';
+    if (kinds.length > 1) {
+      const names: Record<TreeKind, string> = {
+        exact: 'Exact: calling contexts', sites: 'Sites: exact per site', traces: 'Sites: sampled traces', sampled: 'Sampled: estimates',
+      };
+      this.dataLine.append(select('Data', kinds.map((k) => [k, names[k]] as [TreeKind, string]), kind, (v) => this.update({ data: v, zoom: [], selected: null })));
+    }
+    this.dataLine.append(el('span', { class: 'data-label' }, `Data: ${treeLabel(kind)}`),
+      el('span', { class: 'muted mode-timeline' }, `Modes: ${timeline}`));
   }
 
   private tabKey(e: KeyboardEvent, id: ViewName): void {

@@ -4,6 +4,7 @@ import { FrameTree, frameTree } from '../extension/model/frames';
 import { includePatterns, isMyCode } from '../extension/model/names';
 import { validateProfile } from '../extension/model/parse';
 import { collapseRecursion, foldFrames, invert, mergeAll } from '../extension/model/transform';
+import { defaultTree, TreeKind, treesIn, withTree } from '../extension/model/modes';
 import { MctNode, Profile, ProfileFile } from '../extension/model/types';
 import { timed } from './timing';
 
@@ -15,15 +16,33 @@ export interface TreeOptions {
 }
 
 export class ProfileData {
-  readonly profile: Profile;
+  /** The profile with the chosen mode's tree as every thread's root (see useTree). */
+  profile: Profile;
+  /** Which mode's data the views show now, and which the profile holds. */
+  kind: TreeKind;
+  readonly kinds: TreeKind[];
+  private readonly base: Profile;
   private readonly trees = new Map<string, FrameTree>();
   private readonly roots = new Map<string, MctNode>();
   private readonly mine = new Map<number, boolean>();
   private readonly include: string[];
 
   constructor(readonly file: ProfileFile, readonly title: string) {
-    this.profile = timed('validate', () => validateProfile(file));
+    this.base = timed('validate', () => validateProfile(file));
+    this.kinds = treesIn(this.base);
+    this.kind = defaultTree(this.base);
+    this.profile = withTree(this.base, this.kind);
     this.include = includePatterns(file.meta.options);
+  }
+
+  /** Shows another mode's data ('auto': exact when present); an absent kind falls back to the default. */
+  useTree(kind: TreeKind | 'auto'): void {
+    const k = kind !== 'auto' && this.kinds.includes(kind) ? kind : defaultTree(this.base);
+    if (k === this.kind) return;
+    this.kind = k;
+    this.profile = withTree(this.base, k);
+    this.trees.clear();
+    this.roots.clear();
   }
 
   /** Whether the method is "my code" (profiled, outside the JDK, inside the include filter). */

@@ -4,6 +4,7 @@
 import { ProfileFile } from '../extension/model/types';
 import { Metric } from '../extension/model/aggregate';
 import type { HeapViewData } from '../extension/heap/rows';
+import { TreeKind } from '../extension/model/modes';
 
 export interface FrameRef {
   class: string;
@@ -29,7 +30,8 @@ export type ExportFormat = 'collapsed' | 'speedscope';
 export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'navigate'; frame: FrameRef }
-  | { type: 'export'; format: ExportFormat; metric: Metric }
+  /** tree: the mode's data shown when the user exported (modes.ts); absent = the default */
+  | { type: 'export'; format: ExportFormat; metric: Metric; tree?: TreeKind }
   | { type: 'snapshot' }
   | { type: 'pickBaseline' }
   /** the Heap view asks for the paths from GC roots to objects of a class */

@@ -2,6 +2,7 @@
 // the page; exports download a file; "open source" shows where the frame is; a baseline for the Diff
 // view is read from a local file the user picks (no network).
 import { collapsedText } from '../extension/model/collapsed';
+import { defaultTree, TreeKind, withTree } from '../extension/model/modes';
 import { parseProfile } from '../extension/model/parse';
 import { speedscope } from '../extension/model/speedscope';
 import { ProfileFile } from '../extension/model/types';
@@ -13,6 +14,8 @@ export interface EmbeddedData {
   title: string;
   profile: ProfileFile;
   baseline?: { title: string; profile: ProfileFile };
+  /** the mode's data shown first (`heaplens report --tree`); the page can switch to any other */
+  tree?: TreeKind;
 }
 
 function download(name: string, text: string, type: string): void {
@@ -58,7 +61,8 @@ export function reportHost(data: EmbeddedData): Host {
         return;
       }
       case 'export': {
-        const profile = parseProfile(JSON.stringify(data.profile));
+        const loaded = parseProfile(JSON.stringify(data.profile));
+        const profile = withTree(loaded, msg.tree ?? defaultTree(loaded));
         if (msg.format === 'collapsed') download(`${stem}.${msg.metric}.collapsed`, collapsedText(profile, { metric: msg.metric, threads: false }), 'text/plain');
         else download(`${stem}.${msg.metric}.speedscope.json`, JSON.stringify(speedscope(profile, { metric: msg.metric })), 'application/json');
         return;
@@ -92,7 +96,7 @@ export function reportHost(data: EmbeddedData): Host {
       } catch {
         // no storage for this page
       }
-      return { ...(typeof stored === 'object' && stored !== null ? stored : {}), ...hashState(location.hash) };
+      return { ...(data.tree ? { data: data.tree } : {}), ...(typeof stored === 'object' && stored !== null ? stored : {}), ...hashState(location.hash) };
     },
     setState: (s) => {
       memory = s;

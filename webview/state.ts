@@ -1,6 +1,7 @@
 // The view state: what the user chose. Kept with getState/setState (VS Code) and across live updates:
 // zoom and selection are method-id paths, which survive a rebuild of the tree.
 import { ViewMetric, VIEW_METRICS } from '../extension/model/frames';
+import { TreeKind, TREE_KINDS } from '../extension/model/modes';
 
 export type ViewName = 'flame' | 'sites' | 'arrays' | 'threads' | 'diff' | 'heap';
 export const VIEWS: ReadonlyArray<{ id: ViewName; label: string; key: string }> = [
@@ -14,6 +15,8 @@ export const VIEWS: ReadonlyArray<{ id: ViewName; label: string; key: string }> 
 
 export interface UiState {
   view: ViewName;
+  /** which mode's data every view shows ('auto': exact counts when the profile has any) */
+  data: TreeKind | 'auto';
   /** thread id, or -1 for all threads merged */
   thread: number;
   metric: ViewMetric;
@@ -35,7 +38,7 @@ export interface UiState {
 
 export function defaultState(): UiState {
   return {
-    view: 'flame', thread: -1, metric: 'objects', inverted: false, myCode: false, collapseRecursion: false,
+    view: 'flame', data: 'auto', thread: -1, metric: 'objects', inverted: false, myCode: false, collapseRecursion: false,
     zoom: [], selected: null, highlight: null, query: '', match: -1, siteMetric: 'bytes', siteFilter: '',
     siteSort: { key: 'rank', desc: false }, arrayCode: null, diffZoom: [],
   };
@@ -52,6 +55,7 @@ export function restoreState(v: unknown): UiState {
   const isBool = (x: unknown): boolean => typeof x === 'boolean';
   const isPath = (x: unknown): boolean => Array.isArray(x) && x.every((n) => Number.isInteger(n));
   pick('view', (x) => VIEWS.some((w) => w.id === x));
+  pick('data', (x) => x === 'auto' || (TREE_KINDS as readonly unknown[]).includes(x));
   pick('thread', (x) => Number.isInteger(x));
   pick('metric', (x) => (VIEW_METRICS as readonly unknown[]).includes(x));
   pick('inverted', isBool);
@@ -78,6 +82,7 @@ export function hashState(hash: string): Partial<UiState> {
   const q = new URLSearchParams(hash.replace(/^#/, ''));
   const raw: Record<string, unknown> = {};
   if (q.has('view')) raw.view = q.get('view');
+  if (q.has('data')) raw.data = q.get('data');
   if (q.has('thread')) raw.thread = Number(q.get('thread'));
   if (q.has('metric')) raw.metric = q.get('metric');
   if (q.has('q')) raw.query = q.get('q');

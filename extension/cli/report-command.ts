@@ -57,7 +57,8 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
       const base = optionValue(p, 'baseline');
       const baseFile = base ? path.resolve(ctx.cwd, base) : undefined;
       const baseline = baseFile ? { title: path.basename(baseFile), profile: loadProfile(baseFile).file } : undefined;
-      text = reportHtml(readReportAssets(ctx.cliDir), { title: path.basename(file), profile: profile.file, baseline });
+      // the whole file: the page switches between the modes' data itself, starting with the chosen one
+      text = reportHtml(readReportAssets(ctx.cliDir), { title: path.basename(file), profile: loaded.file, baseline, tree });
     }
   }
   const out = optionValue(p, 'out');

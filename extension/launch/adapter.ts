@@ -17,13 +17,17 @@ export const EVENTS = {
   stats: 'heaplens.stats', saved: 'heaplens.profileSaved', error: 'heaplens.error', started: 'heaplens.started', deadlock: 'heaplens.deadlock',
 } as const;
 /** Custom requests (session.customRequest). */
-export const REQUESTS = ['pause', 'resume', 'snapshot', 'gc', 'reset'] as const;
+export const REQUESTS = ['pause', 'resume', 'snapshot', 'gc', 'reset', 'mode'] as const;
+/** The agent's modes (docs/agent-options.md), switchable while the program runs. */
+export const MODES = ['exact', 'sites', 'sampled', 'paused'] as const;
 
 export interface StatsBody {
   objects: number; bytes: number; nodes: number; paused: boolean; coalesced: number;
   objectsPerSecond: number; bytesPerSecond: number; sequence: number; threads: number;
   /** arrays allocated, when the agent reports them (stats.objects counts non-array objects only) */
   arrays?: number;
+  /** the agent's recording mode now (exact, sites, sampled, paused) */
+  mode?: string;
 }
 
 export interface AdapterOptions {
@@ -40,6 +44,8 @@ export class HeapLensDebugSession extends DebugSession {
   private jvm: Jvm | undefined;
   private live: LiveSession | undefined;
   private plan: LaunchPlan | undefined;
+  /** the mode the agent records in, apart from pauses (StatsBody.mode) */
+  private mode = 'exact';
   private attached = false;
   private lastStats = 0;
   private statsTimer: NodeJS.Timeout | undefined;
@@ -86,6 +92,7 @@ export class HeapLensDebugSession extends DebugSession {
   adopt(jvm: Jvm, plan: LaunchPlan): void {
     this.jvm = jvm;
     this.plan = plan;
+    this.mode = plan.mode ?? 'exact';
     jvm.on('output', (category: 'stdout' | 'stderr', text: string) => this.print(text, category));
     jvm.once('exit', () => void this.onExit());
   }
@@ -139,7 +146,7 @@ export class HeapLensDebugSession extends DebugSession {
     if (!this.live) return undefined;
     const p = this.live.profile;
     const r = p.rates();
-    return { ...p.stats, ...r, sequence: p.sequence, threads: p.threadDefs.size };
+    return { ...p.stats, ...r, sequence: p.sequence, threads: p.threadDefs.size, mode: p.stats.paused ? 'paused' : this.mode };
   }
 
   private sendStats(): void {
@@ -243,7 +250,15 @@ export class HeapLensDebugSession extends DebugSession {
         response.body = await this.live.client.request('heapDump', { file, live: true }, 10 * 60_000);
       } else if ((REQUESTS as readonly string[]).includes(op)) {
         if (!this.live?.isOpen) throw new LaunchError('the live channel to the agent is not open');
-        response.body = await this.live.client.request(op);
+        const mode = (args as { mode?: unknown } | undefined)?.mode;
+        if (op === 'mode' && !(MODES as readonly unknown[]).includes(mode)) throw new LaunchError(`unknown mode "${String(mode)}" (${MODES.join(', ')})`);
+        // a switch that changes the instrumentation retransforms every loaded class: allow it time
+        response.body = op === 'mode' ? await this.live.client.request(op, { mode }, 120_000) : await this.live.client.request(op);
+        if (op === 'mode') {
+          this.mode = mode === 'paused' ? this.mode : String(mode);
+          this.live.profile.stats = { ...this.live.profile.stats, paused: mode === 'paused' };
+          this.sendStats();
+        }
         if (op === 'pause' || op === 'resume') {
           this.live.profile.stats = { ...this.live.profile.stats, paused: op === 'pause' };
           this.sendStats();

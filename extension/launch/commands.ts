@@ -5,6 +5,14 @@ import * as vscode from 'vscode';
 import { findJcmd, listJvms } from './attach';
 import { RecentProfiles } from './recent';
 
+/** The modes as the "Switch Profiling Mode" picker offers them (costs: docs/modes.md). */
+const MODE_PICKS: Array<vscode.QuickPickItem & { mode: string }> = [
+  { mode: 'exact', label: 'exact', description: 'call trees + every allocation', detail: 'Per-thread method call trees, exact counts. The highest overhead.' },
+  { mode: 'sites', label: 'sites', description: 'every allocation per site, no call tree', detail: 'Exact counts per allocation site and thread; calling traces for a sample.' },
+  { mode: 'sampled', label: 'sampled', description: 'low overhead, estimates', detail: 'An allocation sampled every ~512 KiB on average (agent option sampleBytes), with its calling trace.' },
+  { mode: 'paused', label: 'paused', description: 'record nothing', detail: 'The classes run their original code until the next switch.' },
+];
+
 /** The HeapLens session the command applies to: the active one, else the most recent one. */
 export function targetSession(sessions: ReadonlyMap<string, vscode.DebugSession>): vscode.DebugSession | undefined {
   const active = vscode.debug.activeDebugSession;
@@ -12,14 +20,14 @@ export function targetSession(sessions: ReadonlyMap<string, vscode.DebugSession>
   return [...sessions.values()].pop();
 }
 
-async function request(sessions: ReadonlyMap<string, vscode.DebugSession>, op: string): Promise<Record<string, unknown> | undefined> {
+async function request(sessions: ReadonlyMap<string, vscode.DebugSession>, op: string, args?: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
   const s = targetSession(sessions);
   if (!s) {
     void vscode.window.showWarningMessage('HeapLens: no profiling session is running. Start a "Profile Memory" configuration first.');
     return undefined;
   }
   try {
-    return ((await s.customRequest(`heaplens.${op}`)) ?? {}) as Record<string, unknown>;
+    return ((await s.customRequest(`heaplens.${op}`, args)) ?? {}) as Record<string, unknown>;
   } catch (e) {
     void vscode.window.showErrorMessage(`HeapLens: ${op} failed: ${(e as Error).message}`);
     return undefined;
@@ -88,6 +96,17 @@ export function registerCommands(ctx: vscode.ExtensionContext, sessions: Readonl
   reg('heaplens.pauseProfiling', () => request(sessions, 'pause'));
   reg('heaplens.resumeProfiling', () => request(sessions, 'resume'));
   reg('heaplens.resetProfiling', () => request(sessions, 'reset'));
+  reg('heaplens.switchMode', async (mode?: unknown) => {
+    const picked = typeof mode === 'string' ? mode : (await vscode.window.showQuickPick(MODE_PICKS, {
+      placeHolder: 'Switch the profiling mode (the data so far is kept; the profile\'s timeline marks the switch)',
+    }))?.mode;
+    if (!picked) return;
+    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `HeapLens: switching to ${picked}…` },
+      () => request(sessions, 'mode', { mode: picked }));
+    if (!r) return;
+    const how = typeof r.retransformed === 'number' ? ` (${r.retransformed} classes re-instrumented in ${String(r.retransformMillis)} ms)` : '';
+    vscode.window.setStatusBarMessage(`HeapLens: now profiling in ${picked} mode${how}`, 6000);
+  });
   reg('heaplens.forceGc', async () => {
     if (await request(sessions, 'gc')) vscode.window.setStatusBarMessage('HeapLens: garbage collection requested', 3000);
   });

@@ -22,6 +22,8 @@ export interface LaunchPlan {
   target: string;
   classPath?: string;
   agentJar: string;
+  /** the mode the agent starts in (exact when not set) */
+  mode?: string;
 }
 
 export const NO_JDK = 'No JDK found. HeapLens needs Java 17 or newer: set "javaHome" (or "javaExec") in the launch configuration, set JAVA_HOME, or put java on PATH.';
@@ -163,5 +165,5 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
   args.push(...target, ...splitArgs(cfg.args));
   const token = o.token ?? randomBytes(32).toString('hex');
   env.HEAPLENS_TOKEN = token;
-  return { java, args, cwd, env, profile, portFile, tmpDir, token, target: jar ?? source ?? main!, classPath, agentJar };
+  return { java, args, cwd, env, profile, portFile, tmpDir, token, target: jar ?? source ?? main!, classPath, agentJar, mode: cfg.mode };
 }

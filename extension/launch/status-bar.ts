@@ -62,11 +62,13 @@ export class ProfilingStatus implements vscode.Disposable {
     } else if (st.paused) {
       this.item.text = `$(debug-pause) HeapLens: paused · ${compact(st.objects)} objects`;
     } else {
-      this.item.text = `$(pulse) HeapLens: ${compact(st.objectsPerSecond)} obj/s · ${compact(st.objects)} objects`;
+      const mode = st.mode && st.mode !== 'exact' ? ` ${st.mode}` : '';
+      this.item.text = `$(pulse) HeapLens${mode}: ${compact(st.objectsPerSecond)} obj/s · ${compact(st.objects)} objects`;
     }
     this.item.tooltip = st
       ? [
         `HeapLens — ${s.name}`,
+        `Mode: ${st.mode ?? 'exact'}${st.mode === 'sampled' ? ' (counts are estimates)' : ''} — "HeapLens: Switch Profiling Mode" changes it`,
         `${st.objects.toLocaleString()} objects${typeof st.arrays === 'number' ? ` and ${st.arrays.toLocaleString()} arrays` : ' (arrays not counted)'}, ~${compact(st.bytes)}B in all (estimated)`,
         `${compact(st.objectsPerSecond)} objects/s, ~${compact(st.bytesPerSecond)}B/s`,
         `${st.nodes.toLocaleString()} call-tree nodes${st.coalesced ? `, ${st.coalesced} updates coalesced` : ''}`,

@@ -53,5 +53,6 @@ export function withTree(profile: Profile, kind: TreeKind): Profile {
 export function modeTimeline(profile: Profile): string {
   const modes = profile.file.meta.modes;
   if (!modes || modes.length === 0) return profile.file.meta.mode;
-  return modes.map((m) => `${m.mode} from ${new Date(m.since).toISOString().slice(11, 19)}`).join(', ');
+  return modes.map((m) => `${m.mode} from ${new Date(m.since).toISOString().slice(11, 19)}${
+    m.retransformed !== undefined ? ` (${m.retransformed} classes re-instrumented in ${m.retransformMillis} ms)` : ''}`).join(', ');
 }

@@ -28,6 +28,9 @@ export interface Layout {
 export interface ModeSwitch {
   mode: string;
   since: number;
+  /** When the switch changed the instrumentation: classes retransformed and how long it took. */
+  retransformed?: number;
+  retransformMillis?: number;
 }
 
 export interface Meta {

@@ -1,6 +1,7 @@
 // Binds one webview (a panel or a custom editor) to the HeapLens view app: its HTML, the profile it
 // shows, and the webview's requests, which the extension decides on (open source, export, snapshot,
 // choose a baseline).
+import { defaultTree, TreeKind, withTree } from '../model/modes';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -114,7 +115,7 @@ export class WebviewController implements vscode.Disposable {
         else void vscode.window.showInformationMessage('HeapLens: snapshots are taken from a running "Profile Memory" session.');
         return;
       case 'export':
-        await this.export(msg.format, msg.metric);
+        await this.export(msg.format, msg.metric, msg.tree);
         return;
       case 'pickBaseline':
         await this.pickBaseline();
@@ -122,7 +123,7 @@ export class WebviewController implements vscode.Disposable {
     }
   }
 
-  private async export(format: 'collapsed' | 'speedscope', metric: 'objects' | 'bytes' | 'arrays' | 'elements'): Promise<void> {
+  private async export(format: 'collapsed' | 'speedscope', metric: 'objects' | 'bytes' | 'arrays' | 'elements', tree?: TreeKind): Promise<void> {
     if (!this.profile) return;
     const stem = this.options.title.replace(/\.heaplens$/, '').replace(/[^\w.-]+/g, '_') || 'profile';
     const name = format === 'collapsed' ? `${stem}.${metric}.collapsed` : `${stem}.${metric}.speedscope.json`;
@@ -133,7 +134,8 @@ export class WebviewController implements vscode.Disposable {
       saveLabel: 'Export',
     });
     if (!target) return;
-    const profile = validateProfile(this.profile);
+    const loaded = validateProfile(this.profile);
+    const profile = withTree(loaded, tree ?? defaultTree(loaded));
     const text = format === 'collapsed' ? collapsedText(profile, { metric, threads: false }) : JSON.stringify(speedscope(profile, { metric, name: stem }));
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
     this.options.log?.(`exported ${format} (${metric}) to ${target.fsPath}`);

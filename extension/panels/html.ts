@@ -66,6 +66,8 @@ export interface ReportData {
   title: string;
   profile: unknown;
   baseline?: { title: string; profile: unknown };
+  /** the mode's data the page shows first (modes.ts TreeKind) */
+  tree?: string;
 }
 
 /** The codicon stylesheet with `url("./codicon.ttf?…")` replaced by the font itself. */

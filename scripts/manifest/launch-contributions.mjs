@@ -9,7 +9,15 @@ const strList = (description) => ({ type: 'array', items: { type: 'string' }, de
 const common = {
   include: { type: ['array', 'string'], items: { type: 'string' }, description: 'Package patterns that get call-tree probes (com.acme matches that package, com.acme.* also its sub-packages). Default: everything outside the JDK.' },
   exclude: { type: ['array', 'string'], items: { type: 'string' }, description: 'Package patterns that get no call-tree probes even when included.' },
-  mode: str('Profiling mode.', { enum: ['exact'], default: 'exact', enumDescriptions: ['Per-thread method call trees and every allocation.'] }),
+  mode: str('Profiling mode (switchable while the program runs: "HeapLens: Switch Profiling Mode"). Costs measured by the benchmark: docs/modes.md.', {
+    enum: ['exact', 'sites', 'sampled', 'paused'], default: 'exact',
+    enumDescriptions: [
+      'Per-thread method call trees with every allocation counted exactly (the most detail, the highest overhead).',
+      'Every allocation counted exactly per allocation site and thread, no call tree; calling traces for a sample of each site\'s allocations.',
+      'Low overhead: an allocation sampled every ~512 KiB on average (randomised), with its calling trace; counts are ESTIMATES.',
+      'Nothing recorded and no probes at all (the classes run their original code) until you switch to another mode.',
+    ],
+  }),
   threads: { type: 'boolean', default: false, description: 'Also sample CPU per thread (only threads that used CPU), record monitor contention and detect deadlocks (a notification names the threads and locks). See docs/threads.md.' },
   profile: str('Where to save the profile: a .heaplens file or a folder. Default: the workspace\'s .heaplens folder.'),
   javaHome: str('A JDK (17 or newer) to run: its bin/java and bin/jcmd are used. Default: the Java extension\'s, JAVA_HOME, or java on PATH.'),
@@ -58,6 +66,8 @@ const debuggers = [{
       { request: 'launch', name: 'Profile Memory (jar)', jar: '^"\\${workspaceFolder}/${1:app.jar}"' }),
     snippet('Profile Memory (current file)', 'Run the current single-file Java program under the HeapLens memory profiler.',
       { request: 'launch', name: 'Profile Memory: Current File', mainClass: '^"\\${file}"' }),
+    snippet('Profile Memory (low overhead)', 'Sample allocations (estimates) instead of counting every one: for servers and long jobs.',
+      { request: 'launch', name: 'Profile Memory (sampled)', mainClass: '^"${1:com.example.Main}"', mode: 'sampled' }),
     snippet('Profile Memory (attach)', 'Load the HeapLens agent into a running local JVM.',
       { request: 'attach', name: 'Profile Memory: Attach', processId: '^"\\${command:heaplens.pickJavaProcess}"' }),
   ],
@@ -66,6 +76,7 @@ const debuggers = [{
 const commands = [
   ['heaplens.pauseProfiling', 'Pause Profiling', '$(debug-pause)'],
   ['heaplens.resumeProfiling', 'Resume Profiling', '$(debug-continue)'],
+  ['heaplens.switchMode', 'Switch Profiling Mode…', '$(settings-gear)'],
   ['heaplens.takeSnapshot', 'Take Snapshot', '$(device-camera)'],
   ['heaplens.forceGc', 'Force GC', '$(trash)'],
   ['heaplens.resetProfiling', 'Reset Profiling Counters', '$(clear-all)'],
@@ -80,6 +91,7 @@ const commands = [
 const palette = [
   { command: 'heaplens.pauseProfiling', when: 'heaplens.profiling && !heaplens.paused' },
   { command: 'heaplens.resumeProfiling', when: 'heaplens.profiling && heaplens.paused' },
+  { command: 'heaplens.switchMode', when: 'heaplens.profiling' },
   { command: 'heaplens.takeSnapshot', when: 'heaplens.profiling' },
   { command: 'heaplens.forceGc', when: 'heaplens.profiling' },
   { command: 'heaplens.resetProfiling', when: 'heaplens.profiling' },

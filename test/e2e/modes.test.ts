@@ -16,11 +16,12 @@ import { compileFixture, exec } from './support/heaplens';
 interface Rec { site: number; type: number; count: number; elements: number }
 interface Node { m?: number; a?: [number, number, number, number, number][]; c?: Node[] }
 interface Doc {
-  meta: { mode: string; modes?: { mode: string; since: number }[]; sampleBytes?: number };
+  meta: { mode: string; modes?: { mode: string; since: number; retransformed?: number; retransformMillis?: number }[]; sampleBytes?: number };
   types: { id: number; name: string }[];
   methods: { id: number; class: string; name: string }[];
   sites: { id: number; method: number; bci: number }[];
   threads: { name: string; root: Node; sites?: Node; siteTraces?: Node; sampled?: Node }[];
+  agent?: { lostTraces?: number; firstLostTrace?: string };
 }
 
 function records(node: Node | undefined, out: Rec[] = []): Rec[] {
@@ -117,6 +118,15 @@ for (const jdk of JDKS) {
         const err = Math.abs(est - exact) / exact;
         assert.ok(err <= 4 * sigma, `${type}: estimate ${est} vs exact ${exact}: error ${(err * 100).toFixed(2)}% > 4σ = ${(400 * sigma).toFixed(2)}%`);
       }
+      // the samples' calling traces are made of the fixture's frames, as exact mode's call tree would be
+      const frames = new Set<string>();
+      const names = new Map(doc.methods.map((m) => [m.id, `${m.class}.${m.name}`]));
+      for (const t of doc.threads) {
+        const stack = t.sampled ? [t.sampled] : [];
+        while (stack.length) { const n = stack.pop()!; if (n.m !== undefined) frames.add(names.get(n.m)!); stack.push(...(n.c ?? [])); }
+      }
+      assert.ok(frames.has('sampling.Main.main') && frames.has('sampling.Main.churn'), `sampled frames: ${[...frames].join(', ')}`);
+      assert.equal(doc.agent?.lostTraces, 0, `no stack walk failed: ${doc.agent?.firstLostTrace}`);
       const elements = countOf(doc, 'sampled', 'byte[]').elements;
       assert.ok(Math.abs(elements - 100_000_000) / 100_000_000 <= 4 * Math.sqrt(2 / ((1_000_000 * arrayBytes) / K)));
     });
@@ -151,6 +161,14 @@ for (const jdk of JDKS) {
         await client.request('mode', { mode: 'exact' });
         child.stdin!.write('go\n');
         await phaseDone(3);                       // 25,000 in exact mode again
+        const paused = await client.request('mode', { mode: 'paused' });
+        child.stdin!.write('go\n');
+        await phaseDone(4);                       // 40,000 while paused: original code, nothing recorded
+        await client.request('mode', { mode: 'exact' });
+        child.stdin!.write('go\n');
+        await phaseDone(5);                       // 30,000 in exact mode after the pause
+        // every switch here changed the instrumentation level (tree → allocations → tree → none → tree)
+        assert.ok(Number(paused.retransformed) > 0 && Number(paused.retransformMillis) >= 0, `pause retransformed: ${JSON.stringify(paused)}`);
         client.close();
         child.stdin!.end();
         assert.equal(await exited, 0);
@@ -158,9 +176,16 @@ for (const jdk of JDKS) {
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       const doc = JSON.parse(fs.readFileSync(out, 'utf8')) as Doc;
-      assert.deepEqual(doc.meta.modes!.map((m) => m.mode), ['exact', 'sites', 'exact']);
-      assert.equal(countOf(doc, 'root', 'modeswitch.Main$Marker').count, 100_000 + 25_000);
+      assert.deepEqual(doc.meta.modes!.map((m) => m.mode), ['exact', 'sites', 'exact', 'paused', 'exact']);
+      for (const m of doc.meta.modes!.slice(1)) {
+        assert.ok((m.retransformed ?? 0) > 0, `the switch to ${m.mode} re-instrumented the loaded classes: ${JSON.stringify(m)}`);
+      }
+      assert.equal(countOf(doc, 'root', 'modeswitch.Main$Marker').count, 100_000 + 25_000 + 30_000);
       assert.equal(countOf(doc, 'sites', 'modeswitch.Main$Marker').count, 50_000);
+      // the same instruction keeps one site across the re-instrumentations
+      const markerSites = new Set(doc.threads.flatMap((t) => [...records(t.root), ...records(t.sites)])
+        .filter((r) => doc.types.find((x) => x.id === r.type)?.name === 'modeswitch.Main$Marker').map((r) => r.site));
+      assert.equal(markerSites.size, 1, `Marker sites: ${[...markerSites].join(', ')}`);
     });
   });
 }

@@ -108,3 +108,34 @@ test('speedscope export: one sampled profile per thread, type leaf frames, unit 
   assert.equal(objs.profiles[0].unit, 'none');
   assert.equal(objs.profiles.reduce((x, y) => x + y.endValue, 0), 13);
 });
+
+test('views data: the mode tree shown follows the profile and the user\'s choice', async () => {
+  const { ProfileData } = await import('../../webview/data');
+  const file = JSON.parse(fs.readFileSync(dataFile('sample.heaplens'), 'utf8')) as ProfileFile;
+  const rootsOnly = new ProfileData(file, 'sample');
+  assert.deepEqual(rootsOnly.kinds, ['exact']);
+  assert.equal(rootsOnly.kind, 'exact');
+  // the same threads with their call trees moved to the sampled mode's estimates, and one exact record kept
+  const sampledFile = JSON.parse(JSON.stringify(file)) as ProfileFile;
+  for (const t of sampledFile.threads) {
+    (t as { sampled?: unknown }).sampled = t.root;
+    t.root = {};
+  }
+  const onlySampled = new ProfileData(sampledFile, 'sampled');
+  assert.deepEqual(onlySampled.kinds, ['sampled']);
+  assert.equal(onlySampled.kind, 'sampled', 'a profile with only estimates shows the estimates');
+  const estimates = onlySampled.tree({ thread: -1, myCode: false, collapseRecursion: false, inverted: false });
+  const exact = rootsOnly.tree({ thread: -1, myCode: false, collapseRecursion: false, inverted: false });
+  assert.ok(exact.total.objects[0] > 0);
+  assert.equal(estimates.total.objects[0], exact.total.objects[0], 'the estimates tree stands in the root');
+  onlySampled.useTree('exact');            // absent: falls back to what the profile has
+  assert.equal(onlySampled.kind, 'sampled');
+  const both = JSON.parse(JSON.stringify(file)) as ProfileFile;
+  for (const t of both.threads) (t as { sampled?: unknown }).sampled = t.root;
+  const d = new ProfileData(both, 'both');
+  assert.deepEqual(d.kinds, ['exact', 'sampled']);
+  assert.equal(d.kind, 'exact');
+  d.useTree('sampled');
+  assert.equal(d.kind, 'sampled');
+  assert.deepEqual(d.profile.threads[0].root, (both.threads[0] as { sampled?: unknown }).sampled);
+});

@@ -61,7 +61,8 @@ suite('HeapLens debug type in the real extension host', () => {
     const ended = new Promise<void>((r) => {
       const d = vscode.debug.onDidTerminateDebugSession((s) => { if (s.type === 'heaplens') { d.dispose(); r(); } });
     });
-    assert.equal(await vscode.debug.startDebugging(folder(), sampleConfig()), true);
+    // 12 s: time for pause/resume and two mode switches (each retransforms the loaded classes) while it runs
+    assert.equal(await vscode.debug.startDebugging(folder(), sampleConfig({ args: ['12'] })), true);
     session = await started;
     const first = await until('live stats with objects', () => { const s = launch.lastStats(); return s && s.objects > 0 ? s : undefined; });
     await until('the object count to rise', () => (launch.lastStats()?.objects ?? 0) > first.objects);
@@ -75,6 +76,12 @@ suite('HeapLens debug type in the real extension host', () => {
     await until('paused', () => launch.lastStats()?.paused === true, 5000);
     await vscode.commands.executeCommand('heaplens.resumeProfiling');
     await until('resumed', () => launch.lastStats()?.paused === false, 5000);
+    assert.equal(launch.lastStats()?.mode, 'exact');
+    // a live switch to the low-overhead mode and back: the status bar's stats say which mode records
+    await vscode.commands.executeCommand('heaplens.switchMode', 'sampled');
+    await until('sampled mode', () => launch.lastStats()?.mode === 'sampled', 30000);
+    await vscode.commands.executeCommand('heaplens.switchMode', 'exact');
+    await until('exact mode again', () => launch.lastStats()?.mode === 'exact', 30000);
     const snap = (await session.customRequest('heaplens.snapshot')) as { file: string };
     assert.ok(fs.existsSync(snap.file), `snapshot file ${snap.file}`);
 

@@ -13,8 +13,6 @@ import io.heaplens.runtime.ThreadState;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.List;
 
 /** Starts the agent once the recorder is on the bootstrap class path (see boot.Premain). */
 public final class AgentMain {
@@ -39,11 +37,16 @@ public final class AgentMain {
                 new PackageFilter(options.include, options.exclude), options.jdk, options.verbose, stats, inst);
             transformer.addReadEdges(ModuleLayer.boot().modules());
             WarmUp.instrumenter();
+            transformer.level(Mode.level(Mode.get()));
             inst.addTransformer(transformer, true);
-            long t0 = System.nanoTime();
-            retransformLoaded(inst, transformer, stats, options);
             Sweep sweep = new Sweep(inst, transformer, stats);
-            for (int round = 0; round < 3 && sweep.now() > 0; round++) { /* each round may load classes the next one catches */ }
+            ModeControl.install(inst, transformer, stats, sweep);
+            long t0 = System.nanoTime();
+            if (transformer.level() != Mode.LEVEL_NONE) {
+                // Started paused: nothing to retransform until the mode asks for probes (ModeControl).
+                Retransform.all(inst, transformer, stats);
+                for (int round = 0; round < 3 && sweep.now() > 0; round++) { /* each round may load classes the next one catches */ }
+            }
             if (options.verbose) System.err.println("heaplens: retransformed " + stats.retransformed + " classes in " + (System.nanoTime() - t0) / 1_000_000 + " ms (transformer " + stats.nanos / 1_000_000 + " ms)");
             Collector collector = new Collector(out, options, registry, stats, inst, info);
             collector.onCycle(sweep);
@@ -56,33 +59,4 @@ public final class AgentMain {
         }
     }
 
-    /** JDK classes loaded before the agent get their allocation sites too. */
-    private static void retransformLoaded(Instrumentation inst, HeapLensTransformer t, TransformStats stats, Options options) {
-        List<Class<?>> todo = new ArrayList<>();
-        for (Class<?> c : inst.getAllLoadedClasses()) {
-            if (c.isArray() || c.isPrimitive() || c.isHidden() || !inst.isModifiableClass(c)) continue;
-            String internal = c.getName().replace('.', '/');
-            if (!t.wanted(internal, c.getClassLoader())) continue;
-            todo.add(c);
-        }
-        int done = 0;
-        // One batch: each retransformation request walks every loaded class once, so fewer requests are cheaper.
-        for (int i = 0; i < todo.size(); i += 5000) {
-            List<Class<?>> batch = todo.subList(i, Math.min(todo.size(), i + 5000));
-            try {
-                inst.retransformClasses(batch.toArray(new Class<?>[0]));
-                done += batch.size();
-            } catch (Throwable batchFailed) {
-                for (Class<?> c : batch) {
-                    try {
-                        inst.retransformClasses(c);
-                        done++;
-                    } catch (Throwable one) {
-                        stats.warn(c.getName() + ": could not be retransformed (" + one + "); its allocations are not counted");
-                    }
-                }
-            }
-        }
-        stats.retransformed(done);
-    }
 }

@@ -2,6 +2,10 @@ package io.heaplens.agent;
 
 import io.heaplens.runtime.Mode;
 
+import io.heaplens.agent.instrument.HeapLensTransformer;
+import io.heaplens.agent.instrument.TransformStats;
+
+import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,13 +15,28 @@ public final class ModeControl {
     public static final class Switch {
         public final String mode;
         public final long since;
+        /** When the switch changed the instrumentation: how many classes were retransformed, in how long; else -1. */
+        public int classes = -1;
+        public long retransformMillis = -1;
         Switch(String mode, long since) { this.mode = mode; this.since = since; }
     }
 
     private static final List<Switch> timeline = new ArrayList<>();
     private static int beforePause = Mode.EXACT;
+    private static Instrumentation inst;
+    private static HeapLensTransformer transformer;
+    private static TransformStats stats;
+    private static Sweep sweep;
 
     private ModeControl() {}
+
+    /** Before the first switch can arrive: what a change of instrumentation level needs. */
+    static synchronized void install(Instrumentation i, HeapLensTransformer t, TransformStats s, Sweep w) {
+        inst = i;
+        transformer = t;
+        stats = s;
+        sweep = w;
+    }
 
     public static synchronized void start(int mode) {
         Mode.set(mode);
@@ -29,14 +48,23 @@ public final class ModeControl {
         int m = Mode.parse(name);
         if (m < 0) return "unknown mode '" + name + "' (exact, sites, sampled, paused)";
         if (m == Mode.get()) return null;
+        if (m == Mode.PAUSED) beforePause = Mode.get();   // resume returns to it, however the pause came
+        // The mode first: probes still in the old code stop recording at once (or start, on the way up).
         Mode.set(m);
-        timeline.add(new Switch(name, System.currentTimeMillis()));
+        Switch s = new Switch(name, System.currentTimeMillis());
+        timeline.add(s);
+        int level = Mode.level(m);
+        if (transformer != null && transformer.level() != level) {
+            long t0 = System.nanoTime();
+            transformer.level(level);
+            s.classes = Retransform.all(inst, transformer, stats);
+            for (int round = 0; round < 3 && sweep.now() > 0; round++) { /* classes loaded meanwhile */ }
+            s.retransformMillis = (System.nanoTime() - t0) / 1_000_000;
+        }
         return null;
     }
 
     public static synchronized void pause() {
-        if (Mode.get() == Mode.PAUSED) return;
-        beforePause = Mode.get();
         switchTo("paused");
     }
 
@@ -44,6 +72,8 @@ public final class ModeControl {
         if (Mode.get() != Mode.PAUSED) return;
         switchTo(Mode.name(beforePause));
     }
+
+    public static synchronized Switch last() { return timeline.isEmpty() ? null : timeline.get(timeline.size() - 1); }
 
     public static synchronized List<Switch> timeline() { return new ArrayList<>(timeline); }
 }

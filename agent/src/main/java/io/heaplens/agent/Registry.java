@@ -75,20 +75,45 @@ public final class Registry implements Keys.Resolver {
         return t;
     }
 
+    private final Map<String, SiteInfo> siteIndex = new HashMap<>();
+    private final Map<Integer, Integer> siteKeys = new HashMap<>();
+
+    /**
+     * The site of an instruction. A class is instrumented again when a mode switch retransforms it: the same
+     * instruction keeps its site and keys, so its counts continue instead of splitting into a second row.
+     */
     public synchronized SiteInfo site(int method, int bci, int line, String kind, String typeDescriptor) {
-        SiteInfo s = new SiteInfo(sites.size(), method, bci, line, kind, type(typeDescriptor).id);
-        sites.add(s);
+        TypeInfo t = type(typeDescriptor);
+        String k = method + ":" + bci + ":" + kind + ":" + t.id;
+        SiteInfo s = siteIndex.get(k);
+        if (s == null) {
+            s = new SiteInfo(sites.size(), method, bci, line, kind, t.id);
+            sites.add(s);
+            siteIndex.put(k, s);
+        }
         return s;
     }
 
     /** A key for a site that allocates exactly its own type. */
-    public int singleKey(SiteInfo s) {
+    public synchronized int singleKey(SiteInfo s) {
+        Integer known = siteKeys.get(s.id);
+        if (known != null) return known;
         TypeInfo t = type(s);
-        return Keys.add(s.id, t.id, t.elementSize);
+        int k = Keys.add(s.id, t.id, t.elementSize);
+        siteKeys.put(s.id, k);
+        return k;
     }
 
     /** Consecutive keys for the dimension levels 1..allocDim of a multianewarray site. */
     public synchronized int levelKeys(SiteInfo s, int allocDim) {
+        Integer known = siteKeys.get(s.id);
+        if (known != null) return known;
+        int first = levelKeysOnce(s, allocDim);
+        siteKeys.put(s.id, first);
+        return first;
+    }
+
+    private int levelKeysOnce(SiteInfo s, int allocDim) {
         String desc = type(s).descriptor;
         int first = -1;
         for (int level = 1; level <= allocDim; level++) {

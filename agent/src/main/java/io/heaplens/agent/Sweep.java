@@ -27,6 +27,7 @@ final class Sweep implements Runnable {
     /** Retransforms every unseen class now; returns how many. */
     int now() {
         last = System.currentTimeMillis();
+        if (transformer.level() == io.heaplens.runtime.Mode.LEVEL_NONE) return 0;   // paused: nothing is instrumented
         List<Class<?>> todo = transformer.unseen(inst.getAllLoadedClasses());
         int done = 0;
         for (Class<?> c : todo) {

@@ -27,6 +27,22 @@ public final class Mode {
 
     public static String name(int mode) { return NAMES[mode]; }
 
+    /** What the instrumented code must contain for a mode: nothing, allocation probes, or those and the call tree. */
+    public static final int LEVEL_NONE = 0, LEVEL_ALLOCATIONS = 1, LEVEL_TREE = 2;
+
+    /**
+     * The instrumentation a mode needs. Paused needs none: its classes are retransformed back to their original
+     * bytes, so a paused program runs the code it would run without the agent. Sites and sampled need only the
+     * allocation probes; only exact pays for the call-tree probes on every call.
+     */
+    public static int level(int mode) {
+        switch (mode) {
+            case PAUSED: return LEVEL_NONE;
+            case SITES: case SAMPLED: return LEVEL_ALLOCATIONS;
+            default: return LEVEL_TREE;
+        }
+    }
+
     /** @return the mode's number, or -1 for an unknown name */
     public static int parse(String name) {
         for (int i = 0; i < NAMES.length; i++) if (NAMES[i].equals(name)) return i;

@@ -19,8 +19,11 @@ public final class Sampler {
     public static volatile long meanBytes = 512 * 1024;
     /** Traces that could not be taken (their allocations were recorded at the tree's root). */
     public static long lostTraces;
+    /** Why the first trace was lost (for the profile's agent section). */
+    public static volatile String firstLoss;
     public static final int MAX_FRAMES = 1024;
-    private static final StackWalker WALKER = StackWalker.getInstance();
+    /** Frames are matched by descriptor, which JDK 25's walker gives only with class references retained. */
+    private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
     private Sampler() {}
 
@@ -87,7 +90,7 @@ public final class Sampler {
             // A probe must never throw into the program. The stack cannot be walked everywhere (e.g. a thread
             // the JVM builds while it starts, with no Java caller): the allocation still counts, without a trace.
             tree.record(key, count, elements, bytes);
-            lostTraces++;
+            if (lostTraces++ == 0) firstLoss = String.valueOf(t);
         } finally {
             ts.busy--;
         }

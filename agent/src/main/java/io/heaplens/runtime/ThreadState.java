@@ -66,8 +66,28 @@ public final class ThreadState {
         sampleInterval = sampleLeft = Sampler.nextInterval(this);
     }
 
+    /**
+     * A direct-mapped cache in front of the ThreadLocal, indexed by thread id: a probe pays two loads and a
+     * compare instead of the ThreadLocal's hash lookup (measured ~9% of the exact mode's cost on javac). Entries
+     * are published racily; a ThreadState's {@code thread} is final, so a reader sees either null, another
+     * thread's state (then the compare fails) or its own.
+     */
+    private static final ThreadState[] CACHE = new ThreadState[1024];
+
     @ForceInline
-    public static ThreadState current() { return CURRENT.get(); }
+    public static ThreadState current() {
+        Thread t = Thread.currentThread();
+        ThreadState s = CACHE[(int) t.getId() & 1023];
+        if (s != null && s.thread == t) return s;
+        return miss(t);
+    }
+
+    @DontInline
+    private static ThreadState miss(Thread t) {
+        ThreadState s = CURRENT.get();
+        CACHE[(int) t.getId() & 1023] = s;
+        return s;
+    }
 
     private static ThreadState register(ThreadState ts) {
         synchronized (LOCK) {

@@ -70,7 +70,11 @@ final class ProfileWriter {
             }
             j.name("agent").begin('{').field("threads", all.length).field("nodes", nodes)
                 .field("maxNodes", io.heaplens.runtime.ThreadState.maxNodes).field("nodesCreated", io.heaplens.runtime.ThreadState.nodes)
-                .field("writeMillis", lastWriteMillis).field("bytesWritten", lastBytes).field("collectorCycles", cycles).end('}');
+                .field("lostTraces", io.heaplens.runtime.Sampler.lostTraces)
+                .field("writeMillis", lastWriteMillis).field("bytesWritten", lastBytes).field("collectorCycles", cycles);
+            String loss = io.heaplens.runtime.Sampler.firstLoss;
+            if (loss != null) j.field("firstLostTrace", loss);
+            j.end('}');
             j.end('}');
         }
         lastBytes = Files.size(tmp);

@@ -30,7 +30,9 @@ public final class Tables {
         j.field("sampleBytes", options.sampleBytes);
         j.name("modes").begin('[');
         for (io.heaplens.agent.ModeControl.Switch s : io.heaplens.agent.ModeControl.timeline()) {
-            j.begin('{').field("mode", s.mode).field("since", s.since).end('}');
+            j.begin('{').field("mode", s.mode).field("since", s.since);
+            if (s.classes >= 0) j.field("retransformed", s.classes).field("retransformMillis", s.retransformMillis);
+            j.end('}');
         }
         j.end(']');
         j.name("options").begin('{');

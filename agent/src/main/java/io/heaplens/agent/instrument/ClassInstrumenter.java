@@ -65,13 +65,19 @@ public final class ClassInstrumenter {
     private ClassInstrumenter() {}
 
     public static Result instrument(byte[] original, Registry registry, boolean profiled) {
-        return instrument(original, registry, profiled, false);
+        return instrument(original, registry, profiled, false, true);
     }
 
-    /** @param boundaryOnly only the boundary methods get probes (call-tree probes, no allocation probes) */
-    public static Result instrument(byte[] original, Registry registry, boolean profiled, boolean boundaryOnly) {
+    /**
+     * @param profiled     the class is in the user's filter: its methods are the call tree's frames
+     * @param boundaryOnly only the boundary methods get probes (call-tree probes, no allocation probes)
+     * @param tree         whether call-tree probes are wanted at all (Mode.LEVEL_TREE); without them a profiled
+     *                     class gets allocation probes only, and its methods are still registered as the frames
+     *                     sampled traces show
+     */
+    public static Result instrument(byte[] original, Registry registry, boolean profiled, boolean boundaryOnly, boolean tree) {
         Result r = new Result();
-        if (!profiled && !boundaryOnly && !hasBoundary(original)) {
+        if (!profiled && !boundaryOnly && !(tree && hasBoundary(original))) {
             try {
                 r.bytes = StreamingAllocations.instrument(original, registry, r);
                 return r;
@@ -82,7 +88,7 @@ public final class ClassInstrumenter {
         Set<String> leaveAlone = new HashSet<>();
         for (int attempt = 0; ; attempt++) {
             try {
-                r.bytes = once(original, registry, profiled, boundaryOnly, leaveAlone, r);
+                r.bytes = once(original, registry, profiled, boundaryOnly, tree, leaveAlone, r);
                 r.methodsLeftAlone.addAll(leaveAlone);
                 return r;
             } catch (MethodTooLargeException e) {
@@ -94,7 +100,8 @@ public final class ClassInstrumenter {
         }
     }
 
-    private static byte[] once(byte[] original, Registry registry, boolean profiled, boolean boundaryOnly, Set<String> leaveAlone, Result r) {
+    private static byte[] once(byte[] original, Registry registry, boolean profiled, boolean boundaryOnly, boolean tree,
+                               Set<String> leaveAlone, Result r) {
         OffsetReader reader = new OffsetReader(original);
         OffsetClassNode cn = new OffsetClassNode(reader);
         reader.accept(cn, ClassReader.EXPAND_FRAMES);
@@ -105,10 +112,12 @@ public final class ClassInstrumenter {
             if ((m.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0 || m.instructions.size() == 0) continue;
             if (leaveAlone.contains(m.name + m.desc)) continue;
             boolean bridge = (m.access & Opcodes.ACC_BRIDGE) != 0;
-            boolean mct = (profiled && !bridge && !(skipLeaves && isQuietLeaf(m))) || isBoundary(cn.name, m.name, m.desc);
+            boolean frame = (profiled && !bridge && !(skipLeaves && isQuietLeaf(m))) || isBoundary(cn.name, m.name, m.desc);
+            boolean mct = tree && frame;
             if (boundaryOnly && !mct) continue;
             MethodInstrumenter mi = new MethodInstrumenter(registry, plan, (OffsetMethodNode) m, mct, !boundaryOnly);
             mi.run();
+            if (frame) mi.registerFrame();
             if (mct) plan.methodsProfiled++;
             plan.sites += mi.sites;
             if (mct || mi.sites > 0) changed++;

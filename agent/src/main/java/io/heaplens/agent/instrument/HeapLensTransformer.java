@@ -2,6 +2,7 @@ package io.heaplens.agent.instrument;
 
 import io.heaplens.agent.PackageFilter;
 import io.heaplens.agent.Registry;
+import io.heaplens.runtime.Mode;
 import io.heaplens.runtime.ThreadState;
 import org.objectweb.asm.Opcodes;
 
@@ -41,6 +42,8 @@ public final class HeapLensTransformer implements ClassFileTransformer {
      * by {@link #unseen} and retransformed.
      */
     private final Set<String> seen = Collections.synchronizedSet(new java.util.HashSet<>());
+    /** Mode.LEVEL_*: what the classes transformed from now on get (see Mode.level). */
+    private volatile int level = Mode.LEVEL_TREE;
 
     public HeapLensTransformer(Registry registry, PackageFilter filter, boolean jdk, boolean verbose, TransformStats stats, Instrumentation inst) {
         this.registry = registry;
@@ -52,6 +55,11 @@ public final class HeapLensTransformer implements ClassFileTransformer {
         this.runtimeModule = ThreadState.class.getModule();
         ClassInstrumenter.hasBoundaryOnly("");    // load what transform() needs before it can be called
     }
+
+    public int level() { return level; }
+
+    /** Classes transformed from now on get this level; the caller retransforms the loaded ones. */
+    public void level(int level) { this.level = level; }
 
     public static boolean never(String internalName) {
         if (internalName.equals("java/lang/Object")) return true;
@@ -94,8 +102,11 @@ public final class HeapLensTransformer implements ClassFileTransformer {
         // The agent's own classes first, before this method needs any class that might still be loading.
         if (className == null || className.startsWith("io/heaplens/")) return null;
         seen.add(key(loader, className));
+        int lv = level;
+        if (lv == Mode.LEVEL_NONE) return null;            // paused: the original bytes, nothing to pay for
+        boolean tree = lv == Mode.LEVEL_TREE;
         boolean boundaryOnly = never(className);
-        if (boundaryOnly && !ClassInstrumenter.hasBoundaryOnly(className)) return null;
+        if (boundaryOnly && (!tree || !ClassInstrumenter.hasBoundaryOnly(className))) return null;
         boolean isJdk = isJdk(loader);
         if (isJdk && !jdk && !hasBoundary(className)) return null;
         ThreadState ts = ThreadState.current();
@@ -109,7 +120,7 @@ public final class HeapLensTransformer implements ClassFileTransformer {
             }
             readEdge(module);
             boolean profiled = !isJdk && filter.profiles(className);
-            ClassInstrumenter.Result r = ClassInstrumenter.instrument(bytes, registry, profiled && !boundaryOnly, boundaryOnly);
+            ClassInstrumenter.Result r = ClassInstrumenter.instrument(bytes, registry, profiled && !boundaryOnly, boundaryOnly, tree);
             for (String w : r.warnings) stats.warn(w);
             for (String m : r.methodsLeftAlone) stats.warn(className.replace('/', '.') + "." + m + ": too large to instrument (64 KB limit); left as is");
             if (r.bytes == null) return null;

@@ -49,6 +49,9 @@ final class MethodInstrumenter implements Opcodes {
         this.info = registry.method(plan.name, mn.name, mn.desc);
     }
 
+    /** The method is a frame of the call tree in every mode (sampled traces resolve to it). */
+    void registerFrame() { info.profiled = true; }
+
     void run() {
         info.file = plan.sourceFile;
         info.line = firstLine();

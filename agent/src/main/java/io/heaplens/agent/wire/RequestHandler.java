@@ -42,8 +42,18 @@ final class RequestHandler {
                 case "mode": {
                     String why = ModeControl.switchTo(String.valueOf(req.get("mode")));
                     if (why != null) { error(rid, why); break; }
-                    c.send(ChannelServer.frame(j -> j.field("type", "event").field("event", "mode").field("mode", String.valueOf(req.get("mode")))));
-                    ok(rid, null);
+                    ModeControl.Switch last = ModeControl.last();
+                    c.send(ChannelServer.frame(j -> {
+                        j.field("type", "event").field("event", "mode").field("mode", String.valueOf(req.get("mode")));
+                        // how long re-instrumenting the loaded classes took, when the switch needed it
+                        if (last != null && last.classes >= 0) j.field("retransformed", last.classes).field("retransformMillis", last.retransformMillis);
+                    }));
+                    c.send(ChannelServer.frame(j -> {
+                        j.field("type", "response").field("id", rid).field("ok", true).name("result").begin('{')
+                            .field("mode", String.valueOf(req.get("mode")));
+                        if (last != null && last.classes >= 0) j.field("retransformed", last.classes).field("retransformMillis", last.retransformMillis);
+                        j.end('}');
+                    }));
                     break;
                 }
                 case "snapshot": {
