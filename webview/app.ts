@@ -175,6 +175,7 @@ export class App {
     clear(this.actions);
     const post = this.host.post.bind(this.host);
     const metric = this.state.metric === 'calls' ? 'objects' : this.state.metric;
+    if (!d) return;                 // a heap dump alone: nothing to export
     this.actions.append(
       button('Collapsed', 'export', () => post({ type: 'export', format: 'collapsed', metric, tree: d?.kind }), `Export collapsed stacks (${metric})`),
       button('Speedscope', 'export', () => post({ type: 'export', format: 'speedscope', metric, tree: d?.kind }), `Export speedscope JSON (${metric})`),
