@@ -66,7 +66,7 @@ for (const jdk of JDKS) {
         '--', '-cp', classes, 'monitors.Main', 'deadlock', '20000']);
       try {
         let session;
-        for (let i = 0; i < 200 && !session; i++) {
+        for (let i = 0; i < 1200 && !session; i++) {   // up to 60 s: JVM start and retransformation under load
           session = runningSessions(run.env)[0];
           if (!session) await new Promise((r) => setTimeout(r, 50));
         }
@@ -74,7 +74,7 @@ for (const jdk of JDKS) {
         const client = await ChannelClient.connect({ port: session.port, token: session.token, client: 'e2e' });
         try {
           const d = await new Promise<Deadlock>((resolve, reject) => {
-            const t = setTimeout(() => reject(new Error('no deadlock event within 15 s')), 15_000);
+            const t = setTimeout(() => reject(new Error('no deadlock event within 40 s')), 40_000);
             client.on('event', (e: { event: string; deadlock?: Deadlock }) => {
               if (e.event === 'deadlock' && e.deadlock) { clearTimeout(t); resolve(e.deadlock); }
             });
