@@ -128,7 +128,7 @@ function cpuItem(n: CpuTreeNode, total: number, depth: number): HTMLElement {
   const kids = n.children.filter((c) => c.samples / total >= 0.005);
   if (kids.length === 0) return el('li', {}, label, figures);
   const details = el('details', {}, el('summary', {}, label, figures));
-  if (depth < 40 && share >= 0.05) details.open = true;
+  if (depth < 16 && share >= 0.05) details.open = true;
   const ul = el('ul', { class: 'cpu-tree' });
   for (const c of kids) ul.append(cpuItem(c, total, depth + 1));
   details.append(ul);
