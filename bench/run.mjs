@@ -10,6 +10,7 @@ import { log } from './lib/sh.mjs';
 import { runOnce, runSet } from './lib/runone.mjs';
 import { measureStartup } from './lib/startup.mjs';
 import { measureAccuracy } from './lib/accuracy.mjs';
+import { DEFAULT_WORKLOADS as SAMPLED_ERROR_WORKLOADS, measureSampledError } from './lib/sampled-error.mjs';
 import { summarize } from './lib/summary.mjs';
 import { markdown } from './lib/report.mjs';
 import { targets } from './lib/targets.mjs';
@@ -67,9 +68,12 @@ async function main() {
   }
   const heaplensCfg = cfgs.find((c) => c.name === 'heaplens-exact') ?? cfgs.find((c) => c.needsAgent);
   const accWls = opts.accuracy && heaplensCfg ? (opts.accuracyWorkloads ?? ['smoke', 'h2']).map(byName) : [];
+  const known = (n) => byName(n) ?? (() => { throw new Error(`unknown workload ${n}; known: ${ALL.map((w) => w.name).join(', ')}`); })();
+  const seWls = opts.sampledError && ctx.agentJar ? (opts.sampledErrorWorkloads ?? SAMPLED_ERROR_WORKLOADS).map(known) : [];
+  if (opts.sampledError && !ctx.agentJar) notes.push('no agent jar: the sampled-error runs were skipped');
 
   log(`JDK ${ctx.jdk}: ${ctx.javaVersion}; agent ${ctx.agentSource ?? 'none'} (${ctx.agentSha ?? '-'}); workloads ${wls.map((w) => w.name).join(',')}; configs ${cfgs.map((c) => c.name).join(',')}; rounds ${opts.rounds}`);
-  const prepareSeconds = prepare(ctx, [...new Set([...wls, ...accWls])]);
+  const prepareSeconds = prepare(ctx, [...new Set([...wls, ...accWls, ...seWls])]);
   if (cfgs.some((c) => c.name === 'jfr-alloc')) ctx.jfc.alloc = allocJfc(ctx.jdkHome, ctx.jdk);
   if (opts.prepareOnly) { log(`prepared in ${prepareSeconds.toFixed(1)} s`); return 0; }
 
@@ -80,6 +84,7 @@ async function main() {
   const reference = {};
   let startup = null;
   const accuracy = [];
+  const sampledError = [];
   const done = [];
   const fullRun = !opts.smoke && !opts.quick && !opts.workloads && !opts.configs && opts.rounds >= 3;
   const outDir = opts.out ?? (fullRun ? RESULTS : join(WORK, 'results'));
@@ -105,7 +110,7 @@ async function main() {
       workloads: Object.fromEntries(wls.map((w) => [w.name, w.description])),
       jdkSources: srcVersion(), prepareSeconds, totalSeconds: (Date.now() - started) / 1000, notes: runNotes,
     };
-    const res = { meta, summary, startup, accuracy, runs, reference };
+    const res = { meta, summary, startup, accuracy, sampledError, runs, reference };
     res.targets = targets(res, heaplensCfg?.name);
     writeFileSync(`${base}.json`, JSON.stringify(res, null, 1) + '\n');
     writeFileSync(`${base}.md`, markdown(res));
@@ -144,6 +149,18 @@ async function main() {
     done.push(`accuracy ${wl.name}`);
     write(false);
   }
+  for (const wl of seWls) {
+    log(`sampled error ${wl.name}: exact, exact again, sampled (sampleBytes=${opts.sampleBytes})`);
+    const s = measureSampledError(ctx, wl, { sampleBytes: opts.sampleBytes, timeoutMs, reference: reference[wl.name] });
+    const pct = (v) => (v == null ? '–' : `${(v * 100).toFixed(2)} %`);
+    log(`sampled error ${wl.name}: ${s.rows ? `within 3σ of the expected bias ${s.countWithin3Sigma}/${s.rows.length} counts, ` +
+      `${s.bytesWithin3Sigma}/${s.rows.length} bytes, of 0 ${s.countWithin3SigmaOfZero} counts; total bytes error ${pct(s.total.bytesError)}; ` +
+      `exact run-to-run: total count ${pct(s.total.runToRun)}, largest per type ${pct(s.maxRunToRun)}` : 'no comparison'}` +
+      `${Object.keys(s.errors).length ? ` ERRORS ${JSON.stringify(s.errors).slice(0, 500)}` : ''}`);
+    sampledError.push(s);
+    done.push(`sampled error ${wl.name}`);
+    write(false);
+  }
   const res = write(true);
   const { summary, meta } = res;
   log(`wrote ${base}.md and .json (${meta.totalSeconds.toFixed(0)} s); ${meta.notes.join(' ')}`);
@@ -151,6 +168,10 @@ async function main() {
   // Any configuration whose output differs from plain, or a run that failed, fails the bench.
   const bad = Object.entries(summary.workloads).flatMap(([wl, w]) => Object.entries(w.configs)
     .filter(([, c]) => c.output !== 'same').map(([cfg, c]) => `${wl}/${cfg}: ${c.output}`));
+  for (const se of res.sampledError) {
+    for (const [k, e] of Object.entries(se.errors)) bad.push(`sampled error ${se.workload}/${k}: ${e.split('\n')[0].slice(0, 300)}`);
+    if (se.outputsEqual === false) bad.push(`sampled error ${se.workload}: outputs differ between the runs or from plain`);
+  }
   if (opts.smoke) {
     for (const [wl, w] of Object.entries(summary.workloads)) {
       for (const [cfg, c] of Object.entries(w.configs)) {

@@ -1,4 +1,5 @@
-// npm test: deps → build → agent JUnit → TS unit tests → e2e tests → real VS Code → bench smoke.
+// npm test: deps → build → agent JUnit → TS unit tests (and bench/test) → e2e tests → .vsix → real VS Code (UI on
+// the installed .vsix) → bench smoke.
 // Stops at the first failing stage; always ends with the line `N passed, N failed`.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -97,6 +98,7 @@ if (tsc.status !== 0) stop('compile tests', tsc.status);
 
 const unit = findTests(join(root, 'out', 'test', 'unit'), /\.test\.js$/);
 if (unit.length === 0) stop('unit tests: none found', 1);
+unit.push(...findTests(join(root, 'bench', 'test'), /\.test\.mjs$/)); // the bench's own library (a few seconds)
 await nodeTests('unit tests', unit);
 
 const e2e = [
@@ -105,6 +107,10 @@ const e2e = [
 ];
 if (e2e.length > 0) await nodeTests('e2e tests', e2e);
 else console.log('\n(no e2e tests)');
+
+// The .vsix (npm run package's, from the dist/ just built) and the manifest: test/package/*.test.mjs
+const packaging = findTests(join(root, 'test', 'package'), /\.test\.mjs$/);
+if (packaging.length > 0) await nodeTests('package tests', packaging);
 
 // The extension in a real VS Code (code-server 1.139 + Chromium, installed once into a cache folder):
 // the in-host mocha suite and the UI scenarios (test/vscode/harness/run.mjs).

@@ -2,15 +2,21 @@
 // programs exceed what JSON.parse (or even one JS string) can take. It sums the allocation records
 // [site, type, count, elements, bytes] per thread, counts MCT nodes, and parses the small top-level values
 // (format, version, meta, transform, agent) whole. Written for speed: no allocation per token.
+// With { byType: true } it also sums the records per tree (a thread's `root`, `sites`, `sampled`) and type id, and
+// parses the `types` table whole (see sampled-error.mjs).
 import { closeSync, openSync, readSync } from 'node:fs';
 
 const Q = 0x22, BS = 0x5c, LB = 0x7b, RB = 0x7d, LS = 0x5b, RS = 0x5d, COLON = 0x3a, COMMA = 0x2c;
 // key codes
 const K_OTHER = 0, K_A = 1, K_C = 2, K_ROOT = 3, K_THREADS = 4, K_NAME = 5, K_META = 6, K_TRANSFORM = 7, K_AGENT = 8,
-  K_FORMAT = 9, K_VERSION = 10, K_INDEX = -1;
+  K_FORMAT = 9, K_VERSION = 10, K_SAMPLED = 11, K_SITES = 12, K_TYPES = 13, K_INDEX = -1;
 const NAMED = [['root', K_ROOT], ['threads', K_THREADS], ['name', K_NAME], ['meta', K_META], ['transform', K_TRANSFORM],
-  ['agent', K_AGENT], ['format', K_FORMAT], ['version', K_VERSION]].map(([s, k]) => [Buffer.from(s), k, s]);
+  ['agent', K_AGENT], ['format', K_FORMAT], ['version', K_VERSION],
+  ['sampled', K_SAMPLED], ['sites', K_SITES], ['types', K_TYPES]].map(([s, k]) => [Buffer.from(s), k, s]);
 const CAPTURED = new Map([[K_META, 'meta'], [K_TRANSFORM, 'transform'], [K_AGENT, 'agent']]);
+const CAPTURED_WITH_TYPES = new Map([...CAPTURED, [K_TYPES, 'types']]);
+// the trees whose records byType sums, by the thread's key that holds them
+const TREES = new Map([[K_ROOT, 'root'], [K_SITES, 'sites'], [K_SAMPLED, 'sampled']]);
 
 function keyCode(b, s, e) {
   const len = e - s;
@@ -23,7 +29,24 @@ function keyCode(b, s, e) {
   return K_OTHER;
 }
 
-export function scanProfile(file, chunkSize = 1 << 24) {
+export function scanProfile(file, chunkSize = 1 << 24, { byType = false } = {}) {
+  const captured = byType ? CAPTURED_WITH_TYPES : CAPTURED;
+  // per tree name: Map type id → { count, elements, bytes, invSize, sizes }; invSize sums count² / bytes per record
+  // (Σ 1/size when the record's objects have one size), sizes maps a record's mean size (bytes / count) → count
+  const perType = byType ? Object.fromEntries([...TREES.values()].map((t) => [t, new Map()])) : null;
+  let recType = 0, recCount = 0, recElements = 0;
+  const addType = (tree, n) => {
+    const name = TREES.get(tree);
+    if (!name) return;
+    const m = perType[name];
+    let e = m.get(recType);
+    if (!e) m.set(recType, (e = { count: 0, elements: 0, bytes: 0, invSize: 0, sizes: new Map() }));
+    e.count += recCount;
+    e.elements += recElements;
+    e.bytes += n;
+    if (n > 0) e.invSize += (recCount * recCount) / n;
+    if (recCount > 0) { const sz = n / recCount; e.sizes.set(sz, (e.sizes.get(sz) ?? 0) + recCount); }
+  };
   const fd = openSync(file, 'r');
   const buf = Buffer.allocUnsafe(chunkSize);
   let cap = 1 << 16;
@@ -41,11 +64,18 @@ export function scanProfile(file, chunkSize = 1 << 24) {
     if (d === 1) { if (sKey[0] === K_VERSION) top.version = Number(raw); return; }
     if (th && d >= 3 && !sObj[d - 1] && sSlot[d - 2] === K_A && !sObj[d - 2]) {
       const i = sIdx[d - 1];
-      if (i === 2) th.objects += Number(raw);
-      else if (i === 4) {
+      if (i === 2) {
+        const n = Number(raw);
+        th.objects += n;
+        recCount = n;
+      } else if (i === 4) {
         const n = Number(raw);
         th.bytes += n;
         if (sSlot[d - 3] === K_ROOT) th.rootBytes += n;
+        if (byType) addType(sSlot[3], n); // frame 3 is the tree's top node, its slot the thread's key for it
+      } else if (byType) {
+        if (i === 1) recType = Number(raw);
+        else if (i === 3) recElements = Number(raw);
       }
     }
   };
@@ -124,7 +154,7 @@ export function scanProfile(file, chunkSize = 1 << 24) {
             sKey[d] = K_OTHER;
             sIdx[d] = 0;
             d++;
-            if (d === 2 && CAPTURED.has(slot)) { capt = { key: CAPTURED.get(slot), parts: [] }; captStart = i; }
+            if (d === 2 && captured.has(slot)) { capt = { key: captured.get(slot), parts: [] }; captStart = i; }
             if (c === LB) {
               expectKey = true;
               if (parentIsThreads) th = { name: null, bytes: 0, objects: 0, nodes: 0, rootBytes: 0 };
@@ -164,5 +194,5 @@ export function scanProfile(file, chunkSize = 1 << 24) {
   } finally {
     closeSync(fd);
   }
-  return { top, threads };
+  return byType ? { top, threads, perType } : { top, threads };
 }

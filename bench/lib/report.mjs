@@ -6,6 +6,39 @@ const list = (rs) => rs.filter((r) => r != null).map((r) => r.toFixed(2)).join('
 
 export const TARGETS = { wallGeomean: 2.0, wallWorst: 4.0, rss: 1.3, startupAdded: 0.5, accuracyPct: 3 };
 
+const pct = (v, d = 1) => (v == null ? '–' : `${v >= 0 ? '+' : ''}${(v * 100).toFixed(d)} %`);
+const sig = (v) => (v == null ? '–' : `${(v * 100).toFixed(1)} %`);
+const yes = (b) => (b == null ? '–' : b ? 'yes' : '**no**');
+
+// The sampled mode's estimates against the exact counts (sampled-error.mjs).
+function sampledErrorSection(L, list) {
+  L.push('', '## Sampled mode: estimate error per type', '',
+    'Each workload ran under heaplens-exact, heaplens-exact again, and heaplens-sampled (separate JVMs); records are ' +
+    'summed per type over all threads; the top types by exact bytes are shown. `error` = (sampled − exact) / exact. ' +
+    '`bias` and `σ` are what the agent\'s sampler should give on this allocation mix (model in docs/benchmark.md): ' +
+    'an allocation larger than about K is always sampled and takes the bytes since the previous sample from the ' +
+    'small objects, so large arrays come out high and small objects low. For allocations much smaller than K the ' +
+    'bias is 0 and σ of bytes is sqrt(2K (1 − share) / bytes) (the e2e test\'s sqrt(2K / B)). `≤ 3σ` = |error − bias| ≤ 3σ; ' +
+    '`3σ of 0` = |error| ≤ 3σ. `run-to-run` = the second exact run\'s count against the first: a difference of that ' +
+    'order is the program varying, not sampling.');
+  for (const s of list) {
+    const runs = Object.entries(s.runs).map(([k, r]) => `${k} ${f(r.wall, 1)} s`).join(', ');
+    L.push('', `### ${s.workload} (K = sampleBytes = ${s.sampleBytes} B; ${runs}; outputs ${s.outputsEqual == null ? '–' : s.outputsEqual ? 'same' : '**DIFFER**'})`, '');
+    for (const [k, e] of Object.entries(s.errors)) L.push(`- **${k}**: ${e.split('\n').slice(0, 4).join(' ⏎ ').slice(0, 600)}`);
+    if (!s.rows) continue;
+    const t = s.total;
+    L.push(`Within 3σ of the expected bias: ${s.countWithin3Sigma} of ${s.rows.length} counts, ${s.bytesWithin3Sigma} of ${s.rows.length} byte estimates; ` +
+      `within 3σ of 0: ${s.countWithin3SigmaOfZero} counts. ` +
+      `All types: ${t.exactCount} objects / ${mb(t.exactBytes)} exact, ${t.sampledCount} / ${mb(t.sampledBytes)} sampled: bytes ${pct(t.bytesError, 2)}; ` +
+      `exact run-to-run ${pct(t.runToRun, 3)} objects, largest per listed type ${s.maxRunToRun == null ? '–' : sig(s.maxRunToRun)}.`, '');
+    L.push('| # | type | exact count | sampled count | error | bias | σ | ≤ 3σ | 3σ of 0 | exact bytes | share | bytes error | bias | σ | ≤ 3σ | run-to-run |',
+      '| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
+    s.rows.forEach((r, i) => L.push(`| ${i + 1} | \`${r.type}\` | ${r.exactCount} | ${r.sampledCount} | ${pct(r.countError)} | ${pct(r.countBias)} | ` +
+      `${sig(r.countSigma)} | ${yes(r.countWithin3Sigma)} | ${yes(r.countWithin3SigmaOfZero)} | ${mb(r.exactBytes)} | ${sig(r.share)} | ` +
+      `${pct(r.bytesError)} | ${pct(r.bytesBias)} | ${sig(r.bytesSigma)} | ${yes(r.bytesWithin3Sigma)} | ${pct(r.runToRun, 3)} |`));
+  }
+}
+
 export function markdown(res) {
   const L = [];
   const m = res.meta;
@@ -67,6 +100,7 @@ export function markdown(res) {
       L.push(`| ${a.workload} | ${a.hotspotBytes ?? '–'} | ${a.profileBytes ?? '–'} | ${err} | ${a.hotspotBytesWithAgent ?? '–'} | ${a.outputsEqual == null ? '–' : a.outputsEqual ? 'same' : '**DIFFERS**'} | ${f(a.wall.plain, 1)} / ${f(Object.values(a.wall)[1], 1)} | ${note} |`);
     }
   }
+  if (res.sampledError?.length) sampledErrorSection(L, res.sampledError);
   const errs = Object.entries(res.summary.workloads).flatMap(([wl, w]) => Object.entries(w.configs)
     .flatMap(([cfg, c]) => [...c.errors.map((e) => ({ wl, cfg, ...e })), ...(c.profileError ? [{ wl, cfg, error: c.profileError }] : [])]));
   if (errs.length) {

@@ -26,7 +26,7 @@ export interface LaunchPlan {
   mode?: string;
 }
 
-export const NO_JDK = 'No JDK found. HeapLens needs Java 17 or newer: set "javaHome" (or "javaExec") in the launch configuration, set JAVA_HOME, or put java on PATH.';
+export const NO_JDK = 'No JDK found. HeapLens needs Java 17 or newer: set "javaHome" (or "javaExec") in the launch configuration or the "heaplens.javaHome" setting, set JAVA_HOME, or put java on PATH.';
 
 function isFile(p: string): boolean {
   try { return fs.statSync(p).isFile(); } catch { return false; }
@@ -49,20 +49,25 @@ export function internalOf(cfg: HeapLensConfig): InternalConfig {
 
 /** The java executable: javaExec, else javaHome/bin/java, else JAVA_HOME, else PATH. */
 export function resolveJava(cfg: HeapLensConfig, env: NodeJS.ProcessEnv): string {
+  return locateJava(cfg, env).java;
+}
+
+/** resolveJava, also saying which field or variable chose it (for messages). */
+export function locateJava(cfg: HeapLensConfig, env: NodeJS.ProcessEnv): { java: string; source: 'javaExec' | 'javaHome' | 'JAVA_HOME' | 'PATH' } {
   const exe = process.platform === 'win32' ? 'java.exe' : 'java';
   if (cfg.javaExec) {
     if (!isExecutable(cfg.javaExec)) throw new LaunchError(`"javaExec" ${cfg.javaExec} is not an executable file.`);
-    return cfg.javaExec;
+    return { java: cfg.javaExec, source: 'javaExec' };
   }
   if (cfg.javaHome) {
     const j = path.join(cfg.javaHome, 'bin', exe);
     if (!isExecutable(j)) throw new LaunchError(`"javaHome" ${cfg.javaHome} has no bin/${exe}: point it at a JDK 17 or newer.`);
-    return j;
+    return { java: j, source: 'javaHome' };
   }
-  if (env.JAVA_HOME && isExecutable(path.join(env.JAVA_HOME, 'bin', exe))) return path.join(env.JAVA_HOME, 'bin', exe);
+  if (env.JAVA_HOME && isExecutable(path.join(env.JAVA_HOME, 'bin', exe))) return { java: path.join(env.JAVA_HOME, 'bin', exe), source: 'JAVA_HOME' };
   const found = onPath('java', env);
   if (!found) throw new LaunchError(NO_JDK);
-  return found;
+  return { java: found, source: 'PATH' };
 }
 
 /** The environment of the JVM: the extension host's, then envFile, then env (null removes a variable). */

@@ -4,6 +4,8 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { HeapLensConfig } from './config';
 import { resolveWithJavaExtension } from './java-extension';
+import { JdkChecks } from './jdk';
+import { applyJavaHomeSetting, checkEnv, SETTING_LABEL, showJdkProblem } from './jdk-ui';
 
 export const RESTRICTED = 'HeapLens does not run programs in a restricted workspace. Trust this workspace (Workspaces: Manage Workspace Trust) to profile it.';
 
@@ -12,7 +14,8 @@ export const INITIAL: vscode.DebugConfiguration[] = [
 ];
 
 export class HeapLensConfigurationProvider implements vscode.DebugConfigurationProvider {
-  constructor(private readonly ctx: vscode.ExtensionContext, private readonly log: (m: string) => void) {}
+  constructor(private readonly ctx: vscode.ExtensionContext, private readonly log: (m: string) => void,
+    private readonly jdks = new JdkChecks(), private readonly reportError: (m: string) => void = () => undefined) {}
 
   provideDebugConfigurations(): vscode.DebugConfiguration[] {
     const configs: vscode.DebugConfiguration[] = [];
@@ -49,7 +52,20 @@ export class HeapLensConfigurationProvider implements vscode.DebugConfigurationP
   async resolveDebugConfigurationWithSubstitutedVariables(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration | undefined> {
     const cfg = config as unknown as HeapLensConfig;
     if (config.request === 'attach' && !config.processId) return undefined; // the picker was dismissed
+    // heaplens.javaHome before the Java extension: a JDK the user chose for HeapLens wins over the project's
+    const fromSetting = applyJavaHomeSetting(folder, cfg);
     await resolveWithJavaExtension(folder, cfg, this.log);
+    if (config.request !== 'attach') {
+      // A missing or too old JDK is found here, at first use, with the way to fix it (not as a JVM crash)
+      const jdk = this.jdks.check(cfg, checkEnv(cfg), fromSetting ? SETTING_LABEL : undefined);
+      if (!jdk.ok) {
+        this.log(`error: ${jdk.message}`);
+        this.reportError(jdk.message);
+        void showJdkProblem(jdk.message);
+        return undefined;
+      }
+      this.log(`HeapLens: Java ${jdk.jdk.version} (${jdk.jdk.java})`);
+    }
     const ws = folder ?? vscode.workspace.workspaceFolders?.[0];
     const wsPath = ws && ws.uri.scheme === 'file' ? ws.uri.fsPath : undefined;
     cfg.__heaplens = {

@@ -5,6 +5,8 @@ import { LiveSession } from '../channel/session';
 import { EVENTS, HeapLensDebugSession, StatsBody } from './adapter';
 import { registerCommands, targetSession } from './commands';
 import { Deadlock, deadlockSummary, deadlockText } from '../model/threads-profile';
+import { JdkChecks } from './jdk';
+import { registerJdkCommands } from './jdk-ui';
 import { HeapLensConfigurationProvider } from './provider';
 import { RecentProfiles } from './recent';
 import { ProfilingStatus } from './status-bar';
@@ -31,7 +33,9 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
   const lives = new Map<string, LiveSession>();
   const errors: string[] = [];
   const deadlocks: Deadlock[] = [];
-  const provider = new HeapLensConfigurationProvider(ctx, log);
+  const jdks = new JdkChecks();
+  const provider = new HeapLensConfigurationProvider(ctx, log, jdks, (m) => errors.push(m));
+  registerJdkCommands(ctx, jdks, log);
   ctx.subscriptions.push(
     status,
     vscode.debug.registerDebugConfigurationProvider('heaplens', provider),

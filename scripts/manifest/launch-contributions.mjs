@@ -20,7 +20,7 @@ const common = {
   }),
   threads: { type: 'boolean', default: false, description: 'Also sample CPU per thread (only threads that used CPU), record monitor contention and detect deadlocks (a notification names the threads and locks). See docs/threads.md.' },
   profile: str('Where to save the profile: a .heaplens file or a folder. Default: the workspace\'s .heaplens folder.'),
-  javaHome: str('A JDK (17 or newer) to run: its bin/java and bin/jcmd are used. Default: the Java extension\'s, JAVA_HOME, or java on PATH.'),
+  javaHome: str('A JDK (17 or newer) to run: its bin/java and bin/jcmd are used. Default: the heaplens.javaHome setting, the Java extension\'s project JDK, JAVA_HOME, or java on PATH.'),
 };
 const launch = {
   required: [],

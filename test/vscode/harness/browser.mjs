@@ -13,10 +13,13 @@ export async function launchBrowser(executablePath) {
   });
 }
 
-/** The workbench URL opening `folder`, with the extension loaded from source and optional test entries. */
-export function workbenchUrl(server, folder, entries = []) {
+/**
+ * The workbench URL opening `folder`, with optional test entries; the extension is loaded from source
+ * (extensionDevelopmentPath), or with `{ installed: true }` only the .vsix installed into the profile runs.
+ */
+export function workbenchUrl(server, folder, entries = [], { installed = false } = {}) {
   const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
-  const payload = [['extensionDevelopmentPath', remote(root)], ['skipWelcome', 'true'],
+  const payload = [...(installed ? [] : [['extensionDevelopmentPath', remote(root)]]), ['skipWelcome', 'true'],
     ...entries.map(([k, v]) => [k, k === 'extensionTestsPath' ? remote(v) : v])];
   return `${server.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }

@@ -1,9 +1,9 @@
 // Starts code-server (VS Code 1.139.1) on 127.0.0.1 with a fresh profile, per shared/recipes/real-vscode,
 // in its own process group so that stopping it also ends the extension hosts.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -16,8 +16,21 @@ function freePort() {
   });
 }
 
-/** Starts code-server; resolves to { port, url, stop(), log }. */
-export async function startCodeServer(paths, base) {
+/** Installs a .vsix into the profile the way a user does (`code-server --install-extension`); returns its output. */
+export function installVsix(paths, data, extensions, vsix) {
+  const base = dirname(data);
+  const env = { ...process.env, XDG_CONFIG_HOME: join(base, 'xdg-config'), XDG_DATA_HOME: join(base, 'xdg-data') };
+  const r = spawnSync(paths.node24, [paths.codeServerEntry, '--user-data-dir', data, '--extensions-dir', extensions,
+    '--install-extension', vsix, '--force'], { encoding: 'utf8', timeout: 120000, env });
+  const text = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  if (r.status !== 0 || !/was successfully installed/.test(text)) throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status}): ${text}`);
+  const list = spawnSync(paths.node24, [paths.codeServerEntry, '--user-data-dir', data, '--extensions-dir', extensions,
+    '--list-extensions', '--show-versions'], { encoding: 'utf8', timeout: 60000, env });
+  return `${text.trim()}\n${(list.stdout ?? '').trim()}`;
+}
+
+/** Starts code-server; resolves to { port, url, stop(), log, installed }. `vsix`: installed into the fresh profile first. */
+export async function startCodeServer(paths, base, { vsix } = {}) {
   rmSync(base, { recursive: true, force: true });
   const data = join(base, 'data');
   mkdirSync(join(data, 'User'), { recursive: true });
@@ -28,6 +41,8 @@ export async function startCodeServer(paths, base) {
     'debug.internalConsoleOptions': 'openOnSessionStart', 'workbench.colorTheme': 'Default Dark Modern',
     'git.openRepositoryInParentFolders': 'never',
   }, null, 2));
+  const installed = vsix ? installVsix(paths, data, join(base, 'extensions'), vsix) : undefined;
+  if (installed) console.log(`code-server --install-extension: ${installed.replace(/\n/g, ' | ')}`);
   const port = await freePort();
   const config = join(base, 'config.yaml');
   writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
@@ -62,5 +77,5 @@ export async function startCodeServer(paths, base) {
     await new Promise((r) => setTimeout(r, 100));
   }
   console.log(`code-server ${url} healthy after ${Date.now() - t0} ms (pid ${child.pid})`);
-  return { port, url, stop, log, pid: child.pid };
+  return { port, url, stop, log, pid: child.pid, installed };
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { launchBrowser, workbenchUrl } from './browser.mjs';
 import { EDITOR_SCENARIOS } from './ui-editor.mjs';
 import { HEAP_SCENARIOS } from './ui-heap.mjs';
+import { PICTURE_SCENARIOS, PRODUCT_SCENARIOS } from './ui-product.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -196,8 +197,11 @@ const SCENARIOS = {
   },
 };
 
-/** Runs every scenario in one workbench; resolves to { passed, failed }. */
-export async function runUiScenarios(server, paths, folder, shots) {
+/**
+ * Runs every scenario in one workbench; resolves to { passed, failed }. `installed`: the workbench runs the
+ * .vsix installed into the profile (no extensionDevelopmentPath), and the product scenarios run first.
+ */
+export async function runUiScenarios(server, paths, folder, shots, { installed = false } = {}) {
   mkdirSync(shots, { recursive: true });
   const browser = await launchBrowser(paths.chromium);
   let passed = 0;
@@ -205,11 +209,11 @@ export async function runUiScenarios(server, paths, folder, shots) {
   try {
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     const wb = new Workbench(page, shots);
-    await page.goto(workbenchUrl(server, folder));
+    await page.goto(workbenchUrl(server, folder, [], { installed }));
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
     await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
     await sleep(1500);
-    for (const [name, body] of Object.entries({ ...SCENARIOS, ...EDITOR_SCENARIOS, ...HEAP_SCENARIOS })) {
+    for (const [name, body] of Object.entries({ ...(installed ? PRODUCT_SCENARIOS : {}), ...SCENARIOS, ...EDITOR_SCENARIOS, ...HEAP_SCENARIOS, ...(installed ? PICTURE_SCENARIOS : {}) })) {
       const t0 = Date.now();
       console.log(`UI: ${name}`);
       try {

@@ -6,10 +6,14 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * Calling traces for the sites and sampled modes. The sampled mode follows JEP 331: a sample every K bytes on
- * average, the intervals drawn from an exponential distribution so periodic allocation patterns are not
- * aliased, and each sample weighted by the bytes allocated since the previous one. Traces keep only the frames
- * the exact mode would show (profiled methods and boundary frames), so the trees look alike in every mode.
+ * Calling traces for the sites and sampled modes. The sampled mode puts sample points on the thread's allocated
+ * bytes as a Poisson process of mean spacing K (exponential intervals, as JEP 331, so periodic allocation
+ * patterns are not aliased); an allocation that holds n points is sampled once, standing for n × K bytes.
+ * That estimate is unbiased for every allocation size, with relative standard deviation √(K / B) for B bytes.
+ * (Weighting a sample by the bytes since the previous one, as JEP 331 does, lets an allocation much larger
+ * than K take the weight of the small objects before it: the benchmark measured luindex's small types 16–59 %
+ * low that way.) Traces keep only the frames the exact mode would show (profiled methods and boundary
+ * frames), so the trees look alike in every mode.
  */
 public final class Sampler {
     /** Maps a stack frame to a profiled method's id, or -1 to leave the frame out (implemented by the agent). */
@@ -55,10 +59,16 @@ public final class Sampler {
 
     @DontInline
     private static void take(ThreadState ts, int key, long bytes, long elements) {
-        long weight = ts.sampleInterval - ts.sampleLeft;        // everything allocated since the last sample
-        double scale = (double) weight / Math.max(1, bytes);  // >= 1: this allocation is part of the weight
+        long points = 0;                 // sample points inside this allocation: at least the one that ended here
+        long left = ts.sampleLeft;
+        while (left <= 0) {
+            points++;
+            left += nextInterval(ts);
+        }
+        ts.sampleInterval = ts.sampleLeft = left;
+        long weight = points * meanBytes;                      // each point stands for K bytes on average
+        double scale = (double) weight / Math.max(1, bytes);   // objects (and elements) this sample stands for
         capture(ts, ts.sampled, key, round(ts, scale), round(ts, elements * scale), weight);
-        ts.sampleInterval = ts.sampleLeft = nextInterval(ts);
     }
 
     /** Unbiased stochastic rounding. */
