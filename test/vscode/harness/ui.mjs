@@ -213,7 +213,7 @@ export async function runUiScenarios(server, paths, folder, shots, { installed =
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
     await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
     await sleep(1500);
-    for (const [name, body] of Object.entries({ ...(installed ? PRODUCT_SCENARIOS : {}), ...SCENARIOS, ...EDITOR_SCENARIOS, ...HEAP_SCENARIOS, ...(installed ? PICTURE_SCENARIOS : {}) })) {
+    for (const [name, body] of Object.entries({ ...(installed ? PRODUCT_SCENARIOS : {}), ...SCENARIOS, ...EDITOR_SCENARIOS, ...(installed ? PICTURE_SCENARIOS : {}), ...HEAP_SCENARIOS })) {
       const t0 = Date.now();
       console.log(`UI: ${name}`);
       try {
