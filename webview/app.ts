@@ -8,6 +8,7 @@ import { ProfileData } from './data';
 import { Host } from './host';
 import { HostMessage, isHostMessage } from './protocol';
 import { restoreState, UiState, ViewName, VIEWS } from './state';
+import { AccountsView } from './views/accounts';
 import { ArraysView } from './views/arrays';
 import { DiffView } from './views/diff';
 import { button, clear, el, select } from './views/dom';
@@ -29,6 +30,7 @@ export class App {
   private readonly views: Record<ViewName, View> = {
     flame: this.flame, sites: new SitesView(), arrays: new ArraysView(), threads: new ThreadsView(), diff: new DiffView(),
     heap: { root: this.heapView.root, render: () => this.renderHeap() },
+    accounts: new AccountsView(),
   };
   private readonly title = el('h1', { class: 'title' }, 'HeapLens');
   private readonly meta = el('div', { class: 'meta muted' });
@@ -196,7 +198,10 @@ export class App {
       };
       this.dataLine.append(select('Data', kinds.map((k) => [k, names[k]] as [TreeKind, string]), kind, (v) => this.update({ data: v, zoom: [], selected: null })));
     }
-    this.dataLine.append(el('span', { class: 'data-label' }, `Data: ${treeLabel(kind)}`),
+    // the accounts mode records no call tree: say where its data is instead of naming an empty tree
+    const label = kinds.length === 0 && this.data?.accounts()
+      ? 'no call tree (accounts mode): memory accounts in the Accounts view' : treeLabel(kind);
+    this.dataLine.append(el('span', { class: 'data-label' }, `Data: ${label}`),
       el('span', { class: 'muted mode-timeline' }, `Modes: ${timeline}`));
   }
 

@@ -1,5 +1,6 @@
 // The profile as the views need it: validated once, trees built on demand and cached per
 // (thread, only-my-code, collapse-recursion, inverted).
+import { Accounts, accountsOf } from '../extension/model/accounts';
 import { FrameTree, frameTree } from '../extension/model/frames';
 import { includePatterns, isMyCode } from '../extension/model/names';
 import { validateProfile } from '../extension/model/parse';
@@ -77,6 +78,14 @@ export class ProfileData {
       this.trees.set(key, t);
     }
     return t;
+  }
+
+  private accountsCache?: { value: Accounts | undefined };
+
+  /** The memory accounts section (validated once), undefined when the launch defined none. */
+  accounts(): Accounts | undefined {
+    if (!this.accountsCache) this.accountsCache = { value: accountsOf(this.file) };
+    return this.accountsCache.value;
   }
 
   threadName(thread: number): string {

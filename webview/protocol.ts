@@ -32,8 +32,11 @@ export type WebviewMessage =
   | { type: 'navigate'; frame: FrameRef }
   /** tree: the mode's data shown when the user exported (modes.ts); absent = the default */
   | { type: 'export'; format: ExportFormat; metric: Metric; tree?: TreeKind }
-  | { type: 'snapshot' }
+  /** a snapshot of the live session (`gc`: after a full garbage collection) */
+  | { type: 'snapshot'; gc?: boolean }
   | { type: 'pickBaseline' }
+  /** what keeps objects of this class alive: the host runs `heaplens.showRetention` when available */
+  | { type: 'whyAlive'; className: string }
   /** the Heap view asks for the paths from GC roots to objects of a class */
   | { type: 'heapPaths'; className: string }
   /** "Take Heap Dump" */
@@ -48,5 +51,6 @@ export function isHostMessage(v: unknown): v is HostMessage {
 export function isWebviewMessage(v: unknown): v is WebviewMessage {
   if (typeof v !== 'object' || v === null) return false;
   const t = (v as { type?: unknown }).type;
+  if (t === 'whyAlive') return typeof (v as { className?: unknown }).className === 'string';
   return t === 'ready' || t === 'navigate' || t === 'export' || t === 'snapshot' || t === 'pickBaseline' || t === 'heapPaths' || t === 'heapDump';
 }

@@ -3,14 +3,15 @@
 import { ViewMetric, VIEW_METRICS } from '../extension/model/frames';
 import { TreeKind, TREE_KINDS } from '../extension/model/modes';
 
-export type ViewName = 'flame' | 'sites' | 'arrays' | 'threads' | 'diff' | 'heap';
+export type ViewName = 'flame' | 'sites' | 'arrays' | 'threads' | 'diff' | 'accounts' | 'heap';
 export const VIEWS: ReadonlyArray<{ id: ViewName; label: string; key: string }> = [
   { id: 'flame', label: 'Flame tree', key: '1' },
   { id: 'sites', label: 'Allocation sites', key: '2' },
   { id: 'arrays', label: 'Arrays', key: '3' },
   { id: 'threads', label: 'Threads', key: '4' },
   { id: 'diff', label: 'Diff', key: '5' },
-  { id: 'heap', label: 'Heap', key: '6' },
+  { id: 'accounts', label: 'Accounts', key: '6' },
+  { id: 'heap', label: 'Heap', key: '7' },
 ];
 
 export interface UiState {
@@ -34,6 +35,13 @@ export interface UiState {
   siteSort: { key: string; desc: boolean };
   arrayCode: string | null;
   diffZoom: number[];
+  /** Accounts view: the account whose classes are listed (null: the largest) */
+  account: string | null;
+  /** Accounts view: snapshot index shown (-1: the last) and the one the diff starts from (-1: the first) */
+  accountsSnapshot: number;
+  accountsFrom: number;
+  /** Flame tree: colour frames by memory account instead of by package */
+  colorByAccount: boolean;
 }
 
 export function defaultState(): UiState {
@@ -41,6 +49,7 @@ export function defaultState(): UiState {
     view: 'flame', data: 'auto', thread: -1, metric: 'objects', inverted: false, myCode: false, collapseRecursion: false,
     zoom: [], selected: null, highlight: null, query: '', match: -1, siteMetric: 'bytes', siteFilter: '',
     siteSort: { key: 'rank', desc: false }, arrayCode: null, diffZoom: [],
+    account: null, accountsSnapshot: -1, accountsFrom: -1, colorByAccount: false,
   };
 }
 
@@ -71,6 +80,10 @@ export function restoreState(v: unknown): UiState {
   pick('siteSort', (x) => typeof x === 'object' && x !== null && typeof (x as { key?: unknown }).key === 'string');
   pick('arrayCode', (x) => x === null || typeof x === 'string');
   pick('diffZoom', isPath);
+  pick('account', (x) => x === null || typeof x === 'string');
+  pick('accountsSnapshot', (x) => Number.isInteger(x));
+  pick('accountsFrom', (x) => Number.isInteger(x));
+  pick('colorByAccount', isBool);
   return s;
 }
 

@@ -19,6 +19,11 @@ export function jfr(name, settings) {
   };
 }
 
+// Memory accounts (docs/accounts.md): one account per main package of each workload (patterns that match nothing
+// in a workload cost nothing there). `-live` adds sampled liveness (every 32nd object on average).
+export const BENCH_ACCOUNTS = 'accounts=org.h2.command.*:org.h2.mvstore.*:org.h2.*:org.apache.lucene.index.*:'
+  + 'org.apache.lucene.store.*:org.apache.lucene.*:org.apache.fop.*:org.apache.xalan.*:org.apache.xml.*:com.sun.tools.javac.*';
+
 export const CONFIGS = [
   plain,
   heaplens('exact'),
@@ -27,6 +32,8 @@ export const CONFIGS = [
   heaplens('sites'),
   heaplens('sampled'),
   heaplens('paused'),
+  heaplens('accounts', `${BENCH_ACCOUNTS},liveness=off`),
+  heaplens('accounts', `${BENCH_ACCOUNTS},liveness=sampled`, 'heaplens-accounts-live'),
   // heaplens('lifetime'),
 ];
 

@@ -1,6 +1,7 @@
-// `heaplens report FILE [--format text|collapsed|html|speedscope] [--metric M] [--threads] [--baseline FILE] [--out FILE]`.
+// `heaplens report FILE [--format text|collapsed|html|speedscope|accounts [--snapshots|--suspects]] [--metric M] [--threads] [--baseline FILE] [--out FILE]`.
 import * as fs from 'fs';
 import * as path from 'path';
+import { accountsOf, accountsTsv, livenessLabel, snapshotsTsv, suspectsTsv } from '../model/accounts';
 import { METRICS, Metric } from '../model/aggregate';
 import { collapsedText } from '../model/collapsed';
 import { loadProfile } from '../model/load';
@@ -12,11 +13,13 @@ import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
 import { readReportAssets } from './html-assets';
 
-export const REPORT_USAGE = `heaplens report FILE [--format text|collapsed|html|speedscope] [--metric objects|bytes|arrays|elements]
-                [--threads] [--tree exact|sites|traces|sampled] [--baseline FILE] [--out|-o FILE]`;
+export const REPORT_USAGE = `heaplens report FILE [--format text|collapsed|html|speedscope|accounts] [--metric objects|bytes|arrays|elements]
+                [--threads] [--tree exact|sites|traces|sampled] [--baseline FILE] [--snapshots|--suspects] [--out|-o FILE]`;
 
 const SPEC = {
-  format: { value: true, choices: ['text', 'collapsed', 'html', 'speedscope'] },
+  format: { value: true, choices: ['text', 'collapsed', 'html', 'speedscope', 'accounts'] },
+  snapshots: {},
+  suspects: {},
   metric: { value: true, choices: METRICS },
   threads: {},
   tree: { value: true, choices: TREE_KINDS },
@@ -29,7 +32,15 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
   if (p.positional.length !== 1 || p.sawDashDash) {
     throw new UsageError(`report needs exactly one profile file\nusage: ${REPORT_USAGE}`);
   }
-  const format = optionValue(p, 'format') ?? 'text';
+  const series = p.options.has('snapshots'), suspects = p.options.has('suspects');
+  const format = optionValue(p, 'format') ?? (series || suspects ? 'accounts' : 'text');
+  if ((series || suspects) && format !== 'accounts') throw new UsageError('--snapshots and --suspects apply to --format accounts');
+  if (series && suspects) throw new UsageError('give --snapshots or --suspects, not both');
+  if (format === 'accounts') {
+    for (const o of ['metric', 'threads', 'tree', 'baseline']) {
+      if (p.options.has(o)) throw new UsageError(`--${o} does not apply to --format accounts`);
+    }
+  }
   const threads = p.options.has('threads');
   if ((format === 'text' || format === 'html') && p.options.has('metric')) {
     throw new UsageError('--metric applies to --format collapsed and speedscope (the HTML report has a metric selector)');
@@ -44,6 +55,13 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
   const profile = withTree(loaded, tree);
   let text: string;
   switch (format) {
+    case 'accounts': {
+      const acc = accountsOf(loaded.file);
+      if (!acc) throw new UsageError(`${p.positional[0]} has no memory accounts: profile with --accounts (docs/accounts.md)`);
+      text = series ? snapshotsTsv(acc) : suspects ? suspectsTsv(acc) : accountsTsv(acc);
+      ctx.stderr(`heaplens: ${acc.snapshots.length} snapshot(s); live counts: ${livenessLabel(acc)}\n`);
+      break;
+    }
     case 'text':
       text = reportText(profile, { tree, available: treesIn(loaded) });
       break;

@@ -9,7 +9,8 @@ import { defaultOutName, findAgentJar, findJava } from './locate';
 import { CliSession, createSession, removeSession } from './sessions';
 
 export const RUN_USAGE = `heaplens run [--out FILE] [--include PKG,..] [--exclude PKG,..] [--java PATH]
-             [--mode exact] [--heap-dump-at-exit FILE.hprof] [--threads] [--no-channel]
+             [--mode exact|sites|sampled|accounts] [--accounts PKG,PKG.*] [--liveness off|sampled|exact]
+             [--heap-dump-at-exit FILE.hprof] [--threads] [--no-channel]
              [--agent-opt KEY=VALUE]... -- <java arguments>`;
 
 const SPEC = {
@@ -18,6 +19,8 @@ const SPEC = {
   exclude: { value: true, repeat: true },
   java: { value: true },
   mode: { value: true },
+  accounts: { value: true, repeat: true },
+  liveness: { value: true, choices: ['off', 'sampled', 'exact'] },
   'agent-opt': { value: true, repeat: true },
   'heap-dump-at-exit': { value: true },
   'no-channel': {},
@@ -29,6 +32,8 @@ export interface AgentSettings {
   include: string[];
   exclude: string[];
   mode?: string;
+  /** memory account patterns (docs/accounts.md) */
+  accounts?: string[];
   extra: string[];
 }
 
@@ -43,13 +48,14 @@ export function agentArgument(jar: string, s: AgentSettings): string {
   if (s.include.length) opts.push(`include=${s.include.join(':')}`);
   if (s.exclude.length) opts.push(`exclude=${s.exclude.join(':')}`);
   if (s.mode) opts.push(`mode=${s.mode}`);
+  if (s.accounts?.length) opts.push(`accounts=${s.accounts.join(':')}`);
   opts.push(...s.extra);
   for (const o of opts) {
     const eq = o.indexOf('=');
     if (eq <= 0) throw new UsageError(`agent option "${o}" is not KEY=VALUE`);
     if (o.includes(',')) throw new UsageError(`agent option "${o}" may not contain "," (it separates agent options)`);
   }
-  for (const p of [...s.include, ...s.exclude]) {
+  for (const p of [...s.include, ...s.exclude, ...(s.accounts ?? [])]) {
     if (p.includes('=')) throw new UsageError(`package pattern "${p}" may not contain "="`);
   }
   return `-javaagent:${jar}=${opts.join(',')}`;
@@ -84,8 +90,16 @@ export function planRun(argv: readonly string[], ctx: CliContext, now = new Date
     include: splitPatterns(p.options.get('include')),
     exclude: splitPatterns(p.options.get('exclude')),
     mode: optionValue(p, 'mode'),
+    accounts: splitPatterns(p.options.get('accounts')),
     extra,
   };
+  // Accounts without a mode: the accounts mode (flat counts, liveness); with --mode exact they come from the tree.
+  if (settings.accounts!.length && !settings.mode) settings.mode = 'accounts';
+  const liveness = optionValue(p, 'liveness');
+  if (liveness) {
+    if (settings.mode !== 'accounts') throw new UsageError('--liveness applies to the accounts mode (--accounts PKG,..)');
+    extra.push(`liveness=${liveness}`);
+  }
   const jar = findAgentJar(ctx.env, ctx.cliDir);
   const java = findJava(optionValue(p, 'java'), ctx.env);
   return { java, args: [agentArgument(jar, settings), ...p.rest], out, heapDump, channel: !p.options.has('no-channel') };

@@ -1,5 +1,6 @@
 // The hover of a hot allocation line, as Markdown: the breakdown by allocated type and the top calling
 // contexts, with links that show the flame tree at that site. No `vscode` import (unit-tested).
+import { accountIndexOf, accountsOf, UNACCOUNTED } from '../model/accounts';
 import { Totals } from '../model/aggregate';
 import { LineTotals } from '../model/by-line';
 import { shortFrame } from '../model/names';
@@ -44,15 +45,25 @@ export function hotLineHover(h: HoverInput): string {
   }
   if (l.types.length > 8) out.push(`| … ${l.types.length - 8} more types | | | |`);
   const siteMethods = l.methods.map((id) => profile.methods.get(id)).filter((m): m is MethodEntry => !!m);
+  const names = accountNames(profile);
+  /** seed 001: the account of the innermost accounted method of the context (its allocations are charged there) */
+  const accountOf = (frames: MethodEntry[]): string => {
+    for (let i = frames.length - 1; i >= 0; i--) {
+      const k = accountIndexOf(names!, frames[i].class);
+      if (k > 0) return names![k];
+    }
+    return UNACCOUNTED;
+  };
   if (l.contexts.length) {
-    out.push('', `**Top calling contexts** (of ${num(l.count)} allocations)`, '');
+    out.push('', `**Top calling contexts** (of ${num(l.count)} allocations)${names ? ' and the memory account each is charged to' : ''}`, '');
     l.contexts.forEach((c, i) => {
       const frames = c.path.map((id) => profile.methods.get(id)).filter((m): m is MethodEntry => !!m);
       const text = frames.map(shortFrame).join(' › ') || '(thread root)';
       const last = frames[frames.length - 1];
       const req: FocusRequest = { source: h.source, frames: last ? [frameOf(last)] : siteMethods.map(frameOf), path: frames.map(frameOf), line: l.line };
       const label = esc(text);
-      out.push(`${i + 1}. ${last || siteMethods.length ? focusLink(label, req) : label} — ${num(c.count)}${c.bytes > 0 ? ` · ${bytes(c.bytes)}` : ''}`);
+      const account = names ? ` · account \`${accountOf(frames)}\`` : '';
+      out.push(`${i + 1}. ${last || siteMethods.length ? focusLink(label, req) : label} — ${num(c.count)}${c.bytes > 0 ? ` · ${bytes(c.bytes)}` : ''}${account}`);
     });
   }
   if (siteMethods.length) {
@@ -60,4 +71,13 @@ export function hotLineHover(h: HoverInput): string {
     out.push('', focusLink(`$(type-hierarchy) Show ${esc(siteMethods.map(shortFrame).join(', '))} in the flame tree`, req));
   }
   return out.join('\n');
+}
+
+/** The profile's memory account names, or undefined when it has none (or a malformed section: the hover stays useful). */
+function accountNames(profile: Profile): string[] | undefined {
+  try {
+    return accountsOf(profile.file)?.names;
+  } catch {
+    return undefined;
+  }
 }

@@ -250,10 +250,11 @@ export class HeapLensDebugSession extends DebugSession {
         response.body = await this.live.client.request('heapDump', { file, live: true }, 10 * 60_000);
       } else if ((REQUESTS as readonly string[]).includes(op)) {
         if (!this.live?.isOpen) throw new LaunchError('the live channel to the agent is not open');
+        const gc = op === 'snapshot' && (args as { gc?: unknown } | undefined)?.gc === true;
         const mode = (args as { mode?: unknown } | undefined)?.mode;
         if (op === 'mode' && !(MODES as readonly unknown[]).includes(mode)) throw new LaunchError(`unknown mode "${String(mode)}" (${MODES.join(', ')})`);
         // a switch that changes the instrumentation retransforms every loaded class: allow it time
-        response.body = op === 'mode' ? await this.live.client.request(op, { mode }, 120_000) : await this.live.client.request(op);
+        response.body = op === 'mode' ? await this.live.client.request(op, { mode }, 120_000) : await this.live.client.request(op, gc ? { gc: true } : {});
         if (op === 'mode') {
           this.mode = mode === 'paused' ? this.mode : String(mode);
           this.live.profile.stats = { ...this.live.profile.stats, paused: mode === 'paused' };

@@ -110,8 +110,10 @@ export function registerCommands(ctx: vscode.ExtensionContext, sessions: Readonl
   reg('heaplens.forceGc', async () => {
     if (await request(sessions, 'gc')) vscode.window.setStatusBarMessage('HeapLens: garbage collection requested', 3000);
   });
-  reg('heaplens.takeSnapshot', async () => {
-    const r = await request(sessions, 'snapshot');
+  // `{ gc: true }` as argument: the agent runs a full GC first, so memory-account snapshots show only live objects
+  reg('heaplens.takeSnapshot', async (arg?: unknown) => {
+    const gc = typeof arg === 'object' && arg !== null && (arg as { gc?: unknown }).gc === true;
+    const r = await request(sessions, 'snapshot', gc ? { gc: true } : undefined);
     const file = typeof r?.file === 'string' ? r.file : undefined;
     if (!file) return;
     await recent.add(file, 'snapshot');

@@ -28,6 +28,12 @@ export interface HeapLensConfig {
   mode?: string;
   /** thread-aware CPU sampling, monitor contention, deadlock detection (agent option threads=true) */
   threads?: boolean;
+  /** memory account patterns (docs/accounts.md): `a.b` that package only, `a.b.*` with sub-packages */
+  accounts?: string[] | string;
+  /** accounts mode: how live objects are tracked (off, sampled, exact) */
+  liveness?: string;
+  /** accounts: milliseconds between periodic snapshots (0: on request and at shutdown only) */
+  snapshotInterval?: number;
   /** attach: the process id of a running local JVM */
   processId?: number | string;
   /** where to save the profile (file or folder); default: the workspace's .heaplens/ folder */

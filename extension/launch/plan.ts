@@ -156,7 +156,11 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
   const portFile = path.join(tmpDir, 'port.json');
   const settings: AgentSettings = {
     out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode, extra: [`portFile=${portFile}`, ...(cfg.threads === true ? ['threads=true'] : [])],
+    accounts: patterns(cfg.accounts),
   };
+  // Accounts without a mode: the accounts mode (as `heaplens run --accounts`).
+  if (settings.accounts!.length && !settings.mode) settings.mode = 'accounts';
+  settings.extra.push(...accountOptions(cfg));
   let agentArg: string;
   try {
     agentArg = agentArgument(agentJar, settings);
@@ -171,4 +175,21 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
   const token = o.token ?? randomBytes(32).toString('hex');
   env.HEAPLENS_TOKEN = token;
   return { java, args, cwd, env, profile, portFile, tmpDir, token, target: jar ?? source ?? main!, classPath, agentJar, mode: cfg.mode };
+}
+
+/** The accounts' agent options of a launch configuration (docs/accounts.md). */
+export function accountOptions(cfg: HeapLensConfig): string[] {
+  const out: string[] = [];
+  if (cfg.liveness !== undefined) {
+    if (!['off', 'sampled', 'exact'].includes(cfg.liveness)) throw new LaunchError(`"liveness" must be off, sampled or exact, not "${cfg.liveness}".`);
+    out.push(`liveness=${cfg.liveness}`);
+  }
+  if (cfg.snapshotInterval !== undefined) {
+    const n = Number(cfg.snapshotInterval);
+    if (!Number.isInteger(n) || (n !== 0 && (n < 100 || n > 3_600_000))) {
+      throw new LaunchError(`"snapshotInterval" must be 0 or a number of milliseconds from 100 to 3600000, not ${JSON.stringify(cfg.snapshotInterval)}.`);
+    }
+    out.push(`snapshotInterval=${n}`);
+  }
+  return out;
 }

@@ -19,7 +19,7 @@ export interface ControllerOptions {
   title: string;
   live: boolean;
   /** the live session's snapshot request (absent for saved profiles) */
-  snapshot?: () => void;
+  snapshot?: (gc?: boolean) => void;
   log?: (line: string) => void;
   /** the Heap view asked for the paths from GC roots to a class */
   heapPaths?: (className: string) => void;
@@ -110,8 +110,11 @@ export class WebviewController implements vscode.Disposable {
       case 'navigate':
         await openSource(msg.frame);
         return;
+      case 'whyAlive':
+        await whyAlive(msg.className);
+        return;
       case 'snapshot':
-        if (this.options.snapshot) this.options.snapshot();
+        if (this.options.snapshot) this.options.snapshot(msg.gc === true);
         else void vscode.window.showInformationMessage('HeapLens: snapshots are taken from a running "Profile Memory" session.');
         return;
       case 'export':
@@ -161,4 +164,17 @@ export class WebviewController implements vscode.Disposable {
     if (this.pending) clearTimeout(this.pending);
     for (const s of this.subscriptions) s.dispose();
   }
+}
+
+/**
+ * "Why is it still alive?" on a leak suspect: heap retention (heap dumps) is the `heaplens.showRetention` command,
+ * contributed separately; without it the user is told so instead of nothing happening.
+ */
+export async function whyAlive(className: string): Promise<void> {
+  const commands = await vscode.commands.getCommands(true);
+  if (!commands.includes('heaplens.showRetention')) {
+    void vscode.window.showInformationMessage(`HeapLens: heap retention is not available in this build, so what keeps ${className} alive cannot be shown.`);
+    return;
+  }
+  await vscode.commands.executeCommand('heaplens.showRetention', { className });
 }

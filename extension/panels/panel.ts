@@ -14,7 +14,7 @@ export interface ShowOptions {
   key?: string;
   /** minimum milliseconds between two updates sent to the webview (default 500 when live) */
   throttleMs?: number;
-  snapshot?: () => void;
+  snapshot?: (gc?: boolean) => void;
 }
 
 /** What a caller (the live session) holds on to. */

@@ -106,15 +106,15 @@ for (const jdk of JDKS) {
       const K = 16 * 1024;
       const doc = await profiled(jdk, sampling, 'sampling.Main', 'modes-sampling', ['--mode', 'sampled', '--agent-opt', `sampleBytes=${K}`]);
       assert.equal(doc.meta.sampleBytes, K);
-      // Each sample stands for the bytes since the previous one (exponential intervals, mean K). For a type
-      // that receives B_T bytes, about n_T = B_T / K samples land on it and the estimate is a sum of n_T
-      // weights with E[w^2] = 2K^2, so its relative standard deviation is about sqrt(2 / n_T).
+      // Sample points fall on the allocated bytes as a Poisson process of mean spacing K; an allocation holding
+      // n points stands for n·K bytes (docs/modes.md). For a type that receives B_T bytes, n_T ~ Poisson(B_T / K)
+      // points land on it, so its estimate's relative standard deviation is sqrt(1 / E[n_T]) = sqrt(K / B_T).
       const pairBytes = 32; // 12-byte header, the longs 8-aligned from offset 16: 32 (compressed class pointers)
       const arrayBytes = 120; // 16-byte array header + 100, aligned to 8
       for (const [type, exact, bytes] of [['sampling.Main$Pair', 1_000_000, pairBytes], ['byte[]', 1_000_000, arrayBytes]] as const) {
         const est = countOf(doc, 'sampled', type).count;
         const nT = (exact * bytes) / K;
-        const sigma = Math.sqrt(2 / nT);
+        const sigma = Math.sqrt(1 / nT);
         const err = Math.abs(est - exact) / exact;
         assert.ok(err <= 4 * sigma, `${type}: estimate ${est} vs exact ${exact}: error ${(err * 100).toFixed(2)}% > 4σ = ${(400 * sigma).toFixed(2)}%`);
       }
@@ -128,7 +128,7 @@ for (const jdk of JDKS) {
       assert.ok(frames.has('sampling.Main.main') && frames.has('sampling.Main.churn'), `sampled frames: ${[...frames].join(', ')}`);
       assert.equal(doc.agent?.lostTraces, 0, `no stack walk failed: ${doc.agent?.firstLostTrace}`);
       const elements = countOf(doc, 'sampled', 'byte[]').elements;
-      assert.ok(Math.abs(elements - 100_000_000) / 100_000_000 <= 4 * Math.sqrt(2 / ((1_000_000 * arrayBytes) / K)));
+      assert.ok(Math.abs(elements - 100_000_000) / 100_000_000 <= 4 * Math.sqrt(1 / ((1_000_000 * arrayBytes) / K)));
     });
 
     it('a live switch over the channel keeps the earlier counts and continues correctly', async () => {

@@ -74,6 +74,14 @@ test('run: the -javaagent argument (comma between options, colon between list it
   assert.equal(defaultOutName(new Date(2026, 0, 2, 3, 4, 5)), 'heaplens-20260102-030405.heaplens');
 });
 
+test('run: --accounts sets the accounts mode and passes the patterns with ":"; --liveness needs it', () => {
+  const plan = planRun(['--accounts', 'srv.http.*,srv.cache', '--liveness', 'exact', '--java', fakeJava, '--out', 'a.heaplens', '--', 'Main'], ctx());
+  assert.equal(plan.args[0], `-javaagent:${jar}=out=${path.join(tmp, 'a.heaplens')},mode=accounts,accounts=srv.http.*:srv.cache,liveness=exact`);
+  const exact = planRun(['--accounts', 'srv.http.*', '--mode', 'exact', '--java', fakeJava, '--', 'Main'], ctx());
+  assert.match(exact.args[0], /,mode=exact,accounts=srv\.http\.\*$/);
+  assert.throws(() => planRun(['--liveness', 'exact', '--java', fakeJava, '--', 'Main'], ctx()), /--liveness applies to the accounts mode/);
+});
+
 test('run: usage errors exit 2 with one line', async () => {
   const cases: Array<[string[], NodeJS.ProcessEnv, RegExp]> = [
     [['--java', fakeJava], {}, /^heaplens: nothing to run: give the java arguments after --/],

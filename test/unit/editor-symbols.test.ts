@@ -76,4 +76,9 @@ test('hot line hover: types, contexts with focus links', () => {
   assert.deepEqual(req.path!.map((f) => f.method), ['main', 'top']);
   assert.equal(req.line, 79);
   assert.equal(isFocusRequest({ source: {}, frames: [] }), false);
+  assert.doesNotMatch(md, /account/, 'no accounts in this profile: no account in the hover');
+  // with memory accounts (exact mode: derived from the call tree), each context names the account it is charged to
+  const withAccounts = { ...p, file: { ...p.file, accounts: { mode: 'exact', names: ['(unaccounted)', 'demo'], liveness: { kind: 'off', every: 1 }, snapshots: [] } } };
+  const md2 = hotLineHover({ profile: withAccounts as typeof p, line, rank: 1, of: 10, total: totals(p), sourceLabel: 'demo.heaplens', source: { kind: 'file', file: '/x/demo.heaplens' } });
+  assert.match(md2, /1\. \[WordIndex\\\.main › WordIndex\\\.top\]\(command:[^\n]* · account `demo`/);
 });

@@ -2,7 +2,9 @@
 // next and previous match, the flame tree itself and the package legend.
 import { findPath, FrameTree, METRIC_LABELS, pathOf, VIEW_METRICS, ViewMetric } from '../../extension/model/frames';
 import { packageOf, shortFrame } from '../../extension/model/names';
+import { accountIndexOf } from '../../extension/model/accounts';
 import { packageColor, Theme } from '../core/colors';
+import { accountColor } from './accounts';
 import { num, percent } from '../core/format';
 import { search, SearchResult } from '../core/search';
 import { AppContext, View } from '../context';
@@ -111,6 +113,8 @@ export class FlameTab implements View {
       toggle('Inverted', s.inverted, (v) => ctx.update({ inverted: v, zoom: [], selected: null }), 'Bottom-up: the allocating methods on top, their callers below'),
       toggle('Only my code', s.myCode, (v) => ctx.update({ myCode: v, zoom: [], selected: null }), 'Fold JDK and library frames into their callers'),
       toggle('Collapse recursion', s.collapseRecursion, (v) => ctx.update({ collapseRecursion: v, zoom: [], selected: null }), 'Merge recursive calls into the outermost frame'),
+      ...(ctx.data.accounts() ? [toggle('Colour by account', s.colorByAccount, (v) => ctx.update({ colorByAccount: v }),
+        'Colour frames by memory account (a frame outside every account takes its caller\'s)')] : []),
       button('Reset zoom', 'home', () => ctx.update({ zoom: [] }), 'Zoom out to the root (Home)'),
       button('Open source', 'go-to-file', () => {
         const sel = this.tree && s.selected ? findPath(this.tree, s.selected) : -1;
@@ -162,7 +166,29 @@ export class FlameTab implements View {
     this.matchInfo.textContent = n === 0 ? 'no match' : `${at} · ${percent(found.share)} of the total`;
   }
 
+  private accountFrames?: { tree: FrameTree; account: Int32Array; color: (name: string) => string; names: string[] };
+
+  /** Colour by memory account: a frame's account is its class's, else its caller's (seed 001 principal–agent). */
+  private accountColor(ctx: AppContext, tree: FrameTree, i: number): string | undefined {
+    const a = ctx.state.colorByAccount ? ctx.data.accounts() : undefined;
+    if (!a) return undefined;
+    if (this.accountFrames?.tree !== tree) {
+      const account = new Int32Array(tree.n);
+      for (let k = 0; k < tree.n; k++) {
+        const m = ctx.data.profile.methods.get(tree.method[k]);
+        const own = m ? accountIndexOf(a.names, m.class) : 0;
+        const p = tree.parent[k];
+        account[k] = own > 0 || ctx.state.inverted || p < 0 || p >= k ? own : account[p];
+      }
+      this.accountFrames = { tree, account, color: accountColor(a), names: a.names };
+    }
+    const f = this.accountFrames;
+    return f.color(f.names[f.account[i]]);
+  }
+
   private color(ctx: AppContext, tree: FrameTree, i: number): string {
+    const byAccount = this.accountColor(ctx, tree, i);
+    if (byAccount) return byAccount;
     const m = tree.method[i];
     let c = this.colors.get(m);
     if (c === undefined) {

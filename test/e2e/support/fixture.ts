@@ -12,6 +12,8 @@ export interface FixtureSpec {
   libs?: string[];
   /** extra JVM options (after -Xverify:all) */
   jvmArgs?: string[];
+  /** `heaplens run` options (before `--`) */
+  runArgs?: string[];
 }
 
 export class Fixture {
@@ -39,7 +41,7 @@ export class Fixture {
       for (const j of JDKS) {
         const p = this.classes().then((dir) => runFixture({
           jdk: j, classpath: [dir, ...(this.spec.libs ?? [])], mainClass: this.mainClass, tag: this.spec.name,
-          jvmArgs: this.spec.jvmArgs,
+          jvmArgs: this.spec.jvmArgs, runArgs: this.spec.runArgs,
         }));
         p.catch(() => undefined); // awaited by the tests; avoid an unhandled rejection in the meantime
         this.runs.set(j.name, p);

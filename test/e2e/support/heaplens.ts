@@ -136,6 +136,8 @@ export interface RunOptions {
   /** profile file name under build/e2e-profiles (default: derived from main class and JDK) */
   tag?: string;
   jvmArgs?: string[];
+  /** `heaplens run` options before `--` (e.g. --accounts) */
+  runArgs?: string[];
 }
 
 /**
@@ -148,7 +150,7 @@ export async function runFixture(opts: RunOptions): Promise<FixtureRun> {
   fs.mkdirSync(PROFILE_DIR, { recursive: true });
   const out = path.join(PROFILE_DIR, `${opts.tag ?? opts.mainClass}-jdk${opts.jdk.name}.heaplens`);
   fs.rmSync(out, { force: true });
-  const args = [CLI, 'run', '--java', opts.jdk.java, '--out', out, '--',
+  const args = [CLI, 'run', '--java', opts.jdk.java, '--out', out, ...(opts.runArgs ?? []), '--',
     '-Xverify:all', ...(opts.jvmArgs ?? []), '-cp', opts.classpath.join(path.delimiter), opts.mainClass];
   const r = await exec(process.execPath, args);
   must(`heaplens run (JDK ${opts.jdk.name}) ${opts.mainClass}`, r);

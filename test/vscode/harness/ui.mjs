@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, workbenchUrl } from './browser.mjs';
+import { ACCOUNTS_SCENARIOS } from './ui-accounts.mjs';
 import { EDITOR_SCENARIOS } from './ui-editor.mjs';
 import { HEAP_SCENARIOS } from './ui-heap.mjs';
 import { PICTURE_SCENARIOS, PRODUCT_SCENARIOS } from './ui-product.mjs';
@@ -213,7 +214,12 @@ export async function runUiScenarios(server, paths, folder, shots, { installed =
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
     await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
     await sleep(1500);
-    for (const [name, body] of Object.entries({ ...(installed ? PRODUCT_SCENARIOS : {}), ...SCENARIOS, ...EDITOR_SCENARIOS, ...(installed ? PICTURE_SCENARIOS : {}), ...HEAP_SCENARIOS })) {
+    // HEAPLENS_VSCODE_SCENARIO=text runs only the scenarios whose name contains it (for working on one)
+    const pick = process.env.HEAPLENS_VSCODE_SCENARIO;
+    const all = Object.entries({
+      ...(installed ? PRODUCT_SCENARIOS : {}), ...SCENARIOS, ...EDITOR_SCENARIOS, ...ACCOUNTS_SCENARIOS, ...(installed ? PICTURE_SCENARIOS : {}), ...HEAP_SCENARIOS,
+    }).filter(([n]) => !pick || n.includes(pick));
+    for (const [name, body] of all) {
       const t0 = Date.now();
       console.log(`UI: ${name}`);
       try {

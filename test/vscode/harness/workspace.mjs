@@ -17,6 +17,11 @@ export function prepareWorkspace(dir) {
   execFileSync(javac, ['--release', '17', '-d', join(dir, 'build', 'staticmap'), join(root, 'test/fixtures/java/staticmap/Main.java')], { stdio: 'inherit' });
   const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
   execFileSync(java, ['-cp', join(dir, 'build', 'staticmap'), 'staticmap.Main', 'dump', join(dir, 'staticmap.hprof')], { stdio: 'inherit' });
+  // the memory-accounts fixture server (issue 8), compiled into its own folder
+  const serverSrc = join(root, 'test', 'fixtures', 'java', 'server');
+  const serverFiles = ['Main', 'http/Server', 'http/Request', 'http/Scratch', 'xml/Parser', 'xml/Element', 'cache/Cache', 'cache/Entry']
+    .map((f) => join(serverSrc, 'srv', `${f}.java`));
+  execFileSync(javac, ['--release', '17', '-g', '-d', join(dir, 'build', 'server-classes'), ...serverFiles], { stdio: 'inherit' });
   const file = join(dir, '.vscode', 'launch.json');
   const launch = JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, ''));
   launch.configurations.push({
@@ -31,6 +36,9 @@ export function prepareWorkspace(dir) {
   launch.configurations.push({
     type: 'heaplens', request: 'launch', name: 'Profile Memory: static map', mainClass: 'staticmap.Main',
     classPaths: ['${workspaceFolder}/build/staticmap'], args: ['sleep', '60000'], include: ['staticmap.*'],
+    type: 'heaplens', request: 'launch', name: 'Profile Memory: server accounts', mainClass: 'srv.Main',
+    classPaths: ['${workspaceFolder}/build/server-classes'], vmArgs: '-Dsrv.pause=700',
+    accounts: ['srv.http.*', 'srv.cache'], liveness: 'exact', snapshotInterval: 250,
   });
   writeFileSync(file, JSON.stringify(launch, null, 2));
   return dir;

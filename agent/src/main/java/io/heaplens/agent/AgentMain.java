@@ -36,6 +36,14 @@ public final class AgentMain {
             HeapLensTransformer transformer = new HeapLensTransformer(registry,
                 new PackageFilter(options.include, options.exclude), options.jdk, options.verbose, stats, inst);
             transformer.addReadEdges(ModuleLayer.boot().modules());
+            AccountPatterns patterns = new AccountPatterns(options.accounts);
+            boolean accountsMode = options.mode.equals("accounts");
+            if (accountsMode) {
+                boolean live = !options.liveness.equals("off");
+                io.heaplens.runtime.Accounts.every = options.liveness.equals("sampled") ? options.liveEvery : 1;
+                io.heaplens.runtime.Accounts.liveness = live;
+                transformer.accounts(new io.heaplens.agent.instrument.AccountsPlan(patterns, live));
+            }
             WarmUp.instrumenter();
             transformer.level(Mode.level(Mode.get()));
             inst.addTransformer(transformer, true);
@@ -50,6 +58,11 @@ public final class AgentMain {
             if (options.verbose) System.err.println("heaplens: retransformed " + stats.retransformed + " classes in " + (System.nanoTime() - t0) / 1_000_000 + " ms (transformer " + stats.nanos / 1_000_000 + " ms)");
             Collector collector = new Collector(out, options, registry, stats, inst, info);
             collector.onCycle(sweep);
+            if (!patterns.isEmpty()) {
+                collector.accounts(new io.heaplens.agent.collect.AccountsWriter(patterns, accountsMode, options.liveness,
+                    options.liveEvery, registry, collector.sizes(), inst));
+                if (accountsMode && !options.liveness.equals("off")) io.heaplens.agent.collect.LivenessThread.start();
+            }
             collector.prepare();
             collector.start();
             if (options.threads) io.heaplens.agent.threads.ThreadsProfiler.start(options.cpuSampleMillis);

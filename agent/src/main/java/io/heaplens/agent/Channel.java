@@ -23,7 +23,7 @@ final class Channel {
                 return;
             }
             ChannelServer server = new ChannelServer(options, registry, collector.sizes(), info, new ChannelServer.Host() {
-                @Override public String snapshot() { return collector.snapshot(); }
+                @Override public String snapshot(boolean gc) { return collector.snapshot(gc); }
                 @Override public void resetCounters() { clearAll(); }
                 @Override public void stopJvm() {
                     Thread t = new Thread(() -> System.exit(143), "heaplens-stop");
@@ -50,6 +50,7 @@ final class Channel {
                 Node[] ch = n.childrenSnapshot();
                 if (ch != null) for (Node c : ch) if (c != null) todo.push(c);
             }
+            for (Node a : ts.accountsSnapshot()) if (a != null) a.clear();   // memory accounts' allocated counts
         }
     }
 }

@@ -46,8 +46,14 @@ public final class ModeControl {
     /** @return null when switched, else why not */
     public static synchronized String switchTo(String name) {
         int m = Mode.parse(name);
-        if (m < 0) return "unknown mode '" + name + "' (exact, sites, sampled, paused)";
+        if (m < 0) return "unknown mode '" + name + "' (exact, sites, sampled, paused, accounts)";
         if (m == Mode.get()) return null;
+        // The accounts mode's classes carry account probes and no call-tree probes, the others' the reverse.
+        boolean fromAccounts = !timeline.isEmpty() && timeline.get(0).mode.equals("accounts");
+        if (m != Mode.PAUSED && fromAccounts != (m == Mode.ACCOUNTS)) {
+            return fromAccounts ? "a JVM started in the accounts mode can only pause and resume"
+                                : "the accounts mode must be chosen at launch (mode=accounts)";
+        }
         if (m == Mode.PAUSED) beforePause = Mode.get();   // resume returns to it, however the pause came
         // The mode first: probes still in the old code stop recording at once (or start, on the way up).
         Mode.set(m);

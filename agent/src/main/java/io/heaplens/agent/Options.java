@@ -28,16 +28,31 @@ public final class Options {
     /** Thread-aware CPU sampling, monitor contention and deadlock detection (docs/threads.md). */
     public boolean threads;
     public int cpuSampleMillis = 5;
+    /** Memory account patterns (docs/accounts.md); {@code accounts=a.b,c.d.*} — later items without '=' continue the list. */
+    public List<String> accounts = new ArrayList<>();
+    /** Accounts mode: off, sampled (every {@link #liveEvery}th object on average) or exact. */
+    public String liveness = "sampled";
+    public int liveEvery = 32;
+    /** Accounts snapshots: period in ms (0 = only on request and at shutdown), and whether a full GC precedes each. */
+    public int snapshotMillis = 5000;
+    public boolean snapshotGc;
     public final List<String> errors = new ArrayList<>();
     public final Map<String, String> raw = new LinkedHashMap<>();
 
     public static Options parse(String args) {
         Options o = new Options();
         if (args == null || args.isBlank()) return o;
+        String last = null;
         for (String pair : args.split(",")) {
             if (pair.isBlank()) continue;
             int eq = pair.indexOf('=');
+            if (eq < 0 && "accounts".equals(last)) {      // accounts=a.b,c.d.*: the list goes on
+                o.accounts.addAll(o.patterns("accounts", pair));
+                o.raw.put("accounts", o.raw.get("accounts") + "," + pair.trim());
+                continue;
+            }
             if (eq <= 0) { o.errors.add("option '" + pair + "' is not key=value"); continue; }
+            last = pair.substring(0, eq).trim();
             String key = pair.substring(0, eq).trim(), value = pair.substring(eq + 1).trim();
             o.raw.put(key, value);
             switch (key) {
@@ -45,8 +60,8 @@ public final class Options {
                 case "include": o.include = o.patterns(key, value); break;
                 case "exclude": o.exclude = o.patterns(key, value); break;
                 case "mode":
-                    if (!java.util.List.of("exact", "sites", "sampled", "paused").contains(value)) {
-                        o.errors.add("mode '" + value + "' is not supported (exact, sites, sampled, paused)");
+                    if (!java.util.List.of("exact", "sites", "sampled", "paused", "accounts").contains(value)) {
+                        o.errors.add("mode '" + value + "' is not supported (exact, sites, sampled, paused, accounts)");
                     }
                     o.mode = value;
                     break;
@@ -68,10 +83,19 @@ public final class Options {
                     if (!value.endsWith(".hprof")) o.errors.add("option 'heapDumpAtExit' must name a file ending with .hprof, not '" + value + "'");
                     o.heapDumpAtExit = value;
                     break;
+                case "accounts": o.accounts.addAll(o.patterns(key, value)); break;
+                case "liveness":
+                    if (!java.util.List.of("off", "sampled", "exact").contains(value)) o.errors.add("option 'liveness' must be off, sampled or exact, not '" + value + "'");
+                    else o.liveness = value;
+                    break;
+                case "liveEvery": o.liveEvery = o.number(key, value, 2, 1 << 20); break;
+                case "snapshotInterval": o.snapshotMillis = value.equals("0") ? 0 : o.number(key, value, 100, 3_600_000); break;
+                case "snapshotGc": o.snapshotGc = o.bool(key, value); break;
                 default: o.errors.add("unknown option '" + key + "'");
             }
         }
         if (o.out != null && o.out.isEmpty()) o.errors.add("option 'out' needs a file name");
+        if (o.mode.equals("accounts") && o.accounts.isEmpty()) o.errors.add("mode 'accounts' needs account patterns (accounts=a.b,c.d.*)");
         return o;
     }
 

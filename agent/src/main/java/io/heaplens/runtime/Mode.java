@@ -11,8 +11,8 @@ import jdk.internal.vm.annotation.ForceInline;
  * probe. A volatile read is a plain load on x86 and needs no linkage: it is what every probe pays now.
  */
 public final class Mode {
-    public static final int EXACT = 0, SITES = 1, SAMPLED = 2, PAUSED = 3;
-    private static final String[] NAMES = {"exact", "sites", "sampled", "paused"};
+    public static final int EXACT = 0, SITES = 1, SAMPLED = 2, PAUSED = 3, ACCOUNTS = 4;
+    private static final String[] NAMES = {"exact", "sites", "sampled", "paused", "accounts"};
     private static volatile int current = EXACT;
 
     private Mode() {}
@@ -33,12 +33,13 @@ public final class Mode {
     /**
      * The instrumentation a mode needs. Paused needs none: its classes are retransformed back to their original
      * bytes, so a paused program runs the code it would run without the agent. Sites and sampled need only the
-     * allocation probes; only exact pays for the call-tree probes on every call.
+     * allocation probes (accounts: plus account switches in accounted classes, see AccountsPlan); only exact pays
+     * for the call-tree probes on every call.
      */
     public static int level(int mode) {
         switch (mode) {
             case PAUSED: return LEVEL_NONE;
-            case SITES: case SAMPLED: return LEVEL_ALLOCATIONS;
+            case SITES: case SAMPLED: case ACCOUNTS: return LEVEL_ALLOCATIONS;   // accounts adds its own probes
             default: return LEVEL_TREE;
         }
     }

@@ -201,6 +201,8 @@ public final class Recorder {
             if (Sampler.wantsTrace(n)) Sampler.siteTrace(ts, key);
         } else if (m == Mode.SAMPLED) {
             Sampler.allocate(ts, key, bytes > 0 ? bytes : count * Keys.objectSize(key), elements);
+        } else if (m == Mode.ACCOUNTS) {
+            ts.accountNode(ts.account).record(key, count, elements, bytes);
         }
     }
 }

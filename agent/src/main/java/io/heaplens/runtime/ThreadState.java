@@ -46,6 +46,12 @@ public final class ThreadState {
     long boxValue;
     /** Sampled mode: bytes left before the next sample, the interval drawn for it, and the generator's state. */
     long sampleLeft, sampleInterval, random;
+    /** Accounts mode: the thread's current memory account (0 = unaccounted), see {@link Accounts}. */
+    public int account;
+    /** Accounts mode: one flat per-site node per account, indexed by account id; grown on demand. */
+    Node[] accounts = new Node[4];
+    /** Accounts mode with sampled liveness: objects left before the next tracked one. */
+    int liveLeft;
     /** The innermost profiled node of this thread: JDK allocations are charged to it. */
     public Node current;
     /** Non-zero while the agent itself works on this thread (transformer, collector): nothing is recorded. */
@@ -109,6 +115,29 @@ public final class ThreadState {
             return out;
         }
     }
+
+    /** The flat node of account {@code a} on this thread. */
+    @ForceInline
+    Node accountNode(int a) {
+        Node[] arr = accounts;
+        Node n = a < arr.length ? arr[a] : null;
+        return n != null ? n : newAccountNode(a);
+    }
+
+    @DontInline
+    private Node newAccountNode(int a) {
+        if (a >= accounts.length) {
+            Node[] bigger = new Node[Math.max(a + 1, accounts.length * 2)];
+            System.arraycopy(accounts, 0, bigger, 0, accounts.length);
+            accounts = bigger;
+        }
+        Node n = new Node(Node.ROOT, null, this, 0, false);
+        accounts[a] = n;
+        return n;
+    }
+
+    /** The per-account nodes for the collector (entries may be null). */
+    public Node[] accountsSnapshot() { return accounts; }
 
     @ForceInline
     Node enter(int mid) {

@@ -43,8 +43,18 @@ public final class Collector {
 
     public void attachChannel(io.heaplens.agent.wire.ChannelServer c) { channel = c; }
 
-    /** Writes the profile now (a snapshot requested over the channel); returns the file. */
-    public String snapshot() {
+    private volatile AccountsWriter accounts;
+
+    /** Memory accounts: snapshots periodically, on request and at shutdown, written with every profile. */
+    public void accounts(AccountsWriter a) {
+        accounts = a;
+        writer.accounts = a;
+    }
+
+    /** Writes the profile now (a snapshot requested over the channel, after a full GC if asked); returns the file. */
+    public String snapshot(boolean gc) {
+        AccountsWriter a = accounts;
+        if (a != null) a.take("request", gc);
         write(false);
         return out.toString();
     }
@@ -73,7 +83,7 @@ public final class Collector {
 
     private void loop() {
         AgentThreads.markCurrent();
-        long lastWrite = System.currentTimeMillis();
+        long lastWrite = System.currentTimeMillis(), lastSnapshot = lastWrite;
         while (!finished) {
             try {
                 Thread.sleep(CYCLE_MILLIS);
@@ -86,6 +96,11 @@ public final class Collector {
             io.heaplens.agent.wire.ChannelServer c = channel;
             if (c != null) {
                 try { c.tick(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: channel: " + t); }
+            }
+            AccountsWriter a = accounts;
+            if (a != null && options.snapshotMillis > 0 && System.currentTimeMillis() - lastSnapshot >= options.snapshotMillis - CYCLE_MILLIS / 2) {
+                try { a.take("periodic", options.snapshotGc); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: accounts: " + t); }
+                lastSnapshot = System.currentTimeMillis();
             }
             // A large profile takes a while to write: never spend more than a fifth of the time writing it.
             long interval = Math.max(options.intervalMillis, 5 * writer.lastWriteMillis);
@@ -105,6 +120,10 @@ public final class Collector {
             } catch (Throwable t) {
                 System.err.println("heaplens: could not write the heap dump to " + options.heapDumpAtExit + ": " + t);
             }
+        }
+        AccountsWriter a = accounts;
+        if (a != null) {
+            try { a.take("shutdown", false); } catch (Throwable t) { System.err.println("heaplens: accounts: " + t); }
         }
         write(true);
         io.heaplens.agent.wire.ChannelServer c = channel;

@@ -34,6 +34,8 @@ final class ProfileWriter {
     private final BitSet methods = new BitSet(), sites = new BitSet(), types = new BitSet();
     private long nodes;
     long lastWriteMillis, lastBytes;
+    /** Memory accounts, when the launch defines any. */
+    volatile AccountsWriter accounts;
 
     TypeSizes sizes() { return sizes; }
 
@@ -68,6 +70,8 @@ final class ProfileWriter {
                 j.name("threadsProfile");
                 tp.write(j);
             }
+            AccountsWriter acc = accounts;
+            if (acc != null) acc.write(j);
             j.name("agent").begin('{').field("threads", all.length).field("nodes", nodes)
                 .field("maxNodes", io.heaplens.runtime.ThreadState.maxNodes).field("nodesCreated", io.heaplens.runtime.ThreadState.nodes)
                 .field("lostTraces", io.heaplens.runtime.Sampler.lostTraces)

@@ -45,6 +45,11 @@ public final class HeapLensTransformer implements ClassFileTransformer {
     /** Mode.LEVEL_*: what the classes transformed from now on get (see Mode.level). */
     private volatile int level = Mode.LEVEL_TREE;
 
+    /** Accounts mode: account patterns and liveness (null otherwise); set before the transformer is installed. */
+    private volatile AccountsPlan accounts;
+
+    public void accounts(AccountsPlan plan) { accounts = plan; }
+
     public HeapLensTransformer(Registry registry, PackageFilter filter, boolean jdk, boolean verbose, TransformStats stats, Instrumentation inst) {
         this.registry = registry;
         this.filter = filter;
@@ -119,13 +124,16 @@ public final class HeapLensTransformer implements ClassFileTransformer {
                 return null;
             }
             readEdge(module);
+            AccountsPlan acc = accounts;   // accounts mode (allocation level): account switches, liveness
             boolean profiled = !isJdk && filter.profiles(className);
             ClassInstrumenter.Result r = ClassInstrumenter.instrument(bytes, registry, profiled && !boundaryOnly, boundaryOnly, tree);
             for (String w : r.warnings) stats.warn(w);
             for (String m : r.methodsLeftAlone) stats.warn(className.replace('/', '.') + "." + m + ": too large to instrument (64 KB limit); left as is");
-            if (r.bytes == null) return null;
+            byte[] out = r.bytes;
+            if (acc != null && !boundaryOnly) out = acc.apply(className, bytes, out);
+            if (out == null) return null;
             stats.transformed(r.methodsProfiled, r.sites);
-            return r.bytes;
+            return out;
         } catch (Throwable t) {
             String loaderName = loader == null ? "bootstrap" : loader.getClass().getName();
             stats.failed(className.replace('/', '.'), loaderName, String.valueOf(t));

@@ -36,7 +36,7 @@ public final class ChannelServer {
 
     /** What the server asks of the rest of the agent. */
     public interface Host {
-        String snapshot() throws IOException;      // write the profile now; returns its path
+        String snapshot(boolean gc) throws IOException;   // write the profile now (accounts snapshot after a full GC if asked); returns its path
         void resetCounters();
         void stopJvm();
     }

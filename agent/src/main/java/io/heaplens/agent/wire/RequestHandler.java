@@ -57,7 +57,7 @@ final class RequestHandler {
                     break;
                 }
                 case "snapshot": {
-                    String file = host.snapshot();
+                    String file = host.snapshot(Boolean.TRUE.equals(req.get("gc")));
                     ok(rid, file);
                     break;
                 }

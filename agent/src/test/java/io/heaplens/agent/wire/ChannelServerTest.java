@@ -34,7 +34,7 @@ class ChannelServerTest {
         Registry registry = io.heaplens.agent.SharedRegistry.REGISTRY;
         Path dir = Files.createTempDirectory("heaplens-wire");
         server = new ChannelServer(Options.parse(null), registry, new TypeSizes(null), new AgentInfo(), new ChannelServer.Host() {
-            @Override public String snapshot() { snapshots.incrementAndGet(); return "/tmp/snap.heaplens"; }
+            @Override public String snapshot(boolean gc) { snapshots.incrementAndGet(); return "/tmp/snap.heaplens"; }
             @Override public void resetCounters() { }
             @Override public void stopJvm() { }
         }, TOKEN);

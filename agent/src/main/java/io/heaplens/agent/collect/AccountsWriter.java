@@ -1,0 +1,189 @@
+package io.heaplens.agent.collect;
+
+import io.heaplens.agent.AccountPatterns;
+import io.heaplens.agent.Registry;
+import io.heaplens.agent.Registry.TypeInfo;
+import io.heaplens.agent.Types;
+import io.heaplens.runtime.Accounts;
+import io.heaplens.runtime.Keys;
+import io.heaplens.runtime.Node;
+import io.heaplens.runtime.ThreadState;
+
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Memory-account snapshots (seed 001 §4–5, docs/format.md "accounts"): per account and class, the objects and
+ * estimated bytes allocated so far and — with liveness on — the objects still alive (exact, or a sample scaled up)
+ * and how many garbage collections they survived. Kept in memory as a series and written with every profile.
+ *
+ * Allocated counts come from each thread's per-account flat nodes (accounts mode) or from the call tree (exact
+ * mode: a node's account is its method's class's account, or its parent's when that class is not accounted).
+ */
+public final class AccountsWriter {
+    /** Beyond this many snapshots, the oldest after the first is dropped (the first is the baseline). */
+    static final int MAX_SNAPSHOTS = 240;
+
+    static final class Row {
+        final int account;
+        final String cls;
+        long allocObjects, allocBytes, liveObjects, liveBytes, oldObjects, maxGenerations;
+        Row(int account, String cls) { this.account = account; this.cls = cls; }
+    }
+
+    static final class Snapshot {
+        int seq, gcs;
+        long time;
+        String reason;
+        boolean gc;
+        List<Row> rows;
+    }
+
+    private final AccountPatterns patterns;
+    private final boolean accountsMode;
+    private final String liveness;
+    private final int every;
+    private final Registry registry;
+    private final TypeSizes sizes;
+    private final Instrumentation inst;
+    private final List<Snapshot> snapshots = new ArrayList<>();
+    private final Map<Class<?>, String> names = new IdentityHashMap<>();
+    private final Map<Class<?>, Long> instanceSizes = new IdentityHashMap<>();
+    private final Map<String, Integer> accountByClass = new HashMap<>();
+    private int seq;
+    /** After the shutdown snapshot no other is taken: it stays the last one (the collector may still be cycling). */
+    private boolean closed;
+
+    public AccountsWriter(AccountPatterns patterns, boolean accountsMode, String liveness, int every, Registry registry, TypeSizes sizes, Instrumentation inst) {
+        this.patterns = patterns;
+        this.accountsMode = accountsMode;
+        this.liveness = accountsMode ? liveness : "off";
+        this.every = this.liveness.equals("sampled") ? every : 1;
+        this.registry = registry;
+        this.sizes = sizes;
+        this.inst = inst;
+    }
+
+    public boolean tracksLiveness() { return !liveness.equals("off"); }
+
+    /** Takes a snapshot now (on an agent thread). */
+    public synchronized void take(String reason, boolean gc) {
+        if (closed) return;
+        closed = reason.equals("shutdown");
+        if (gc) System.gc();
+        LivenessThread.updateEpoch();
+        Map<String, Row> rows = new TreeMap<>();
+        if (accountsMode) allocatedFromAccountNodes(rows); else allocatedFromTrees(rows);
+        if (tracksLiveness()) live(rows);
+        Snapshot s = new Snapshot();
+        s.seq = ++seq;
+        s.time = System.currentTimeMillis();
+        s.reason = reason;
+        s.gc = gc;
+        s.gcs = Accounts.gcEpoch;
+        s.rows = new ArrayList<>(rows.values());
+        snapshots.add(s);
+        if (snapshots.size() > MAX_SNAPSHOTS) snapshots.remove(1);
+    }
+
+    private static Row row(Map<String, Row> rows, int account, String cls) {
+        String k = account + "\u0000" + cls;
+        Row r = rows.get(k);
+        if (r == null) { r = new Row(account, cls); rows.put(k, r); }
+        return r;
+    }
+
+    private void charge(Map<String, Row> rows, int account, long[] rec) {
+        if (rec == null) return;
+        for (int b = 0; b < rec.length; b += 4) {
+            if (rec[b] == 0) continue;
+            int key = (int) (rec[b] - 1);
+            TypeInfo t = registry.typeById(Keys.type(key));
+            long count = rec[b + 1];
+            Row r = row(rows, account, t.name);
+            r.allocObjects += count;
+            r.allocBytes += Tables.bytes(t, sizes, count, rec[b + 3]);
+        }
+    }
+
+    private void allocatedFromAccountNodes(Map<String, Row> rows) {
+        for (ThreadState ts : ThreadState.snapshot()) {
+            if (ts.agentThread) continue;
+            Node[] nodes = ts.accountsSnapshot();
+            for (int a = 0; a < nodes.length; a++) if (nodes[a] != null) charge(rows, a, nodes[a].recordsSnapshot());
+        }
+    }
+
+    private void allocatedFromTrees(Map<String, Row> rows) {
+        for (ThreadState ts : ThreadState.snapshot()) {
+            if (!ts.agentThread) tree(rows, ts.root, 0);
+        }
+    }
+
+    private void tree(Map<String, Row> rows, Node n, int inherited) {
+        int account = inherited;
+        if (n.method >= 0) {
+            String owner = registry.methodById(n.method).owner;
+            Integer a = accountByClass.get(owner);
+            if (a == null) { a = patterns.accountOf(owner); accountByClass.put(owner, a); }
+            if (a > 0) account = a;
+        }
+        charge(rows, account, n.recordsSnapshot());
+        Node[] children = n.childrenSnapshot();
+        if (children != null) for (Node c : children) if (c != null) tree(rows, c, account);
+    }
+
+    /** Walks the tracked objects: those still reachable are live, scaled up when sampled. */
+    private void live(Map<String, Row> rows) {
+        int now = Accounts.gcEpoch;
+        Accounts.forEachTracked(new Accounts.Visitor() { @Override public void visit(Accounts.Tracked t) {
+            Object o = t.get();
+            if (o == null) return;                       // reclaimed, its refund is on the queue
+            Class<?> c = o.getClass();
+            String name = names.get(c);
+            if (name == null) { name = Types.javaName(c.descriptorString()); names.put(c, name); }
+            long size;
+            if (c.isArray()) size = inst.getObjectSize(o);
+            else {
+                Long known = instanceSizes.get(c);
+                if (known == null) { known = inst.getObjectSize(o); instanceSizes.put(c, known); }
+                size = known;
+            }
+            int generations = now - t.born;
+            Row r = row(rows, t.account, name);
+            r.liveObjects += every;
+            r.liveBytes += size * every;
+            if (generations > 0) r.oldObjects += every;
+            if (generations > r.maxGenerations) r.maxGenerations = generations;
+        } });
+    }
+
+    public synchronized void write(Json j) throws IOException {
+        j.name("accounts").begin('{').field("mode", accountsMode ? "accounts" : "exact");
+        j.name("names").begin('[');
+        for (String n : patterns.names()) j.value(n);
+        j.end(']');
+        long[] counts = Accounts.counts();
+        j.name("liveness").begin('{').field("kind", liveness).field("every", every)
+            .field("tracked", counts[0]).field("refunded", counts[1]).end('}');
+        j.field("gcs", Accounts.gcEpoch);
+        j.name("snapshots").begin('[');
+        for (Snapshot s : snapshots) {
+            j.begin('{').field("seq", s.seq).field("time", s.time).field("reason", s.reason).field("gc", s.gc).field("gcs", s.gcs);
+            j.name("rows").begin('[');
+            for (Row r : s.rows) {
+                j.begin('[').value(r.account).value(r.cls).value(r.allocObjects).value(r.allocBytes);
+                if (tracksLiveness()) j.value(r.liveObjects).value(r.liveBytes).value(r.oldObjects).value(r.maxGenerations);
+                j.end(']');
+            }
+            j.end(']').end('}');
+        }
+        j.end(']').end('}');
+    }
+}

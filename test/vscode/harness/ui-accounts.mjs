@@ -1,0 +1,46 @@
+// UI scenario of memory accounts (issue 8) for ui.mjs's Workbench: profile the fixture server through
+// "Profile Memory: server accounts" (accounts srv.http.* and srv.cache, exact liveness), open the saved profile,
+// and see the Accounts view: the leaking account srv.cache on top of the leak suspects; "Why is it still
+// alive?" without the heap-retention command says so. Screenshots go to build/vscode-screenshots/.
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export const ACCOUNTS_SCENARIOS = {
+  async 'accounts: the Accounts view names the leaking account on top of the leak suspects'(wb) {
+    await wb.palette('Notifications: Clear All Notifications');
+    await wb.startConfiguration('Profile Memory: server accounts');
+    await wb.waitFor('the server session to end', async () => /profile saved to .*Main-\d{8}-\d{6}\.heaplens/.test(await wb.consoleText()), 120000);
+    // room for the view: no secondary side bar, no panel
+    if (await wb.page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await wb.palette('View: Hide Secondary Side Bar').catch(() => undefined);
+    await wb.palette('View: Hide Panel').catch(() => undefined);
+    await sleep(300);
+    await wb.palette('HeapLens: Open Profile…');
+    const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: /Main-\d{8}-\d{6}\.heaplens/ }).first();
+    await row.waitFor({ timeout: 10000 });
+    await row.click();
+    // the visible webview: earlier scenarios may have left other HeapLens webviews open (hidden)
+    const view = wb.page.frameLocator('iframe.webview:visible').last().frameLocator('#active-frame');
+    await view.locator('.title', { hasText: /Main-\d{8}-\d{6}\.heaplens/ }).waitFor({ timeout: 30000 });
+    await view.locator('#tab-accounts').click();
+    const firstSuspect = view.locator('.view-accounts table[aria-label="Leak suspects"] tbody tr').first();
+    await firstSuspect.waitFor({ timeout: 30000 });
+    const cells = await firstSuspect.locator('td').allTextContents();
+    console.log(`  top suspect: ${cells.slice(0, 6).join(' | ')}`);
+    if (cells[0] !== 'srv.cache') throw new Error(`the top leak suspect is in account ${cells[0]}, expected srv.cache`);
+    const note = (await view.locator('.view-accounts .accounts-note').textContent()) ?? '';
+    if (!/Live counts: exact/.test(note)) throw new Error(`the view does not say how live counts were taken: ${note}`);
+    await view.locator('.view-accounts table[aria-label="Leak suspects"]').scrollIntoViewIfNeeded();
+    await wb.shot('accounts-view-suspects');
+    await view.locator('.view-accounts').evaluate((e) => e.scrollIntoView());
+    await view.locator('.view-accounts table[aria-label="Accounts"]').scrollIntoViewIfNeeded();
+    await wb.shot('accounts-view-top');
+    await firstSuspect.locator('button', { hasText: 'Why is it still alive?' }).click();
+    const text = await wb.waitFor('the heap retention notification', async () => {
+      const t = await wb.notifications();
+      return /heap retention is not available/.test(t) ? t : undefined;
+    }, 15000);
+    console.log(`  notification: ${text.trim().slice(0, 160)}`);
+    await sleep(300);
+    await wb.shot('accounts-why-alive');
+  },
+};
