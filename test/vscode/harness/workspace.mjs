@@ -36,6 +36,8 @@ export function prepareWorkspace(dir) {
   launch.configurations.push({
     type: 'heaplens', request: 'launch', name: 'Profile Memory: static map', mainClass: 'staticmap.Main',
     classPaths: ['${workspaceFolder}/build/staticmap'], args: ['sleep', '60000'], include: ['staticmap.*'],
+  });
+  launch.configurations.push({
     type: 'heaplens', request: 'launch', name: 'Profile Memory: server accounts', mainClass: 'srv.Main',
     classPaths: ['${workspaceFolder}/build/server-classes'], vmArgs: '-Dsrv.pause=700',
     accounts: ['srv.http.*', 'srv.cache'], liveness: 'exact', snapshotInterval: 250,
