@@ -13,6 +13,7 @@ import { ArraysView } from './views/arrays';
 import { DiffView } from './views/diff';
 import { button, clear, el, select } from './views/dom';
 import { FlameTab } from './views/flame-tab';
+import { LifetimesView } from './views/lifetimes';
 import { SitesView } from './views/sites';
 import { currentTheme, onThemeChange } from './views/theme';
 import { ThreadsView } from './views/threads';
@@ -31,6 +32,7 @@ export class App {
     flame: this.flame, sites: new SitesView(), arrays: new ArraysView(), threads: new ThreadsView(), diff: new DiffView(),
     heap: { root: this.heapView.root, render: () => this.renderHeap() },
     accounts: new AccountsView(),
+    lifetimes: new LifetimesView(),
   };
   private readonly title = el('h1', { class: 'title' }, 'HeapLens');
   private readonly meta = el('div', { class: 'meta muted' });
@@ -198,9 +200,10 @@ export class App {
       };
       this.dataLine.append(select('Data', kinds.map((k) => [k, names[k]] as [TreeKind, string]), kind, (v) => this.update({ data: v, zoom: [], selected: null })));
     }
-    // the accounts mode records no call tree: say where its data is instead of naming an empty tree
-    const label = kinds.length === 0 && this.data?.accounts()
-      ? 'no call tree (accounts mode): memory accounts in the Accounts view' : treeLabel(kind);
+    // the accounts and lifetime modes record no call tree: say where their data is instead of naming an empty tree
+    const lifetime = this.data?.file.meta.mode === 'lifetime';
+    const label = lifetime ? 'object lifetimes of the tracked objects (lifetime mode: see the Lifetimes tab)'
+      : kinds.length === 0 && this.data?.accounts() ? 'no call tree (accounts mode): memory accounts in the Accounts view' : treeLabel(kind);
     this.dataLine.append(el('span', { class: 'data-label' }, `Data: ${label}`),
       el('span', { class: 'muted mode-timeline' }, `Modes: ${timeline}`));
   }

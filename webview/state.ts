@@ -3,7 +3,9 @@
 import { ViewMetric, VIEW_METRICS } from '../extension/model/frames';
 import { TreeKind, TREE_KINDS } from '../extension/model/modes';
 
-export type ViewName = 'flame' | 'sites' | 'arrays' | 'threads' | 'diff' | 'accounts' | 'heap';
+import { LifetimeGrouping, LIFETIME_GROUPINGS, SpaceKind } from '../extension/model/lifetimes';
+
+export type ViewName = 'flame' | 'sites' | 'arrays' | 'threads' | 'diff' | 'accounts' | 'lifetimes' | 'heap';
 export const VIEWS: ReadonlyArray<{ id: ViewName; label: string; key: string }> = [
   { id: 'flame', label: 'Flame tree', key: '1' },
   { id: 'sites', label: 'Allocation sites', key: '2' },
@@ -11,7 +13,8 @@ export const VIEWS: ReadonlyArray<{ id: ViewName; label: string; key: string }> 
   { id: 'threads', label: 'Threads', key: '4' },
   { id: 'diff', label: 'Diff', key: '5' },
   { id: 'accounts', label: 'Accounts', key: '6' },
-  { id: 'heap', label: 'Heap', key: '7' },
+  { id: 'lifetimes', label: 'Lifetimes', key: '7' },
+  { id: 'heap', label: 'Heap', key: '8' },
 ];
 
 export interface UiState {
@@ -42,6 +45,10 @@ export interface UiState {
   accountsFrom: number;
   /** Flame tree: colour frames by memory account instead of by package */
   colorByAccount: boolean;
+  lifetimeBy: LifetimeGrouping;
+  lifetimeSort: SpaceKind;
+  /** the selected row's key in the Lifetimes table */
+  lifetimeRow: string | null;
 }
 
 export function defaultState(): UiState {
@@ -50,6 +57,7 @@ export function defaultState(): UiState {
     zoom: [], selected: null, highlight: null, query: '', match: -1, siteMetric: 'bytes', siteFilter: '',
     siteSort: { key: 'rank', desc: false }, arrayCode: null, diffZoom: [],
     account: null, accountsSnapshot: -1, accountsFrom: -1, colorByAccount: false,
+    lifetimeBy: 'class', lifetimeSort: 'drag', lifetimeRow: null,
   };
 }
 
@@ -84,6 +92,9 @@ export function restoreState(v: unknown): UiState {
   pick('accountsSnapshot', (x) => Number.isInteger(x));
   pick('accountsFrom', (x) => Number.isInteger(x));
   pick('colorByAccount', isBool);
+  pick('lifetimeBy', (x) => (LIFETIME_GROUPINGS as readonly unknown[]).includes(x));
+  pick('lifetimeSort', (x) => x === 'lag' || x === 'drag' || x === 'void' || x === 'use');
+  pick('lifetimeRow', (x) => x === null || typeof x === 'string');
   return s;
 }
 

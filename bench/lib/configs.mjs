@@ -34,7 +34,7 @@ export const CONFIGS = [
   heaplens('paused'),
   heaplens('accounts', `${BENCH_ACCOUNTS},liveness=off`),
   heaplens('accounts', `${BENCH_ACCOUNTS},liveness=sampled`, 'heaplens-accounts-live'),
-  // heaplens('lifetime'),
+  heaplens('lifetime', 'sampleEvery=1000'),
 ];
 
 /**

@@ -6,6 +6,7 @@ import { METRICS, Metric } from '../model/aggregate';
 import { collapsedText } from '../model/collapsed';
 import { loadProfile } from '../model/load';
 import { defaultTree, TREE_KINDS, TreeKind, treesIn, withTree } from '../model/modes';
+import { LIFETIME_GROUPINGS, LifetimeGrouping, lifetimeStatText, lifetimeTsv } from '../model/lifetimes';
 import { reportText } from '../model/report-text';
 import { speedscope } from '../model/speedscope';
 import { reportHtml } from '../panels/html';
@@ -13,11 +14,13 @@ import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
 import { readReportAssets } from './html-assets';
 
-export const REPORT_USAGE = `heaplens report FILE [--format text|collapsed|html|speedscope|accounts] [--metric objects|bytes|arrays|elements]
-                [--threads] [--tree exact|sites|traces|sampled] [--baseline FILE] [--snapshots|--suspects] [--out|-o FILE]`;
+export const REPORT_USAGE = `heaplens report FILE [--format text|collapsed|html|speedscope|accounts|lifetime|lifetime-stat]
+                [--metric objects|bytes|arrays|elements] [--threads] [--tree exact|sites|traces|sampled]
+                [--by class|site|method|nested] [--baseline FILE] [--snapshots|--suspects] [--out|-o FILE]`;
 
 const SPEC = {
-  format: { value: true, choices: ['text', 'collapsed', 'html', 'speedscope', 'accounts'] },
+  format: { value: true, choices: ['text', 'collapsed', 'html', 'speedscope', 'accounts', 'lifetime', 'lifetime-stat'] },
+  by: { value: true, choices: LIFETIME_GROUPINGS },
   snapshots: {},
   suspects: {},
   metric: { value: true, choices: METRICS },
@@ -47,6 +50,12 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
   }
   if (threads && format !== 'collapsed') throw new UsageError('--threads applies to --format collapsed');
   if (p.options.has('baseline') && format !== 'html') throw new UsageError('--baseline applies to --format html (the Diff view)');
+  if (p.options.has('by') && format !== 'lifetime') throw new UsageError('--by applies to --format lifetime');
+  if (format === 'lifetime' || format === 'lifetime-stat') {
+    for (const o of ['metric', 'threads', 'tree', 'baseline']) {
+      if (p.options.has(o)) throw new UsageError(`--${o} does not apply to --format ${format}`);
+    }
+  }
   const metric = (optionValue(p, 'metric') ?? (format === 'speedscope' ? 'bytes' : 'objects')) as Metric;
   const file = path.resolve(ctx.cwd, p.positional[0]);
   const loaded = loadProfile(file);
@@ -67,6 +76,12 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
       break;
     case 'collapsed':
       text = collapsedText(profile, { metric, threads });
+      break;
+    case 'lifetime':
+      text = lifetimeTsv(loaded, (optionValue(p, 'by') ?? 'class') as LifetimeGrouping);
+      break;
+    case 'lifetime-stat':
+      text = lifetimeStatText(loaded);
       break;
     case 'speedscope':
       text = JSON.stringify(speedscope(profile, { metric, name: path.basename(file) })) + '\n';

@@ -9,8 +9,8 @@ import { defaultOutName, findAgentJar, findJava } from './locate';
 import { CliSession, createSession, removeSession } from './sessions';
 
 export const RUN_USAGE = `heaplens run [--out FILE] [--include PKG,..] [--exclude PKG,..] [--java PATH]
-             [--mode exact|sites|sampled|accounts] [--accounts PKG,PKG.*] [--liveness off|sampled|exact]
-             [--heap-dump-at-exit FILE.hprof] [--threads] [--no-channel]
+             [--mode exact|sites|sampled|paused|accounts|lifetime] [--accounts PKG,PKG.*] [--liveness off|sampled|exact]
+             [--sample-every N] [--heap-dump-at-exit FILE.hprof] [--threads] [--no-channel]
              [--agent-opt KEY=VALUE]... -- <java arguments>`;
 
 const SPEC = {
@@ -21,6 +21,7 @@ const SPEC = {
   mode: { value: true },
   accounts: { value: true, repeat: true },
   liveness: { value: true, choices: ['off', 'sampled', 'exact'] },
+  'sample-every': { value: true },
   'agent-opt': { value: true, repeat: true },
   'heap-dump-at-exit': { value: true },
   'no-channel': {},
@@ -77,6 +78,12 @@ export function planRun(argv: readonly string[], ctx: CliContext, now = new Date
   const out = path.resolve(ctx.cwd, optionValue(p, 'out') ?? defaultOutName(now));
   const extra = p.options.get('agent-opt') ?? [];
   for (const e of extra) if (/^out=/.test(e)) throw new UsageError('use --out, not --agent-opt out=…');
+  const every = optionValue(p, 'sample-every');
+  if (every !== undefined) {
+    if (!/^[1-9][0-9]{0,9}$/.test(every)) throw new UsageError(`--sample-every must be a positive whole number, not "${every}"`);
+    if (optionValue(p, 'mode') !== 'lifetime') throw new UsageError('--sample-every applies to --mode lifetime (the sampled mode samples by bytes: --agent-opt sampleBytes=N)');
+    extra.push(`sampleEvery=${every}`);
+  }
   const dumpOpt = optionValue(p, 'heap-dump-at-exit');
   const heapDump = dumpOpt === undefined ? undefined : path.resolve(ctx.cwd, dumpOpt);
   if (heapDump !== undefined) {

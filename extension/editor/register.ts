@@ -2,6 +2,7 @@
 // item and picker), the toggle commands, heaplens.focusMethod and heaplens.revealFrame. Returns the API
 // the views and the tests use.
 import { registerBudgets } from './budgets';
+import { registerLifetimeHints } from './lifetime-hints';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { LaunchApi } from '../launch/register';
@@ -119,6 +120,7 @@ export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.Outp
   };
 
   ctx.subscriptions.push(...registerBudgets(sources));
+  ctx.subscriptions.push(...registerLifetimeHints(sources));
   ctx.subscriptions.push(
     sources, outlines, lenses, hot, status,
     vscode.languages.registerCodeLensProvider([{ language: 'java' }, { pattern: '**/*.java' }], lenses),

@@ -34,6 +34,8 @@ export interface HeapLensConfig {
   liveness?: string;
   /** accounts: milliseconds between periodic snapshots (0: on request and at shutdown only) */
   snapshotInterval?: number;
+  /** lifetime mode: every Nth object is tracked */
+  sampleEvery?: number | string;
   /** attach: the process id of a running local JVM */
   processId?: number | string;
   /** where to save the profile (file or folder); default: the workspace's .heaplens/ folder */

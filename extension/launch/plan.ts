@@ -155,7 +155,8 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
   const tmpDir = o.tmpDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'heaplens-'));
   const portFile = path.join(tmpDir, 'port.json');
   const settings: AgentSettings = {
-    out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode, extra: [`portFile=${portFile}`, ...(cfg.threads === true ? ['threads=true'] : [])],
+    out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode,
+    extra: [`portFile=${portFile}`, ...sampleEveryOption(cfg), ...(cfg.threads === true ? ['threads=true'] : [])],
     accounts: patterns(cfg.accounts),
   };
   // Accounts without a mode: the accounts mode (as `heaplens run --accounts`).
@@ -192,4 +193,13 @@ export function accountOptions(cfg: HeapLensConfig): string[] {
     out.push(`snapshotInterval=${n}`);
   }
   return out;
+}
+
+/** `sampleEvery` (lifetime mode only) as an agent option. */
+export function sampleEveryOption(cfg: HeapLensConfig): string[] {
+  if (cfg.sampleEvery === undefined || cfg.sampleEvery === '') return [];
+  const n = Number(cfg.sampleEvery);
+  if (!Number.isInteger(n) || n < 1) throw new LaunchError(`"sampleEvery" must be a whole number of at least 1, not ${JSON.stringify(cfg.sampleEvery)}.`);
+  if (cfg.mode !== 'lifetime') throw new LaunchError('"sampleEvery" applies to "mode": "lifetime".');
+  return [`sampleEvery=${n}`];
 }

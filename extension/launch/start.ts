@@ -93,6 +93,9 @@ export async function startAttach(host: StartHost, cfg: HeapLensConfig, opts: St
   } catch (e) {
     throw new LaunchError(`The HeapLens agent jar is missing (${(e as Error).message}). Reinstall the extension.`);
   }
+  if (cfg.mode === 'lifetime') {
+    throw new LaunchError('The lifetime mode cannot attach to a running JVM: its classes are already loaded, and the mode adds a field to each class as it loads. Launch the program with "mode": "lifetime" instead.');
+  }
   const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'heaplens-'));
   const token = randomBytes(32).toString('hex');
   const tokenFile = writeTokenFile(tmpDir, token);

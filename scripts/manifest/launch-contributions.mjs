@@ -10,13 +10,14 @@ const common = {
   include: { type: ['array', 'string'], items: { type: 'string' }, description: 'Package patterns that get call-tree probes (com.acme matches that package, com.acme.* also its sub-packages). Default: everything outside the JDK.' },
   exclude: { type: ['array', 'string'], items: { type: 'string' }, description: 'Package patterns that get no call-tree probes even when included.' },
   mode: str('Profiling mode (switchable while the program runs: "HeapLens: Switch Profiling Mode"). Costs measured by the benchmark: docs/modes.md.', {
-    enum: ['exact', 'sites', 'sampled', 'paused', 'accounts'], default: 'exact',
+    enum: ['exact', 'sites', 'sampled', 'paused', 'accounts', 'lifetime'], default: 'exact',
     enumDescriptions: [
       'Per-thread method call trees with every allocation counted exactly (the most detail, the highest overhead).',
       'Every allocation counted exactly per allocation site and thread, no call tree; calling traces for a sample of each site\'s allocations.',
       'Low overhead: an allocation sampled every ~512 KiB on average (randomised), with its calling trace; counts are ESTIMATES.',
       'Nothing recorded and no probes at all (the classes run their original code) until you switch to another mode.',
       'Memory accounts only (no call trees): allocations and live objects per account and class; needs "accounts"; chosen at launch.',
+      'Object lifetimes (launch only; cannot be switched or paused): lag, drag and void space of a sample of objects (docs/lifetimes.md).',
     ],
   }),
   threads: { type: 'boolean', default: false, description: 'Also sample CPU per thread (only threads that used CPU), record monitor contention and detect deadlocks (a notification names the threads and locks). See docs/threads.md.' },
@@ -29,6 +30,7 @@ const common = {
     enumDescriptions: ['One object in 32 on average, scaled up (labelled "sampled").', 'Every object (costly).', 'Allocations only.'],
   }),
   snapshotInterval: { type: 'number', default: 5000, description: 'Accounts: milliseconds between periodic snapshots (0: only on request and at shutdown).' },
+  sampleEvery: { type: 'integer', minimum: 1, default: 1, description: 'Lifetime mode: track every Nth object (1: every object, for small programs; larger programs: 50 or more).' },
   profile: str('Where to save the profile: a .heaplens file or a folder. Default: the workspace\'s .heaplens folder.'),
   javaHome: str('A JDK (17 or newer) to run: its bin/java and bin/jcmd are used. Default: the heaplens.javaHome setting, the Java extension\'s project JDK, JAVA_HOME, or java on PATH.'),
 };

@@ -12,7 +12,7 @@ export interface FixtureSpec {
   libs?: string[];
   /** extra JVM options (after -Xverify:all) */
   jvmArgs?: string[];
-  /** `heaplens run` options (before `--`) */
+  /** `heaplens run` options before `--` (e.g. --accounts, --mode lifetime) */
   runArgs?: string[];
 }
 

@@ -136,7 +136,7 @@ export interface RunOptions {
   /** profile file name under build/e2e-profiles (default: derived from main class and JDK) */
   tag?: string;
   jvmArgs?: string[];
-  /** `heaplens run` options before `--` (e.g. --accounts) */
+  /** `heaplens run` options before `--` (e.g. --accounts, --mode lifetime) */
   runArgs?: string[];
 }
 

@@ -6,6 +6,7 @@ import { launchBrowser, workbenchUrl } from './browser.mjs';
 import { ACCOUNTS_SCENARIOS } from './ui-accounts.mjs';
 import { EDITOR_SCENARIOS } from './ui-editor.mjs';
 import { HEAP_SCENARIOS } from './ui-heap.mjs';
+import { LIFETIME_SCENARIOS } from './ui-lifetimes.mjs';
 import { PICTURE_SCENARIOS, PRODUCT_SCENARIOS } from './ui-product.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -217,7 +218,8 @@ export async function runUiScenarios(server, paths, folder, shots, { installed =
     // HEAPLENS_VSCODE_SCENARIO=text runs only the scenarios whose name contains it (for working on one)
     const pick = process.env.HEAPLENS_VSCODE_SCENARIO;
     const all = Object.entries({
-      ...(installed ? PRODUCT_SCENARIOS : {}), ...SCENARIOS, ...EDITOR_SCENARIOS, ...ACCOUNTS_SCENARIOS, ...(installed ? PICTURE_SCENARIOS : {}), ...HEAP_SCENARIOS,
+      ...(installed ? PRODUCT_SCENARIOS : {}), ...SCENARIOS, ...EDITOR_SCENARIOS, ...ACCOUNTS_SCENARIOS, ...LIFETIME_SCENARIOS,
+      ...(installed ? PICTURE_SCENARIOS : {}), ...HEAP_SCENARIOS,
     }).filter(([n]) => !pick || n.includes(pick));
     for (const [name, body] of all) {
       const t0 = Date.now();

@@ -10,9 +10,12 @@ export function prepareWorkspace(dir) {
   mkdirSync(dir, { recursive: true });
   cpSync(join(root, 'samples', 'src'), join(dir, 'src'), { recursive: true });
   cpSync(join(root, 'samples', '.vscode'), join(dir, '.vscode'), { recursive: true });
+  // the lifetimes fixture (issue 9): objects whose lifetime category is known
+  mkdirSync(join(dir, 'src', 'lifetimes'), { recursive: true });
+  cpSync(join(root, 'test', 'fixtures', 'java', 'lifetimes', 'Main.java'), join(dir, 'src', 'lifetimes', 'Main.java'));
   const javac = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'javac') : 'javac';
   execFileSync(javac, ['--release', '17', '-d', join(dir, 'build', 'classes'),
-    join(dir, 'src/demo/WordIndex.java'), join(dir, 'src/demo/LiveDemo.java')], { stdio: 'inherit' });
+    join(dir, 'src/demo/WordIndex.java'), join(dir, 'src/demo/LiveDemo.java'), join(dir, 'src/lifetimes/Main.java')], { stdio: 'inherit' });
   // the static-map fixture (test/fixtures/java/staticmap) and a dump of its heap, for the Heap view
   execFileSync(javac, ['--release', '17', '-d', join(dir, 'build', 'staticmap'), join(root, 'test/fixtures/java/staticmap/Main.java')], { stdio: 'inherit' });
   const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
@@ -27,6 +30,10 @@ export function prepareWorkspace(dir) {
   launch.configurations.push({
     type: 'heaplens', request: 'launch', name: 'Profile Memory: wrong main class', mainClass: 'demo.Nope',
     classPaths: ['${workspaceFolder}/build/classes'],
+  });
+  launch.configurations.push({
+    type: 'heaplens', request: 'launch', name: 'Profile Memory: lifetimes', mainClass: 'lifetimes.Main',
+    classPaths: ['${workspaceFolder}/build/classes'], mode: 'lifetime', sampleEvery: 1,
   });
   // a Java debugger configuration, for "HeapLens: Profile Memory (Java Launch Configuration)…"
   launch.configurations.push({

@@ -33,8 +33,8 @@ public final class AgentMain {
             Sampler.frames = registry::profiledMethodId;
             TransformStats stats = new TransformStats();
             Path out = Paths.get(options.out != null ? options.out : "heaplens-" + info.pid + ".heaplens").toAbsolutePath();
-            HeapLensTransformer transformer = new HeapLensTransformer(registry,
-                new PackageFilter(options.include, options.exclude), options.jdk, options.verbose, stats, inst);
+            PackageFilter filter = new PackageFilter(options.include, options.exclude);
+            HeapLensTransformer transformer = new HeapLensTransformer(registry, filter, options.jdk, options.verbose, stats, inst);
             transformer.addReadEdges(ModuleLayer.boot().modules());
             AccountPatterns patterns = new AccountPatterns(options.accounts);
             boolean accountsMode = options.mode.equals("accounts");
@@ -44,6 +44,8 @@ public final class AgentMain {
                 io.heaplens.runtime.Accounts.liveness = live;
                 transformer.accounts(new io.heaplens.agent.instrument.AccountsPlan(patterns, live));
             }
+            io.heaplens.agent.collect.LifetimeWatcher lifetimes = null;
+            if (Mode.parse(options.mode) == Mode.LIFETIME) lifetimes = LifetimeMode.start(options, inst, filter);
             WarmUp.instrumenter();
             transformer.level(Mode.level(Mode.get()));
             inst.addTransformer(transformer, true);
@@ -63,6 +65,7 @@ public final class AgentMain {
                     options.liveEvery, registry, collector.sizes(), inst));
                 if (accountsMode && !options.liveness.equals("off")) io.heaplens.agent.collect.LivenessThread.start();
             }
+            if (lifetimes != null) collector.attachLifetimes(lifetimes);
             collector.prepare();
             collector.start();
             if (options.threads) io.heaplens.agent.threads.ThreadsProfiler.start(options.cpuSampleMillis);

@@ -46,8 +46,11 @@ public final class ModeControl {
     /** @return null when switched, else why not */
     public static synchronized String switchTo(String name) {
         int m = Mode.parse(name);
-        if (m < 0) return "unknown mode '" + name + "' (exact, sites, sampled, paused, accounts)";
+        if (m < 0) return "unknown mode '" + name + "' (exact, sites, sampled, paused, accounts, lifetime)";
         if (m == Mode.get()) return null;
+        // Its probes read a field each profiled class got as it loaded; retransformation can neither add nor remove one.
+        if (m == Mode.LIFETIME) return "the lifetime mode can only be chosen at launch (mode=lifetime): its use probes are added as classes load";
+        if (Mode.get() == Mode.LIFETIME) return "a program launched in the lifetime mode stays in it (it cannot be switched or paused)";
         // The accounts mode's classes carry account probes and no call-tree probes, the others' the reverse.
         boolean fromAccounts = !timeline.isEmpty() && timeline.get(0).mode.equals("accounts");
         if (m != Mode.PAUSED && fromAccounts != (m == Mode.ACCOUNTS)) {

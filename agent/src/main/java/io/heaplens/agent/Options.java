@@ -17,6 +17,8 @@ public final class Options {
     public int maxNodes = 1_000_000;
     /** Sampled mode: mean bytes between samples. */
     public int sampleBytes = 512 * 1024;
+    /** Lifetime mode: every Nth object is tracked (1: every object). */
+    public int sampleEvery = 1;
     public boolean jdk = true;
     public boolean verbose;
     public String portFile;
@@ -60,12 +62,13 @@ public final class Options {
                 case "include": o.include = o.patterns(key, value); break;
                 case "exclude": o.exclude = o.patterns(key, value); break;
                 case "mode":
-                    if (!java.util.List.of("exact", "sites", "sampled", "paused", "accounts").contains(value)) {
-                        o.errors.add("mode '" + value + "' is not supported (exact, sites, sampled, paused, accounts)");
+                    if (!java.util.List.of("exact", "sites", "sampled", "paused", "accounts", "lifetime").contains(value)) {
+                        o.errors.add("mode '" + value + "' is not supported (exact, sites, sampled, paused, accounts, lifetime)");
                     }
                     o.mode = value;
                     break;
                 case "sampleBytes": o.sampleBytes = o.number(key, value, 1024, 1 << 30); break;
+                case "sampleEvery": o.sampleEvery = o.number(key, value, 1, 1 << 30); break;
                 case "interval": o.intervalMillis = o.number(key, value, 100, 3_600_000); break;
                 case "maxDepth": o.maxDepth = o.number(key, value, 16, 1_000_000); break;
                 case "maxNodes": o.maxNodes = o.number(key, value, 1000, Integer.MAX_VALUE); break;

@@ -11,8 +11,8 @@ import jdk.internal.vm.annotation.ForceInline;
  * probe. A volatile read is a plain load on x86 and needs no linkage: it is what every probe pays now.
  */
 public final class Mode {
-    public static final int EXACT = 0, SITES = 1, SAMPLED = 2, PAUSED = 3, ACCOUNTS = 4;
-    private static final String[] NAMES = {"exact", "sites", "sampled", "paused", "accounts"};
+    public static final int EXACT = 0, SITES = 1, SAMPLED = 2, PAUSED = 3, ACCOUNTS = 4, LIFETIME = 5;
+    private static final String[] NAMES = {"exact", "sites", "sampled", "paused", "accounts", "lifetime"};
     private static volatile int current = EXACT;
 
     private Mode() {}
@@ -39,7 +39,7 @@ public final class Mode {
     public static int level(int mode) {
         switch (mode) {
             case PAUSED: return LEVEL_NONE;
-            case SITES: case SAMPLED: case ACCOUNTS: return LEVEL_ALLOCATIONS;   // accounts adds its own probes
+            case SITES: case SAMPLED: case ACCOUNTS: case LIFETIME: return LEVEL_ALLOCATIONS;   // accounts and lifetime add their own probes
             default: return LEVEL_TREE;
         }
     }

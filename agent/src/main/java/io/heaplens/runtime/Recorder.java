@@ -54,6 +54,7 @@ public final class Recorder {
     public static void obj(Node n, int key) {
         int m = Mode.current();
         if (m == Mode.EXACT && !n.fold) n.record(key, 1, 0, 0);
+        else if (m == Mode.LIFETIME) Lifetimes.tick(Keys.objectSize(key));
         else if (m != Mode.PAUSED) charge(null, m, key, 1, 0, 0);
     }
 
@@ -61,6 +62,7 @@ public final class Recorder {
     public static void arr(int length, Node n, int key, int elementSize) {
         int m = Mode.current();
         if (m == Mode.EXACT && !n.fold) n.record(key, 1, length, Layout.arrayBytes(length, elementSize));
+        else if (m == Mode.LIFETIME) Lifetimes.tick(Layout.arrayBytes(length, elementSize));
         else if (m != Mode.PAUSED) charge(null, m, key, 1, length, Layout.arrayBytes(length, elementSize));
     }
 
@@ -162,7 +164,8 @@ public final class Recorder {
         int m = Mode.current();
         if (m == Mode.PAUSED) return;
         ThreadState ts = ThreadState.current();
-        if (ts.busy != 0) return;
+        if (ts.busy != 0) return;                          // the agent's own work: not the program's time either
+        if (m == Mode.LIFETIME) { Lifetimes.tick(Keys.objectSize(key)); return; }
         if (m == Mode.EXACT) ts.current.record(key, 1, 0, 0);
         else other(ts, m, key, 1, 0, 0);
     }
@@ -172,7 +175,8 @@ public final class Recorder {
         int m = Mode.current();
         if (m == Mode.PAUSED) return;
         ThreadState ts = ThreadState.current();
-        if (ts.busy != 0) return;
+        if (ts.busy != 0) return;                          // the agent's own work: not the program's time either
+        if (m == Mode.LIFETIME) { Lifetimes.tick(Layout.arrayBytes(length, elementSize)); return; }
         if (m == Mode.EXACT) ts.current.record(key, 1, length, Layout.arrayBytes(length, elementSize));
         else other(ts, m, key, 1, length, Layout.arrayBytes(length, elementSize));
     }
@@ -203,6 +207,8 @@ public final class Recorder {
             Sampler.allocate(ts, key, bytes > 0 ? bytes : count * Keys.objectSize(key), elements);
         } else if (m == Mode.ACCOUNTS) {
             ts.accountNode(ts.account).record(key, count, elements, bytes);
+        } else if (m == Mode.LIFETIME) {
+            Lifetimes.tick(bytes > 0 ? bytes : count * Keys.objectSize(key));   // the lifetime mode's byte clock
         }
     }
 }

@@ -43,7 +43,7 @@ class OptionsTest {
             "option 'interval' must be a number from 100 to 3600000, not 'fast'",
             "option 'include': 'com..x' is not a package pattern (a.b, a.b.* or *)",
             "option 'noequals' is not key=value",
-            "mode 'turbo' is not supported (exact, sites, sampled, paused, accounts)",
+            "mode 'turbo' is not supported (exact, sites, sampled, paused, accounts, lifetime)",
             "option 'jdk' must be true or false, not 'maybe'"), o.errors);
     }
 

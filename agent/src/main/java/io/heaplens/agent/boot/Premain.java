@@ -47,7 +47,14 @@ public final class Premain {
         }
     }
 
-    public static void agentmain(String args, Instrumentation inst) { premain(args, inst); }
+    public static void agentmain(String args, Instrumentation inst) {
+        if (args != null && java.util.Arrays.asList(args.split(",")).contains("mode=lifetime")) {
+            // Its use probes read a field every profiled class gets as it loads; loaded classes cannot get one.
+            System.err.println("heaplens: the lifetime mode cannot attach to a running JVM; launch the program with mode=lifetime. The program runs unprofiled.");
+            return;
+        }
+        premain(args, inst);
+    }
 
     /** Copies the recorder's classes out of this jar into a private temporary jar. */
     private static File runtimeJar() throws Exception {

@@ -61,6 +61,9 @@ public final class Collector {
 
     public TypeSizes sizes() { return writer.sizes(); }
 
+    /** Lifetime mode: its section in every write; its last GC and the still-reachable objects before the final one. */
+    public void attachLifetimes(LifetimeWatcher w) { writer.lifetimes = w; }
+
     /**
      * The one-time JDK work the collector needs (the runtime MXBean, the charset encoders and file classes of the
      * first write) runs here, on the premain thread under the recorder's guard, before the program starts: done
@@ -124,6 +127,10 @@ public final class Collector {
         AccountsWriter a = accounts;
         if (a != null) {
             try { a.take("shutdown", false); } catch (Throwable t) { System.err.println("heaplens: accounts: " + t); }
+        }
+        LifetimeWatcher lw = writer.lifetimes;
+        if (lw != null) {
+            try { lw.finish(); } catch (Throwable t) { System.err.println("heaplens: lifetimes: " + t); }
         }
         write(true);
         io.heaplens.agent.wire.ChannelServer c = channel;

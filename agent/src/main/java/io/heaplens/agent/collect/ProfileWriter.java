@@ -36,6 +36,8 @@ final class ProfileWriter {
     long lastWriteMillis, lastBytes;
     /** Memory accounts, when the launch defines any. */
     volatile AccountsWriter accounts;
+    /** The lifetime mode's section (null in the other modes). */
+    volatile LifetimeWatcher lifetimes;
 
     TypeSizes sizes() { return sizes; }
 
@@ -60,6 +62,8 @@ final class ProfileWriter {
             j.name("threads").begin('[');
             for (ThreadState ts : all) if (!ts.agentThread) thread(j, ts);
             j.end(']');
+            LifetimeWatcher lw = lifetimes;
+            if (lw != null) lw.write(j, sites, types, methods);
             addCtorTargets();
             writeTypes(j);
             writeMethods(j);
@@ -142,12 +146,17 @@ final class ProfileWriter {
 
     private void addCtorTargets() {
         for (int s = sites.nextSetBit(0); s >= 0; s = sites.nextSetBit(s + 1)) methods.set(registry.siteById(s).method);
-        BitSet targets = new BitSet();
-        for (int m = methods.nextSetBit(0); m >= 0; m = methods.nextSetBit(m + 1)) {
-            int t = registry.methodById(m).ctorTarget;
-            if (t >= 0) targets.set(t);
+        // Transitively: a target's own target must be in the table too (lifetime traces name constructors whose
+        // chain no call tree node holds).
+        for (int before = -1; before != methods.cardinality(); ) {
+            before = methods.cardinality();
+            BitSet targets = new BitSet();
+            for (int m = methods.nextSetBit(0); m >= 0; m = methods.nextSetBit(m + 1)) {
+                int t = registry.methodById(m).ctorTarget;
+                if (t >= 0) targets.set(t);
+            }
+            methods.or(targets);
         }
-        methods.or(targets);
         for (int s = sites.nextSetBit(0); s >= 0; s = sites.nextSetBit(s + 1)) types.set(registry.siteById(s).type);
     }
 

@@ -104,7 +104,11 @@ public final class ClassInstrumenter {
                                Set<String> leaveAlone, Result r) {
         OffsetReader reader = new OffsetReader(original);
         OffsetClassNode cn = new OffsetClassNode(reader);
-        reader.accept(cn, ClassReader.EXPAND_FRAMES);
+        boolean lifetimes = UseProbes.enabled && profiled;
+        boolean field = lifetimes && UseProbes.declaresField(reader);
+        reader.accept(field ? UseProbes.keepingSerialVersion(cn) : cn, ClassReader.EXPAND_FRAMES);
+        if (field) UseProbes.addField(cn);
+        boolean isInterface = (cn.access & Opcodes.ACC_INTERFACE) != 0;
         ClassPlan plan = new ClassPlan(cn.name, profiled, cn.version);
         plan.sourceFile = cn.sourceFile;
         int changed = 0;
@@ -116,8 +120,13 @@ public final class ClassInstrumenter {
             boolean mct = tree && frame;
             if (boundaryOnly && !mct) continue;
             MethodInstrumenter mi = new MethodInstrumenter(registry, plan, (OffsetMethodNode) m, mct, !boundaryOnly);
+            java.util.List<org.objectweb.asm.tree.AbstractInsnNode> before = lifetimes ? UseProbes.snapshot(m) : null;
             mi.run();
             if (frame) mi.registerFrame();
+            if (lifetimes) {
+                UseProbes.method(cn.name, isInterface, m, registry.method(cn.name, m.name, m.desc).id, before, mi.allocKeys);
+                changed++;
+            }
             if (mct) plan.methodsProfiled++;
             plan.sites += mi.sites;
             if (mct || mi.sites > 0) changed++;
@@ -125,7 +134,7 @@ public final class ClassInstrumenter {
         r.methodsProfiled = plan.methodsProfiled;
         r.sites = plan.sites;
         r.warnings.addAll(plan.warnings);
-        if (changed == 0) return null;
+        if (changed == 0 && !field) return null;
         // Frames are kept from the original (extended by the instrumenter), so COMPUTE_MAXS suffices and
         // no class is ever loaded to compute a common superclass.
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);

@@ -113,7 +113,7 @@ public final class HeapLensTransformer implements ClassFileTransformer {
         boolean boundaryOnly = never(className);
         if (boundaryOnly && (!tree || !ClassInstrumenter.hasBoundaryOnly(className))) return null;
         boolean isJdk = isJdk(loader);
-        if (isJdk && !jdk && !hasBoundary(className)) return null;
+        if (isJdk && !jdk && !hasBoundary(className)) return UseProbes.enabled ? fieldOnly(className, bytes) : null;
         ThreadState ts = ThreadState.current();
         ts.busy++;
         long t0 = System.nanoTime();
@@ -129,6 +129,10 @@ public final class HeapLensTransformer implements ClassFileTransformer {
             ClassInstrumenter.Result r = ClassInstrumenter.instrument(bytes, registry, profiled && !boundaryOnly, boundaryOnly, tree);
             for (String w : r.warnings) stats.warn(w);
             for (String m : r.methodsLeftAlone) stats.warn(className.replace('/', '.') + "." + m + ": too large to instrument (64 KB limit); left as is");
+            if (UseProbes.enabled && !(profiled && !boundaryOnly)) {
+                byte[] withField = UseProbes.fieldOnly(r.bytes != null ? r.bytes : bytes);   // loaded by a JDK loader
+                if (withField != null) r.bytes = withField;
+            }
             byte[] out = r.bytes;
             if (acc != null && !boundaryOnly) out = acc.apply(className, bytes, out);
             if (out == null) return null;
@@ -138,10 +142,24 @@ public final class HeapLensTransformer implements ClassFileTransformer {
             String loaderName = loader == null ? "bootstrap" : loader.getClass().getName();
             stats.failed(className.replace('/', '.'), loaderName, String.valueOf(t));
             if (verbose) System.err.println("heaplens: could not instrument " + className + " (" + t + "); it runs unprofiled");
-            return null;
+            return UseProbes.enabled ? fieldOnly(className, bytes) : null;
         } finally {
             stats.time(System.nanoTime() - t0);
             ts.busy--;
+        }
+    }
+
+    /**
+     * Lifetime mode: a class other classes' probes expect to carry the record field gets at least the field, even
+     * when it is otherwise left alone, so those probes always link.
+     */
+    private byte[] fieldOnly(String className, byte[] bytes) {
+        if (!UseProbes.carriesField(className)) return null;
+        try {
+            return UseProbes.fieldOnly(bytes);
+        } catch (Throwable t) {
+            stats.failed(className.replace('/', '.'), "lifetime field", String.valueOf(t));
+            return null;
         }
     }
 

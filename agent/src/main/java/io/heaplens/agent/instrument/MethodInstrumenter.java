@@ -39,6 +39,8 @@ final class MethodInstrumenter implements Opcodes {
     private int nodeLocal = -1;
     private int tempBase = -1;
     int sites;
+    /** Allocation instruction → its site key (the lifetime mode's tracking probes use them). */
+    final java.util.Map<AbstractInsnNode, Integer> allocKeys = new java.util.IdentityHashMap<>();
 
     MethodInstrumenter(Registry registry, ClassPlan plan, OffsetMethodNode mn, boolean mct, boolean allocations) {
         this.allocations = allocations;
@@ -114,7 +116,9 @@ final class MethodInstrumenter implements Opcodes {
             case NEW: {
                 SiteInfo s = site(bci, line, "new", Types.descriptorOfInternal(((TypeInsnNode) insn).desc));
                 AllocatingCalls.BoxKind box = AllocatingCalls.boxBody(plan.name, mn.name, mn.desc);
-                mn.instructions.insert(insn, box != null ? Probes.boxInside(box, registry.singleKey(s)) : Probes.object(registry.singleKey(s), nodeLocal));
+                int key = registry.singleKey(s);
+                allocKeys.put(insn, key);
+                mn.instructions.insert(insn, box != null ? Probes.boxInside(box, key) : Probes.object(key, nodeLocal));
                 break;
             }
             case NEWARRAY:
@@ -128,6 +132,7 @@ final class MethodInstrumenter implements Opcodes {
                 if (m.dims == 1) { arraySite(insn, bci, line, "multianewarray", m.desc); break; }
                 SiteInfo s = site(bci, line, "multianewarray", m.desc);
                 int firstKey = registry.levelKeys(s, m.dims);
+                allocKeys.put(insn, firstKey);
                 int temps = temps(m.dims);
                 mn.instructions.insertBefore(insn, Probes.saveDims(m.dims, temps));
                 mn.instructions.insert(insn, Probes.multi(firstKey, m.dims, temps, nodeLocal));
@@ -162,6 +167,7 @@ final class MethodInstrumenter implements Opcodes {
     private void arraySite(AbstractInsnNode insn, int bci, int line, String kind, String descriptor) {
         SiteInfo s = site(bci, line, kind, descriptor);
         int key = registry.singleKey(s);
+        allocKeys.put(insn, key);
         mn.instructions.insert(insn, Probes.array(key, registry.type(s).elementSize, nodeLocal));
     }
 

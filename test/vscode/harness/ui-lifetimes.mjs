@@ -1,0 +1,76 @@
+// UI scenario of the lifetime mode (issue 9) for ui.mjs's Workbench: profile the lifetimes fixture (copied into the
+// workspace as src/lifetimes/Main.java) with "mode": "lifetime", open the saved profile's Lifetimes view — the
+// HUP Figure 5 chart and the drag table with the dragged class lifetimes.Kept on top — then the fixture's source,
+// where the Kept allocation line carries the Information diagnostic. Screenshots go to build/vscode-screenshots/.
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** The line of `Holder.kept = new Kept(7);` in test/fixtures/java/lifetimes/Main.java. */
+const KEPT_LINE = 59;
+
+async function palette(wb, text) {
+  const page = wb.page;
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 20000 });
+  await input.fill(text);
+  await sleep(300);
+  return input;
+}
+
+export const LIFETIME_SCENARIOS = {
+  async 'lifetimes: the Lifetimes view shows the dragged class on top and the editor hints at its allocation line'(wb) {
+    const page = wb.page;
+    await wb.startConfiguration('Profile Memory: lifetimes');
+    await wb.waitFor('the lifetimes session to end', async () => /profile saved to .*Main-\d{8}-\d{6}\.heaplens/.test(await wb.consoleText()), 180000);
+    await palette(wb, '>HeapLens: Open Profile…');
+    await page.keyboard.press('Enter');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /Main-\d{8}-\d{6}\.heaplens/ }).first();
+    await row.waitFor({ timeout: 10000 });
+    await sleep(500);
+    // the newest profile is the first, focused row; Enter (a click can miss a list still re-rendering under load)
+    await page.keyboard.press('Enter');
+    const view = page.frameLocator('iframe.webview').last().frameLocator('#active-frame');
+    await view.locator('#tab-lifetimes').click();
+    await view.locator('.view-lifetimes svg.lt-area path.lt-drag').first().waitFor({ state: 'attached', timeout: 30000 });
+    const first = view.locator('.view-lifetimes table.grid tbody tr').first();
+    await first.waitFor({ timeout: 10000 });
+    const top = ((await first.locator('td').first().textContent()) ?? '').trim();
+    console.log(`  drag table, first row: ${top}`);
+    if (top !== 'lifetimes.Kept') throw new Error(`the drag table's top row is ${top}, expected lifetimes.Kept`);
+    const stat = (await view.locator('.lt-stat').textContent()) ?? '';
+    if (!/Precision: unreachable objects were seen within/.test(stat)) throw new Error(`no precision in the stat line: ${stat}`);
+    await first.click();
+    await view.locator('.lt-pattern').first().waitFor({ timeout: 10000 });
+    await wb.shot('lifetimes-view');
+
+    // the source: an Information diagnostic on the Kept allocation line
+    await palette(wb, 'Main.java');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Main.java' }).first().waitFor({ timeout: 20000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'Main.java' }).waitFor({ timeout: 20000 });
+    await palette(wb, `:${KEPT_LINE}`);
+    await page.keyboard.press('Enter');
+    await sleep(500);
+    // the diagnostic's hover on the line (an Information diagnostic has no squiggle class to wait for in every version)
+    const line = page.locator('.monaco-editor .view-line', { hasText: 'Holder.kept = new Kept(7);' }).first();
+    const hover = page.locator('.monaco-hover', { hasText: 'HeapLens lifetimes' }).first();
+    await wb.waitFor('the diagnostic hover on the Kept line', async () => {
+      await page.mouse.move(5, 5);
+      await line.hover({ position: { x: 100, y: 5 } });
+      return hover.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false);
+    }, 30000);
+    const text = (await hover.textContent()) ?? '';
+    console.log(`  hover: ${text.replace(/\s+/g, ' ').slice(0, 220)}`);
+    if (!/lifetimes\.Kept object\(s\) allocated here stayed reachable/.test(text)) throw new Error(`the diagnostic does not describe the drag: ${text}`);
+    if (!/assigning null/.test(text) || !/not proof that the change is safe/.test(text)) throw new Error(`the diagnostic lacks the hint or its caveat: ${text}`);
+    await wb.shot('lifetimes-diagnostic');
+    await page.keyboard.press('Escape');
+    const problems = page.locator('.composite-bar .action-item', { hasText: 'Problems' }).first();
+    if (await problems.count()) {
+      await problems.click();
+      await wb.waitFor('the hint in the Problems panel', async () => /stayed reachable/.test(await wb.text('.markers-panel')), 10000);
+      await wb.shot('lifetimes-problems');
+    }
+  },
+};
