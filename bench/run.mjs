@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs, USAGE } from './lib/args.mjs';
-import { CONFIGS, heaplens } from './lib/configs.mjs';
+import { CONFIGS, configByName, EXTRA_CONFIGS, heaplens } from './lib/configs.mjs';
 import { makeContext } from './lib/context.mjs';
 import { RESULTS, ROOT, WORK } from './lib/paths.mjs';
 import { log } from './lib/sh.mjs';
@@ -20,11 +20,11 @@ import { allocJfc } from './prepare/jfc.mjs';
 import { srcVersion } from './prepare/jdk-src.mjs';
 
 function resolveConfig(name) {
-  const c = CONFIGS.find((x) => x.name === name);
+  const c = configByName(name);
   if (c) return c;
   const m = /^heaplens-(\w+)$/.exec(name);
   if (m) return heaplens(m[1]);
-  throw new Error(`unknown configuration ${name}; known: ${CONFIGS.map((x) => x.name).join(', ')}, heaplens-MODE`);
+  throw new Error(`unknown configuration ${name}; known: ${[...CONFIGS, ...EXTRA_CONFIGS].map((x) => x.name).join(', ')}, heaplens-MODE`);
 }
 
 function prepare(ctx, wls) {

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { EditorApi, registerEditor } from './editor/register';
 import { LaunchApi, registerLaunch } from './launch/register';
 import { PanelsApi, registerPanels } from './panels/register';
+import { HeapApi, registerHeap } from './panels/heap-panel';
 
 /** What activate() returns (used by the in-host tests and by other extensions). */
 export interface HeapLensApi {
@@ -13,6 +14,8 @@ export interface HeapLensApi {
   views: PanelsApi;
   /** useProfile(file), revealFrame(frame), registerFocusHandler(h) for the flame tree's "focus method" */
   editor: EditorApi;
+  /** heap dumps: the last one, what the Heap view shows */
+  heap: HeapApi;
 }
 
 export function activate(context: vscode.ExtensionContext): HeapLensApi {
@@ -22,7 +25,8 @@ export function activate(context: vscode.ExtensionContext): HeapLensApi {
   const views = registerPanels(context, output);
   const launch = registerLaunch(context, output);
   const editor = registerEditor(context, output, { launch, views });
-  return { launch, views, editor };
+  const heap = registerHeap(context, output, launch);
+  return { launch, views, editor, heap };
 }
 
 export function deactivate(): void {

@@ -17,6 +17,8 @@ import { LifetimesView } from './views/lifetimes';
 import { SitesView } from './views/sites';
 import { currentTheme, onThemeChange } from './views/theme';
 import { ThreadsView } from './views/threads';
+import { HeapView } from './views/heap';
+import type { HeapViewData } from '../extension/heap/rows';
 
 export class App {
   state: UiState;
@@ -24,8 +26,11 @@ export class App {
   baseline?: ProfileData;
   live = false;
   readonly flame = new FlameTab();
+  readonly heapView = new HeapView();
+  heap?: HeapViewData;
   private readonly views: Record<ViewName, View> = {
     flame: this.flame, sites: new SitesView(), arrays: new ArraysView(), threads: new ThreadsView(), diff: new DiffView(),
+    heap: { root: this.heapView.root, render: () => this.renderHeap() },
     accounts: new AccountsView(),
     lifetimes: new LifetimesView(),
   };
@@ -74,6 +79,10 @@ export class App {
     } else if (msg.type === 'baseline') {
       this.baseline = this.load(msg.profile, msg.title) ?? this.baseline;
       this.update({ view: 'diff', diffZoom: [] });
+    } else if (msg.type === 'heap') {
+      this.heap = msg.heap;
+      if (msg.reveal) this.update({ view: 'heap' });
+      else this.render();
     } else if (msg.type === 'status') {
       this.status.textContent = msg.text;
       if (msg.live !== undefined) this.live = msg.live;
@@ -140,6 +149,10 @@ export class App {
       tab.setAttribute('aria-selected', String(active));
       tab.setAttribute('tabindex', active ? '0' : '-1');
     }
+    if (this.state.view === 'heap') {
+      this.renderHeap();          // a heap dump needs no profile
+      return;
+    }
     if (!ctx) {
       this.views[this.state.view].root.hidden = true;
       return;
@@ -147,9 +160,13 @@ export class App {
     this.views[this.state.view].render(ctx);
   }
 
+  private renderHeap(): void {
+    this.heapView.render(this.heap, (m) => this.host.post(m), this.host.kind === 'vscode');
+  }
+
   private renderHeader(): void {
     const d = this.data;
-    this.title.textContent = d ? `HeapLens — ${d.title}` : 'HeapLens';
+    this.title.textContent = d ? `HeapLens — ${d.title}` : this.heap ? `HeapLens — ${this.heap.title}` : 'HeapLens';
     if (d) {
       const m = d.file.meta;
       const jvm = m.jvm ? `${m.jvm.name ?? ''} ${m.jvm.version ?? ''}`.trim() : '';
@@ -162,11 +179,15 @@ export class App {
     clear(this.actions);
     const post = this.host.post.bind(this.host);
     const metric = this.state.metric === 'calls' ? 'objects' : this.state.metric;
+    if (!d) return;                 // a heap dump alone: nothing to export
     this.actions.append(
       button('Collapsed', 'export', () => post({ type: 'export', format: 'collapsed', metric, tree: d?.kind }), `Export collapsed stacks (${metric})`),
       button('Speedscope', 'export', () => post({ type: 'export', format: 'speedscope', metric, tree: d?.kind }), `Export speedscope JSON (${metric})`),
     );
-    if (this.host.kind === 'vscode' && this.live) this.actions.append(button('Snapshot', 'device-camera', () => post({ type: 'snapshot' }), 'Save a snapshot of the live profile'));
+    if (this.host.kind === 'vscode' && this.live) {
+      this.actions.append(button('Snapshot', 'device-camera', () => post({ type: 'snapshot' }), 'Save a snapshot of the live profile'));
+      this.actions.append(button('Heap Dump', 'database', () => post({ type: 'heapDump' }), 'Take a heap dump (live objects) and show it in the Heap view'));
+    }
   }
 
   private renderDataLine(kind: TreeKind, kinds: TreeKind[], timeline: string): void {

@@ -3,6 +3,7 @@
 // the host decides what to do.
 import { ProfileFile } from '../extension/model/types';
 import { Metric } from '../extension/model/aggregate';
+import type { HeapViewData } from '../extension/heap/rows';
 import { TreeKind } from '../extension/model/modes';
 
 export interface FrameRef {
@@ -20,7 +21,9 @@ export type HostMessage =
   /** the baseline the Diff view compares the profile with */
   | { type: 'baseline'; profile: ProfileFile; title: string }
   /** a line for the status bar of the view (e.g. "live · updated 12:03:04", "session ended") */
-  | { type: 'status'; text: string; live?: boolean };
+  | { type: 'status'; text: string; live?: boolean }
+  /** a heap dump's analysis for the Heap view (shown at once when `reveal`) */
+  | { type: 'heap'; heap: HeapViewData; reveal?: boolean };
 
 export type ExportFormat = 'collapsed' | 'speedscope';
 
@@ -33,17 +36,21 @@ export type WebviewMessage =
   | { type: 'snapshot'; gc?: boolean }
   | { type: 'pickBaseline' }
   /** what keeps objects of this class alive: the host runs `heaplens.showRetention` when available */
-  | { type: 'whyAlive'; className: string };
+  | { type: 'whyAlive'; className: string }
+  /** the Heap view asks for the paths from GC roots to objects of a class */
+  | { type: 'heapPaths'; className: string }
+  /** "Take Heap Dump" */
+  | { type: 'heapDump' };
 
 export function isHostMessage(v: unknown): v is HostMessage {
   if (typeof v !== 'object' || v === null) return false;
   const t = (v as { type?: unknown }).type;
-  return t === 'profile' || t === 'baseline' || t === 'status';
+  return t === 'profile' || t === 'baseline' || t === 'status' || t === 'heap';
 }
 
 export function isWebviewMessage(v: unknown): v is WebviewMessage {
   if (typeof v !== 'object' || v === null) return false;
   const t = (v as { type?: unknown }).type;
   if (t === 'whyAlive') return typeof (v as { className?: unknown }).className === 'string';
-  return t === 'ready' || t === 'navigate' || t === 'export' || t === 'snapshot' || t === 'pickBaseline';
+  return t === 'ready' || t === 'navigate' || t === 'export' || t === 'snapshot' || t === 'pickBaseline' || t === 'heapPaths' || t === 'heapDump';
 }

@@ -5,7 +5,7 @@ import { TreeKind, TREE_KINDS } from '../extension/model/modes';
 
 import { LifetimeGrouping, LIFETIME_GROUPINGS, SpaceKind } from '../extension/model/lifetimes';
 
-export type ViewName = 'flame' | 'sites' | 'arrays' | 'threads' | 'diff' | 'accounts' | 'lifetimes';
+export type ViewName = 'flame' | 'sites' | 'arrays' | 'threads' | 'diff' | 'accounts' | 'lifetimes' | 'heap';
 export const VIEWS: ReadonlyArray<{ id: ViewName; label: string; key: string }> = [
   { id: 'flame', label: 'Flame tree', key: '1' },
   { id: 'sites', label: 'Allocation sites', key: '2' },
@@ -14,6 +14,7 @@ export const VIEWS: ReadonlyArray<{ id: ViewName; label: string; key: string }> 
   { id: 'diff', label: 'Diff', key: '5' },
   { id: 'accounts', label: 'Accounts', key: '6' },
   { id: 'lifetimes', label: 'Lifetimes', key: '7' },
+  { id: 'heap', label: 'Heap', key: '8' },
 ];
 
 export interface UiState {

@@ -37,4 +37,13 @@ export const CONFIGS = [
   heaplens('lifetime', 'sampleEvery=1000'),
 ];
 
-export const configByName = (n) => CONFIGS.find((c) => c.name === n);
+/**
+ * Not in the default run: the threads profiler (CPU sampling every 5 ms, monitors, deadlocks) on top of the paused
+ * agent, so that `--configs plain,heaplens-paused,heaplens-threads` isolates its cost (docs/threads.md).
+ */
+export const EXTRA_CONFIGS = [
+  heaplens('paused', 'threads=true', 'heaplens-threads'),
+  heaplens('exact', 'threads=true', 'heaplens-exact-threads'),
+];
+
+export const configByName = (n) => CONFIGS.find((c) => c.name === n) ?? EXTRA_CONFIGS.find((c) => c.name === n);

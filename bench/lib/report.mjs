@@ -16,9 +16,9 @@ function sampledErrorSection(L, list) {
     'Each workload ran under heaplens-exact, heaplens-exact again, and heaplens-sampled (separate JVMs); records are ' +
     'summed per type over all threads; the top types by exact bytes are shown. `error` = (sampled − exact) / exact. ' +
     '`bias` and `σ` are what the agent\'s sampler should give on this allocation mix (model in docs/benchmark.md): ' +
-    'an allocation larger than about K is always sampled and takes the bytes since the previous sample from the ' +
-    'small objects, so large arrays come out high and small objects low. For allocations much smaller than K the ' +
-    'bias is 0 and σ of bytes is sqrt(2K (1 − share) / bytes) (the e2e test\'s sqrt(2K / B)). `≤ 3σ` = |error − bias| ≤ 3σ; ' +
+    'sample points fall on the allocated bytes as a Poisson process of spacing K and an allocation holding n of them ' +
+    'stands for n·K bytes, so the bias is 0 and σ of bytes is sqrt(K / bytes); a count\'s σ follows from the sizes ' +
+    '(arrays of varied sizes vary more). `≤ 3σ` = |error − bias| ≤ 3σ; ' +
     '`3σ of 0` = |error| ≤ 3σ. `run-to-run` = the second exact run\'s count against the first: a difference of that ' +
     'order is the program varying, not sampling.');
   for (const s of list) {

@@ -5,6 +5,8 @@ import { UsageError } from './args';
 import { CHECK_USAGE, checkCommand } from './check-command';
 import { CliContext } from './context';
 import { DIFF_USAGE, diffCommand } from './diff-command';
+import { HEAP_USAGE, heapCommand } from './heap-command';
+import { HEAPDUMP_USAGE, heapdumpCommand } from './heapdump-command';
 import { REPORT_USAGE, reportCommand } from './report-command';
 import { RUN_USAGE, runCommand } from './run-command';
 
@@ -23,6 +25,11 @@ usage:
   ${CHECK_USAGE}
       check a profile against an allocation budget file (docs/budgets.md); exit 1 when a
       budget is exceeded; JUnit XML for CI; --update writes the measured values back
+  ${HEAP_USAGE}
+      read an HPROF heap dump (docs/heap.md): class histogram (TSV), the largest dominators,
+      or the shortest paths from GC roots to objects of CLASS
+  ${HEAPDUMP_USAGE}
+      dump the heap (live objects; --all: unreachable ones too) of a running heaplens run session
   heaplens help | --help       this text
   heaplens --version           the version
 
@@ -42,6 +49,10 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
         return diffCommand(rest, ctx);
       case 'check':
         return checkCommand(rest, ctx);
+      case 'heapdump':
+        return await heapdumpCommand(rest, ctx);
+      case 'heap':
+        return heapCommand(rest, ctx);
       case 'help':
       case '--help':
       case '-h':

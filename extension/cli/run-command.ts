@@ -6,10 +6,12 @@ import * as path from 'path';
 import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
 import { defaultOutName, findAgentJar, findJava } from './locate';
+import { CliSession, createSession, removeSession } from './sessions';
 
 export const RUN_USAGE = `heaplens run [--out FILE] [--include PKG,..] [--exclude PKG,..] [--java PATH]
              [--mode exact|sites|sampled|paused|accounts|lifetime] [--accounts PKG,PKG.*] [--liveness off|sampled|exact]
-             [--sample-every N] [--agent-opt KEY=VALUE]... -- <java arguments>`;
+             [--sample-every N] [--heap-dump-at-exit FILE.hprof] [--threads] [--no-channel]
+             [--agent-opt KEY=VALUE]... -- <java arguments>`;
 
 const SPEC = {
   out: { value: true },
@@ -21,6 +23,9 @@ const SPEC = {
   liveness: { value: true, choices: ['off', 'sampled', 'exact'] },
   'sample-every': { value: true },
   'agent-opt': { value: true, repeat: true },
+  'heap-dump-at-exit': { value: true },
+  'no-channel': {},
+  threads: {},
 };
 
 export interface AgentSettings {
@@ -57,8 +62,17 @@ export function agentArgument(jar: string, s: AgentSettings): string {
   return `-javaagent:${jar}=${opts.join(',')}`;
 }
 
+export interface RunPlan {
+  java: string;
+  args: string[];
+  out: string;
+  heapDump?: string;
+  /** the live channel's port and token files (for `heaplens heapdump`), unless --no-channel */
+  channel: boolean;
+}
+
 /** Parses the run options into the java executable and its full argument list. */
-export function planRun(argv: readonly string[], ctx: CliContext, now = new Date()): { java: string; args: string[]; out: string } {
+export function planRun(argv: readonly string[], ctx: CliContext, now = new Date(), session?: CliSession): RunPlan {
   const p = parseArgs(argv, SPEC, { stopAtPositional: true });
   if (p.rest.length === 0) throw new UsageError(`nothing to run: give the java arguments after --\nusage: ${RUN_USAGE}`);
   const out = path.resolve(ctx.cwd, optionValue(p, 'out') ?? defaultOutName(now));
@@ -70,6 +84,14 @@ export function planRun(argv: readonly string[], ctx: CliContext, now = new Date
     if (optionValue(p, 'mode') !== 'lifetime') throw new UsageError('--sample-every applies to --mode lifetime (the sampled mode samples by bytes: --agent-opt sampleBytes=N)');
     extra.push(`sampleEvery=${every}`);
   }
+  const dumpOpt = optionValue(p, 'heap-dump-at-exit');
+  const heapDump = dumpOpt === undefined ? undefined : path.resolve(ctx.cwd, dumpOpt);
+  if (heapDump !== undefined) {
+    if (!heapDump.endsWith('.hprof')) throw new UsageError(`--heap-dump-at-exit must name a file ending with .hprof (got "${dumpOpt}")`);
+    extra.push(`heapDumpAtExit=${heapDump}`);
+  }
+  if (p.options.has('threads')) extra.push('threads=true');
+  if (session) extra.push(`portFile=${session.portFile}`, `tokenFile=${session.tokenFile}`);
   const settings: AgentSettings = {
     out,
     include: splitPatterns(p.options.get('include')),
@@ -87,7 +109,7 @@ export function planRun(argv: readonly string[], ctx: CliContext, now = new Date
   }
   const jar = findAgentJar(ctx.env, ctx.cliDir);
   const java = findJava(optionValue(p, 'java'), ctx.env);
-  return { java, args: [agentArgument(jar, settings), ...p.rest], out };
+  return { java, args: [agentArgument(jar, settings), ...p.rest], out, heapDump, channel: !p.options.has('no-channel') };
 }
 
 function display(file: string, cwd: string): string {
@@ -97,8 +119,17 @@ function display(file: string, cwd: string): string {
 
 /** Runs java with the agent; resolves to the exit code to use (the child's, or 128+signal). */
 export async function runCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
-  const plan = planRun(argv, ctx);
+  // The session directory lets `heaplens heapdump` find this run's channel (port and token files).
+  const session = planRun(argv, ctx).channel ? createSession(ctx.env, { args: argv.slice(argv.indexOf('--') + 1) }) : undefined;
+  let plan: RunPlan;
+  try {
+    plan = planRun(argv, ctx, new Date(), session);
+  } catch (e) {
+    if (session) removeSession(session);
+    throw e;
+  }
   fs.mkdirSync(path.dirname(plan.out), { recursive: true });
+  if (plan.heapDump) fs.mkdirSync(path.dirname(plan.heapDump), { recursive: true });
   const started = Date.now();
   const child = spawn(plan.java, plan.args, { stdio: 'inherit', cwd: ctx.cwd, env: ctx.env });
   const forward = (sig: NodeJS.Signals) => (): void => {
@@ -119,6 +150,7 @@ export async function runCommand(argv: readonly string[], ctx: CliContext): Prom
   });
   process.removeListener('SIGINT', onInt);
   process.removeListener('SIGTERM', onTerm);
+  if (session) removeSession(session);
   const shown = display(plan.out, ctx.cwd);
   let written = false;
   try {
@@ -129,5 +161,10 @@ export async function runCommand(argv: readonly string[], ctx: CliContext): Prom
   if (written) ctx.stderr(`heaplens: profile written to ${shown}\n`);
   else if (fs.existsSync(plan.out)) ctx.stderr(`heaplens: warning: ${shown} was not updated by this run (the agent did not start or did not write; see messages above)\n`);
   else ctx.stderr(`heaplens: warning: no profile was written to ${shown} (the agent did not start or the JVM ended before its first write; see messages above)\n`);
+  if (plan.heapDump) {
+    const fresh = fs.existsSync(plan.heapDump) && fs.statSync(plan.heapDump).mtimeMs >= started - 1000;
+    if (fresh) ctx.stderr(`heaplens: heap dump written to ${display(plan.heapDump, ctx.cwd)}\n`);
+    else ctx.stderr(`heaplens: warning: no heap dump was written to ${display(plan.heapDump, ctx.cwd)} (see messages above)\n`);
+  }
   return code;
 }

@@ -14,7 +14,7 @@ import { startAttach, startLaunch, StartResult } from './start';
 
 /** Custom events (vscode.debug.onDidReceiveDebugSessionCustomEvent). */
 export const EVENTS = {
-  stats: 'heaplens.stats', saved: 'heaplens.profileSaved', error: 'heaplens.error', started: 'heaplens.started',
+  stats: 'heaplens.stats', saved: 'heaplens.profileSaved', error: 'heaplens.error', started: 'heaplens.started', deadlock: 'heaplens.deadlock',
   /** the live channel dropped while the program runs on: body { profile, reason } (the extension follows the file instead) */
   channelLost: 'heaplens.channelLost',
 } as const;
@@ -121,8 +121,9 @@ export class HeapLensDebugSession extends DebugSession {
     this.live = live;
     live.on('update', () => this.scheduleStats());
     live.on('warning', (w: string) => this.print(`HeapLens: ${w}\n`));
-    live.on('event', (e: { event: string }) => {
+    live.on('event', (e: { event: string; deadlock?: unknown }) => {
       if (e.event === 'paused' || e.event === 'resumed') this.sendStats();
+      if (e.event === 'deadlock' && e.deadlock) this.sendEvent(new Event(EVENTS.deadlock, e.deadlock));
     });
     live.on('close', (why: Error | undefined) => {
       // The channel also closes when the JVM is about to end: only say it when the program goes on.
@@ -245,6 +246,11 @@ export class HeapLensDebugSession extends DebugSession {
         response.body = { profile: this.plan?.profile, pid: this.jvm?.pid, live: !!this.live?.isOpen, target: this.plan?.target };
       } else if (op === 'input' && this.jvm instanceof ChildJvm) {
         this.jvm.write(String((args as { text?: string })?.text ?? ''));
+      } else if (op === 'heapDump') {
+        if (!this.live?.isOpen) throw new LaunchError('the live channel to the agent is not open');
+        const file = (args as { file?: unknown })?.file;
+        if (typeof file !== 'string' || !file.endsWith('.hprof')) throw new LaunchError('heapDump needs a "file" ending with .hprof');
+        response.body = await this.live.client.request('heapDump', { file, live: true }, 10 * 60_000);
       } else if ((REQUESTS as readonly string[]).includes(op)) {
         if (!this.live?.isOpen) throw new LaunchError('the live channel to the agent is not open');
         const gc = op === 'snapshot' && (args as { gc?: unknown } | undefined)?.gc === true;

@@ -26,6 +26,8 @@ export interface HeapLensConfig {
   include?: string[] | string;
   exclude?: string[] | string;
   mode?: string;
+  /** thread-aware CPU sampling, monitor contention, deadlock detection (agent option threads=true) */
+  threads?: boolean;
   /** memory account patterns (docs/accounts.md): `a.b` that package only, `a.b.*` with sub-packages */
   accounts?: string[] | string;
   /** accounts mode: how live objects are tracked (off, sampled, exact) */

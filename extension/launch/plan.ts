@@ -156,7 +156,7 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
   const portFile = path.join(tmpDir, 'port.json');
   const settings: AgentSettings = {
     out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode,
-    extra: [`portFile=${portFile}`, ...sampleEveryOption(cfg)],
+    extra: [`portFile=${portFile}`, ...sampleEveryOption(cfg), ...(cfg.threads === true ? ['threads=true'] : [])],
     accounts: patterns(cfg.accounts),
   };
   // Accounts without a mode: the accounts mode (as `heaplens run --accounts`).

@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import { LiveSession } from '../channel/session';
 import { EVENTS, HeapLensDebugSession, StatsBody } from './adapter';
-import { registerCommands } from './commands';
+import { registerCommands, targetSession } from './commands';
+import { Deadlock, deadlockSummary, deadlockText } from '../model/threads-profile';
 import { JdkChecks } from './jdk';
 import { registerJdkCommands } from './jdk-ui';
 import { HeapLensConfigurationProvider } from './provider';
@@ -18,6 +19,10 @@ export interface LaunchApi {
   lastStats(): StatsBody | undefined;
   /** error messages shown to the user, newest last (for tests) */
   errors: string[];
+  /** deadlocks the agents reported (threads=true), oldest first */
+  deadlocks: Deadlock[];
+  /** the session commands apply to: the active HeapLens session, else the newest */
+  session(): vscode.DebugSession | undefined;
 }
 
 export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.OutputChannel): LaunchApi {
@@ -27,6 +32,7 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
   const sessions = new Map<string, vscode.DebugSession>();
   const lives = new Map<string, LiveSession>();
   const errors: string[] = [];
+  const deadlocks: Deadlock[] = [];
   const jdks = new JdkChecks();
   const provider = new HeapLensConfigurationProvider(ctx, log, jdks, (m) => errors.push(m));
   registerJdkCommands(ctx, jdks, log);
@@ -80,6 +86,15 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
         void vscode.window.showWarningMessage(`HeapLens: the live connection to "${e.session.name}" was lost (${String(e.body.reason)}). `
           + 'The program keeps running; its profile file is shown instead and updated as the agent rewrites it.');
         await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'heaplens.profileEditor');
+      } else if (e.event === EVENTS.deadlock) {
+        const d = e.body as Deadlock;
+        const key = (x: Deadlock): string => `${x.time}:${x.threads.map((t) => t.id).join(',')}`;
+        if (deadlocks.some((x) => key(x) === key(d))) return;    // sent again to a client that connected late
+        deadlocks.push(d);
+        log(deadlockText(d));
+        void vscode.window.showWarningMessage(`HeapLens: deadlock in ${e.session.name}: ${deadlockSummary(d)}`, 'Show Stacks').then((choice) => {
+          if (choice) output.show(true);
+        });
       } else if (e.event === EVENTS.error) {
         const message = String(e.body.message);
         errors.push(message);
@@ -97,6 +112,8 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
     statusText: () => status.shown ? `${status.shown.objects}` : undefined,
     lastStats: () => status.shown,
     errors,
+    deadlocks,
+    session: () => targetSession(sessions),
   };
 }
 

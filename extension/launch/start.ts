@@ -104,7 +104,7 @@ export async function startAttach(host: StartHost, cfg: HeapLensConfig, opts: St
   fs.mkdirSync(path.dirname(profile), { recursive: true });
   const options = agentArgument(jar, {
     out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode,
-    accounts: patterns(cfg.accounts), extra: [`portFile=${portFile}`, `tokenFile=${tokenFile}`],
+    accounts: patterns(cfg.accounts), extra: [`portFile=${portFile}`, `tokenFile=${tokenFile}`, ...(cfg.threads === true ? ['threads=true'] : [])],
   }).slice(`-javaagent:${jar}=`.length);
   const plan: LaunchPlan = { java: jcmd, args: [], cwd: tmpDir, env: {}, profile, portFile, tmpDir, token, target: `process ${pid}`, agentJar: jar };
   host.output(`HeapLens: loading the agent into process ${pid} (${jcmd})\nHeapLens: the profile is written to ${profile}\n`);

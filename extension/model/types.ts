@@ -152,6 +152,8 @@ export interface ProfileFile {
   threads: ThreadEntry[];
   transform: TransformStats;
   agent: AgentStats;
+  /** present when the agent ran with threads=true (docs/format.md, "Threads: CPU, monitors, deadlocks") */
+  threadsProfile?: import('./threads-profile').ThreadsProfile;
 }
 
 /** A loaded, validated profile with indexed lookups. */

@@ -12,6 +12,7 @@ import { speedscope } from '../model/speedscope';
 import { Profile, ProfileFile } from '../model/types';
 import { HostMessage, isWebviewMessage, WebviewMessage } from '../../webview/protocol';
 import { panelHtml } from './html';
+import { HeapViewData } from '../heap/view-data';
 import { openSource } from './source';
 
 export interface ControllerOptions {
@@ -20,6 +21,8 @@ export interface ControllerOptions {
   /** the live session's snapshot request (absent for saved profiles) */
   snapshot?: (gc?: boolean) => void;
   log?: (line: string) => void;
+  /** the Heap view asked for the paths from GC roots to a class */
+  heapPaths?: (className: string) => void;
 }
 
 export function fileOf(p: Profile | ProfileFile): ProfileFile {
@@ -33,6 +36,7 @@ export class WebviewController implements vscode.Disposable {
   private pending?: ReturnType<typeof setTimeout>;
   private lastSent = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
+  private heap?: { data: HeapViewData; reveal: boolean };
 
   constructor(private readonly webview: vscode.Webview, extensionUri: vscode.Uri, private options: ControllerOptions) {
     const dist = vscode.Uri.joinPath(extensionUri, 'dist');
@@ -67,6 +71,12 @@ export class WebviewController implements vscode.Disposable {
     }, wait);
   }
 
+  /** Shows a heap dump's analysis in the Heap view (kept until the webview is ready). */
+  showHeap(data: HeapViewData, reveal = true): void {
+    this.heap = { data, reveal };
+    this.post({ type: 'heap', heap: data, reveal });
+  }
+
   status(text: string, live?: boolean): void {
     if (live !== undefined) this.options.live = live;
     this.post({ type: 'status', text, live });
@@ -88,6 +98,14 @@ export class WebviewController implements vscode.Disposable {
         this.ready = true;
         this.sendProfile();
         if (this.baseline) this.post({ type: 'baseline', ...this.baseline });
+        if (this.heap) this.post({ type: 'heap', heap: this.heap.data, reveal: this.heap.reveal });
+        return;
+      case 'heapPaths':
+        if (this.options.heapPaths) this.options.heapPaths(msg.className);
+        else await vscode.commands.executeCommand('heaplens.showRetention', { className: msg.className });
+        return;
+      case 'heapDump':
+        await vscode.commands.executeCommand('heaplens.takeHeapDump');
         return;
       case 'navigate':
         await openSource(msg.frame);

@@ -20,6 +20,7 @@ const common = {
       'Object lifetimes (launch only; cannot be switched or paused): lag, drag and void space of a sample of objects (docs/lifetimes.md).',
     ],
   }),
+  threads: { type: 'boolean', default: false, description: 'Also sample CPU per thread (only threads that used CPU), record monitor contention and detect deadlocks (a notification names the threads and locks). See docs/threads.md.' },
   accounts: {
     type: ['array', 'string'], items: { type: 'string' },
     description: 'Memory accounts (docs/accounts.md): package patterns, a.b for that package only, a.b.* with its sub-packages. Allocations are charged to the innermost accounted method on the stack. Without "mode", the accounts mode is used.',
@@ -94,6 +95,9 @@ const commands = [
   ['heaplens.openProfile', 'Open Profile…', '$(folder-opened)'],
   ['heaplens.profileJavaConfiguration', 'Profile Memory (Java Launch Configuration)…', '$(play)'],
   ['heaplens.pickJavaProcess', 'Pick a Java Process', undefined],
+  ['heaplens.takeHeapDump', 'Take Heap Dump', '$(database)'],
+  ['heaplens.openHeapDump', 'Open Heap Dump…', '$(folder-opened)'],
+  ['heaplens.showRetention', 'Why Is It Still Alive? (Paths from GC Roots)…', '$(references)'],
 ].map(([command, title, icon]) => ({ command, title, category: 'HeapLens', ...(icon ? { icon } : {}) }));
 
 const palette = [
@@ -104,6 +108,7 @@ const palette = [
   { command: 'heaplens.forceGc', when: 'heaplens.profiling' },
   { command: 'heaplens.resetProfiling', when: 'heaplens.profiling' },
   { command: 'heaplens.pickJavaProcess', when: 'false' },
+  { command: 'heaplens.takeHeapDump', when: 'heaplens.profiling' },
 ];
 // Pause/resume stay in the status bar item (the toolbar already has VS Code's own Pause, which the adapter
 // maps to "pause profiling"): the toolbar only gets the snapshot camera.

@@ -99,12 +99,46 @@ test('run: usage errors exit 2 with one line', async () => {
 });
 
 test('run: spawns java, passes its exit code through and reports the profile', async () => {
-  const c = ctx({ FAKE_EXIT: '3', FAKE_WRITE: '1' });
+  const sessions = path.join(tmp, 'sessions');
+  const c = ctx({ FAKE_EXIT: '3', FAKE_WRITE: '1', HEAPLENS_SESSIONS: sessions });
   assert.equal(await runCli(['run', '--java', fakeJava, '--out', 'o/run.heaplens', '--', '-cp', 'x', 'Main'], c), 3);
+  // the run's session directory (port and token files for `heaplens heapdump`) exists while it runs, then goes
+  const dir = path.join(sessions, `heaplens-sessions-${process.getuid!()}`, String(process.pid));
   assert.equal(fs.readFileSync(path.join(tmp, 'args.txt'), 'utf8'),
-    `-javaagent:${jar}=out=${path.join(tmp, 'o/run.heaplens')}\n-cp\nx\nMain\n`);
+    `-javaagent:${jar}=out=${path.join(tmp, 'o/run.heaplens')},portFile=${dir}/port.json,tokenFile=${dir}/token\n-cp\nx\nMain\n`);
+  assert.equal(fs.existsSync(dir), false);
+  const plain = ctx({ FAKE_WRITE: '1' });
+  assert.equal(await runCli(['run', '--no-channel', '--threads', '--heap-dump-at-exit', 'h.hprof', '--java', fakeJava, '--out', 'o/run.heaplens', '--', 'Main'], plain), 0);
+  assert.equal(fs.readFileSync(path.join(tmp, 'args.txt'), 'utf8'),
+    `-javaagent:${jar}=out=${path.join(tmp, 'o/run.heaplens')},heapDumpAtExit=${path.join(tmp, 'h.hprof')},threads=true\nMain\n`);
+  assert.match(plain.err, /no heap dump was written to h\.hprof/);
+  const bad = ctx();
+  assert.equal(await runCli(['run', '--heap-dump-at-exit', 'h.bin', '--java', fakeJava, '--', 'Main'], bad), 2);
+  assert.match(bad.err, /must name a file ending with \.hprof/);
   assert.equal(c.err, 'heaplens: profile written to o/run.heaplens\n');
   const none = ctx();
   assert.equal(await runCli(['run', '--java', fakeJava, '--out', 'o/none.heaplens', '--', 'Main'], none), 0);
   assert.match(none.err, /^heaplens: warning: no profile was written to o\/none\.heaplens/);
+});
+
+test('heap and heapdump: usage errors exit 2 with one line', async () => {
+  const noFile = ctx();
+  assert.equal(await runCli(['heap', '--histogram'], noFile), 2);
+  assert.match(noFile.err, /give one heap dump file/);
+  const noMode = ctx();
+  fs.writeFileSync(path.join(tmp, 'x.hprof'), 'JAVA PROFILE 1.0.2\0');
+  assert.equal(await runCli(['heap', 'x.hprof'], noMode), 2);
+  assert.match(noMode.err, /choose one of --histogram, --dominators, --paths CLASS/);
+  const badMax = ctx();
+  assert.equal(await runCli(['heap', 'x.hprof', '--paths', 'A', '--max', '0'], badMax), 2);
+  const notDump = ctx();
+  fs.writeFileSync(path.join(tmp, 'y.hprof'), '{}');
+  assert.equal(await runCli(['heap', 'y.hprof', '--histogram'], notDump), 1);
+  assert.match(notDump.err, /not an HPROF heap dump/);
+  const noSession = ctx({ HEAPLENS_SESSIONS: path.join(tmp, 'no-sessions') });
+  assert.equal(await runCli(['heapdump', 'd.hprof'], noSession), 2);
+  assert.match(noSession.err, /no running heaplens session/);
+  const badName = ctx();
+  assert.equal(await runCli(['heapdump', 'd.bin'], badName), 2);
+  assert.match(badName.err, /must end with \.hprof/);
 });

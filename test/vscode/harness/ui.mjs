@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { launchBrowser, workbenchUrl } from './browser.mjs';
 import { ACCOUNTS_SCENARIOS } from './ui-accounts.mjs';
 import { EDITOR_SCENARIOS } from './ui-editor.mjs';
+import { HEAP_SCENARIOS } from './ui-heap.mjs';
 import { LIFETIME_SCENARIOS } from './ui-lifetimes.mjs';
 import { PICTURE_SCENARIOS, PRODUCT_SCENARIOS } from './ui-product.mjs';
 
@@ -218,7 +219,7 @@ export async function runUiScenarios(server, paths, folder, shots, { installed =
     const pick = process.env.HEAPLENS_VSCODE_SCENARIO;
     const all = Object.entries({
       ...(installed ? PRODUCT_SCENARIOS : {}), ...SCENARIOS, ...EDITOR_SCENARIOS, ...ACCOUNTS_SCENARIOS, ...LIFETIME_SCENARIOS,
-      ...(installed ? PICTURE_SCENARIOS : {}),
+      ...(installed ? PICTURE_SCENARIOS : {}), ...HEAP_SCENARIOS,
     }).filter(([n]) => !pick || n.includes(pick));
     for (const [name, body] of all) {
       const t0 = Date.now();

@@ -16,6 +16,10 @@ export function prepareWorkspace(dir) {
   const javac = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'javac') : 'javac';
   execFileSync(javac, ['--release', '17', '-d', join(dir, 'build', 'classes'),
     join(dir, 'src/demo/WordIndex.java'), join(dir, 'src/demo/LiveDemo.java'), join(dir, 'src/lifetimes/Main.java')], { stdio: 'inherit' });
+  // the static-map fixture (test/fixtures/java/staticmap) and a dump of its heap, for the Heap view
+  execFileSync(javac, ['--release', '17', '-d', join(dir, 'build', 'staticmap'), join(root, 'test/fixtures/java/staticmap/Main.java')], { stdio: 'inherit' });
+  const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
+  execFileSync(java, ['-cp', join(dir, 'build', 'staticmap'), 'staticmap.Main', 'dump', join(dir, 'staticmap.hprof')], { stdio: 'inherit' });
   // the memory-accounts fixture server (issue 8), compiled into its own folder
   const serverSrc = join(root, 'test', 'fixtures', 'java', 'server');
   const serverFiles = ['Main', 'http/Server', 'http/Request', 'http/Scratch', 'xml/Parser', 'xml/Element', 'cache/Cache', 'cache/Entry']
@@ -35,6 +39,10 @@ export function prepareWorkspace(dir) {
   launch.configurations.push({
     type: 'java', request: 'launch', name: 'Run LiveDemo (java)', mainClass: 'demo.LiveDemo',
     classPaths: ['${workspaceFolder}/build/classes'], args: ['2'],
+  });
+  launch.configurations.push({
+    type: 'heaplens', request: 'launch', name: 'Profile Memory: static map', mainClass: 'staticmap.Main',
+    classPaths: ['${workspaceFolder}/build/staticmap'], args: ['sleep', '60000'], include: ['staticmap.*'],
   });
   launch.configurations.push({
     type: 'heaplens', request: 'launch', name: 'Profile Memory: server accounts', mainClass: 'srv.Main',

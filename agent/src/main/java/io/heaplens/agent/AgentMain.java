@@ -68,6 +68,7 @@ public final class AgentMain {
             if (lifetimes != null) collector.attachLifetimes(lifetimes);
             collector.prepare();
             collector.start();
+            if (options.threads) io.heaplens.agent.threads.ThreadsProfiler.start(options.cpuSampleMillis);
             if (options.portFile != null) Channel.open(options, registry, collector, info);
         } finally {
             ThreadState.current().busy--;

@@ -33,6 +33,8 @@ final class Channel {
             }, token);
             server.start(Paths.get(options.portFile));
             collector.attachChannel(server);
+            io.heaplens.agent.threads.ThreadsProfiler tp = io.heaplens.agent.threads.ThreadsProfiler.get();
+            if (tp != null) tp.setListener(new DeadlockEvents(server));
         } catch (Throwable t) {
             System.err.println("heaplens: the live channel could not open (" + t + "); the profile file is still written");
         }

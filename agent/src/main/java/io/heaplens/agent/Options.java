@@ -27,6 +27,11 @@ public final class Options {
     /** Allocation-free leaf methods get no call-tree node (see ClassInstrumenter.isQuietLeaf). */
     public boolean skipLeaves = true;
     public String tokenFile;
+    /** Write an HPROF dump of live objects to this file when the JVM exits. */
+    public String heapDumpAtExit;
+    /** Thread-aware CPU sampling, monitor contention and deadlock detection (docs/threads.md). */
+    public boolean threads;
+    public int cpuSampleMillis = 5;
     /** Memory account patterns (docs/accounts.md); {@code accounts=a.b,c.d.*} — later items without '=' continue the list. */
     public List<String> accounts = new ArrayList<>();
     /** Accounts mode: off, sampled (every {@link #liveEvery}th object on average) or exact. */
@@ -77,6 +82,12 @@ public final class Options {
                     o.skipLeaves = value.equals("skip");
                     break;
                 case "tokenFile": o.tokenFile = value; break;
+                case "threads": o.threads = o.bool(key, value); break;
+                case "cpuSampleMillis": o.cpuSampleMillis = o.number(key, value, 1, 1000); break;
+                case "heapDumpAtExit":
+                    if (!value.endsWith(".hprof")) o.errors.add("option 'heapDumpAtExit' must name a file ending with .hprof, not '" + value + "'");
+                    o.heapDumpAtExit = value;
+                    break;
                 case "accounts": o.accounts.addAll(o.patterns(key, value)); break;
                 case "liveness":
                     if (!java.util.List.of("off", "sampled", "exact").contains(value)) o.errors.add("option 'liveness' must be off, sampled or exact, not '" + value + "'");

@@ -21,6 +21,21 @@ class OptionsTest {
     }
 
     @Test
+    void heapDumpAndThreadsOptions() {
+        Options o = Options.parse("heapDumpAtExit=/tmp/x.hprof,threads=true,cpuSampleMillis=10");
+        assertTrue(o.errors.isEmpty(), o.errors.toString());
+        assertEquals("/tmp/x.hprof", o.heapDumpAtExit);
+        assertTrue(o.threads);
+        assertEquals(10, o.cpuSampleMillis);
+        assertFalse(Options.parse("").threads);
+        assertEquals(5, Options.parse("").cpuSampleMillis);
+        assertEquals(List.of(
+            "option 'heapDumpAtExit' must name a file ending with .hprof, not '/tmp/x.bin'",
+            "option 'cpuSampleMillis' must be a number from 1 to 1000, not '0'"),
+            Options.parse("heapDumpAtExit=/tmp/x.bin,cpuSampleMillis=0").errors);
+    }
+
+    @Test
     void reportsEveryMistakeWithoutThrowing() {
         Options o = Options.parse("bogus=1,interval=fast,include=com..x,noequals,mode=turbo,jdk=maybe");
         assertEquals(List.of(

@@ -120,6 +120,14 @@ public final class Collector {
 
     private void shutdown() {
         AgentThreads.markCurrent();
+        if (options.heapDumpAtExit != null && options.errors.isEmpty()) {
+            try {
+                io.heaplens.agent.heap.HeapDumps.Result r = io.heaplens.agent.heap.HeapDumps.dump(options.heapDumpAtExit, true, true);
+                if (options.verbose) System.err.println("heaplens: heap dump written to " + r.file + " (" + r.bytes + " bytes, " + r.millis + " ms)");
+            } catch (Throwable t) {
+                System.err.println("heaplens: could not write the heap dump to " + options.heapDumpAtExit + ": " + t);
+            }
+        }
         AccountsWriter a = accounts;
         if (a != null) {
             try { a.take("shutdown", false); } catch (Throwable t) { System.err.println("heaplens: accounts: " + t); }

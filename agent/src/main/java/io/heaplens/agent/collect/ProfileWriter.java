@@ -74,6 +74,11 @@ final class ProfileWriter {
             writeMethods(j);
             writeSites(j);
             transform(j);
+            io.heaplens.agent.threads.ThreadsProfiler tp = io.heaplens.agent.threads.ThreadsProfiler.get();
+            if (tp != null) {
+                j.name("threadsProfile");
+                tp.write(j);
+            }
             AccountsWriter acc = accounts;
             if (acc != null) acc.write(j);
             j.name("agent").begin('{').field("threads", all.length).field("nodes", nodes)

@@ -124,10 +124,28 @@ public final class ChannelServer {
                 if (client != null && client.alive) { c.close(); refused.incrementAndGet(); return; }
                 client = c;
             }
+            sendKnownDeadlocks(c);
             readRequests(c, in);
         } catch (IOException | RuntimeException e) {
             closeQuietly(s);
         }
+    }
+
+    /** A client that connects after a deadlock was found still hears of it. */
+    private static void sendKnownDeadlocks(Connection c) throws IOException {
+        io.heaplens.agent.threads.ThreadsProfiler tp = io.heaplens.agent.threads.ThreadsProfiler.get();
+        if (tp == null) return;
+        for (io.heaplens.agent.threads.ThreadsProfiler.Deadlock d : tp.deadlocks()) c.send(frame(deadlockEvent(d)));
+    }
+
+    /** {"type":"event","event":"deadlock","deadlock":{time, threads:[…]}} (docs/protocol.md). */
+    public static Body deadlockEvent(final io.heaplens.agent.threads.ThreadsProfiler.Deadlock d) {
+        return new Body() {
+            @Override public void write(Json j) throws IOException {
+                j.field("type", "event").field("event", "deadlock").name("deadlock");
+                d.write(j);
+            }
+        };
     }
 
     /** @return null when the peer may in, else the reason it may not */
@@ -226,7 +244,18 @@ public final class ChannelServer {
         }
     }
 
-    interface Body { void write(Json j) throws IOException; }
+    public interface Body { void write(Json j) throws IOException; }
+
+    /** Sends one frame (an event) to the client, if one is connected. */
+    public void send(Body body) {
+        Connection c = client;
+        if (c == null || !c.alive) return;
+        try {
+            c.send(frame(body));
+        } catch (IOException e) {
+            c.close();
+        }
+    }
 
     static byte[] frame(Body body) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -76,6 +76,15 @@ final class RequestHandler {
                     if (f != null) c.send(f);
                     ok(rid, null);
                     break;
+                case "heapDump": {
+                    Object file = req.get("file");
+                    if (!(file instanceof String) || ((String) file).isEmpty()) { error(rid, "heapDump needs a \"file\" (ending with .hprof)"); break; }
+                    boolean live = !Boolean.FALSE.equals(req.get("live"));
+                    io.heaplens.agent.heap.HeapDumps.Result r = io.heaplens.agent.heap.HeapDumps.dump((String) file, live, false);
+                    c.send(ChannelServer.frame(j -> j.field("type", "response").field("id", rid).field("ok", true).name("result").begin('{')
+                        .field("file", r.file).field("bytes", r.bytes).field("millis", r.millis).field("live", live).end('}')));
+                    break;
+                }
                 case "stop":
                     ok(rid, null);
                     host.stopJvm();
