@@ -1,5 +1,5 @@
-// npm test: deps → build → agent JUnit → TS unit tests (and bench/test) → e2e tests → .vsix → real VS Code (UI on
-// the installed .vsix) → bench smoke.
+// npm test: deps → build → agent JUnit → TS unit tests (and bench/test) → e2e tests → reliability tests → .vsix →
+// real VS Code (UI on the installed .vsix) → bench smoke.
 // Stops at the first failing stage; always ends with the line `N passed, N failed`.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -107,6 +107,11 @@ const e2e = [
 ];
 if (e2e.length > 0) await nodeTests('e2e tests', e2e);
 else console.log('\n(no e2e tests)');
+
+// The reliability and security suite's fast part (docs/reliability.md); the long part is `npm run test:stress`.
+const reliability = findTests(join(root, 'out', 'test', 'reliability'), /\.test\.js$/);
+if (reliability.length > 0) await nodeTests('reliability tests', reliability);
+else stop('reliability tests: none found', 1);
 
 // The .vsix (npm run package's, from the dist/ just built) and the manifest: test/package/*.test.mjs
 const packaging = findTests(join(root, 'test', 'package'), /\.test\.mjs$/);

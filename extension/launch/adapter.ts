@@ -15,6 +15,8 @@ import { startAttach, startLaunch, StartResult } from './start';
 /** Custom events (vscode.debug.onDidReceiveDebugSessionCustomEvent). */
 export const EVENTS = {
   stats: 'heaplens.stats', saved: 'heaplens.profileSaved', error: 'heaplens.error', started: 'heaplens.started', deadlock: 'heaplens.deadlock',
+  /** the live channel dropped while the program runs on: body { profile, reason } (the extension follows the file instead) */
+  channelLost: 'heaplens.channelLost',
 } as const;
 /** Custom requests (session.customRequest). */
 export const REQUESTS = ['pause', 'resume', 'snapshot', 'gc', 'reset', 'mode'] as const;
@@ -128,6 +130,7 @@ export class HeapLensDebugSession extends DebugSession {
       setTimeout(() => {
         if (this.jvm?.alive && !this.finished) {
           this.print(`HeapLens: the live channel closed${why ? ` (${why.message})` : ''}; the program keeps running and the profile file is still written.\n`);
+          this.sendEvent(new Event(EVENTS.channelLost, { profile: plan.profile, reason: why?.message ?? 'the connection closed' }));
         }
       }, 1500);
     });

@@ -78,6 +78,14 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
           if (choice === 'Open') await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file));
           if (choice === 'Show All') await vscode.commands.executeCommand('heaplens.openProfile');
         });
+      } else if (e.event === EVENTS.channelLost) {
+        // The program runs on and its agent keeps writing the file: show that file, which the editor follows.
+        lives.delete(e.session.id);
+        const file = String(e.body.profile);
+        log(`live channel lost (${String(e.body.reason)}): following ${file}`);
+        void vscode.window.showWarningMessage(`HeapLens: the live connection to "${e.session.name}" was lost (${String(e.body.reason)}). `
+          + 'The program keeps running; its profile file is shown instead and updated as the agent rewrites it.');
+        await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'heaplens.profileEditor');
       } else if (e.event === EVENTS.deadlock) {
         const d = e.body as Deadlock;
         const key = (x: Deadlock): string => `${x.time}:${x.threads.map((t) => t.id).join(',')}`;

@@ -1,9 +1,20 @@
 // Which workspace file holds a frame's class (pure: unit-tested without VS Code).
 import { FrameRef } from '../../webview/protocol';
 
-/** The source file name: the class file's SourceFile, else the top-level class name + `.java`. */
+/** A file name that is safe in a workspace search pattern: no folder part, no glob syntax, not "." or "..". */
+function plainFileName(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  return /^[^\\/*?{}[\]!,]+$/.test(name) && name !== '.' && name !== '..' ? name : undefined;
+}
+
+/**
+ * The source file name: the class file's SourceFile, else the top-level class name + `.java`. Both come from a
+ * profile, which may have been crafted: a name with a path or glob syntax in it is not used, so the workspace
+ * search built from it never looks beyond files of that one name (docs/reliability.md).
+ */
 export function sourceName(frame: FrameRef): string {
-  return frame.file ?? `${frame.class.slice(frame.class.lastIndexOf('.') + 1).split('$')[0]}.java`;
+  const fromClass = plainFileName(`${frame.class.slice(frame.class.lastIndexOf('.') + 1).split('$')[0]}.java`) ?? 'Unknown.java';
+  return plainFileName(frame.file) ?? fromClass;
 }
 
 /** `com.acme.Parser$Inner` + `Parser.java` → `com/acme/Parser.java`. */

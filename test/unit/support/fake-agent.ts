@@ -51,6 +51,12 @@ export class FakeAgent {
     return (this.server.address() as net.AddressInfo).port;
   }
 
+  /** Drops the connected client with a reset, as a killed peer or a cut network would. */
+  cutClient(): void {
+    this.client?.resetAndDestroy();
+    this.client = undefined;
+  }
+
   close(): Promise<void> {
     this.client?.destroy();
     return new Promise((r) => this.server.close(() => r()));

@@ -67,6 +67,7 @@ async function mainProgram(): Promise<void> {
   for (let t = 1; t <= ticks; t++) {
     await new Promise((r) => setTimeout(r, 100));
     agent?.tick(10, 5);
+    if (String(t) === process.env.FAKE_JAVA_CUT_AT) agent?.cutClient();     // the channel drops, the program runs on
     if (t % 5 === 0) writeProfile(false);
     process.stdout.write(`tick ${t}\n`);
   }

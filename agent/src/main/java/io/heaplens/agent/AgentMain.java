@@ -23,7 +23,7 @@ public final class AgentMain {
         ThreadState.current().busy++;
         try {
             ThreadState.maxDepth = options.maxDepth;
-            ThreadState.maxNodes = options.maxNodes;
+            ThreadState.maxNodes = options.maxNodesSet ? options.maxNodes : io.heaplens.agent.collect.HeapGuard.defaultMaxNodes(options.maxNodes);
             ClassInstrumenter.skipLeaves = options.skipLeaves;
             ModeControl.start(Mode.parse(options.mode));
             AgentInfo info = new AgentInfo();

@@ -15,6 +15,8 @@ public final class Options {
     public int intervalMillis = 1000;
     public int maxDepth = 4096;
     public int maxNodes = 1_000_000;
+    /** Whether maxNodes was given; when not, the budget also depends on the heap (collect.HeapGuard). */
+    public boolean maxNodesSet;
     /** Sampled mode: mean bytes between samples. */
     public int sampleBytes = 512 * 1024;
     /** Lifetime mode: every Nth object is tracked (1: every object). */
@@ -71,7 +73,7 @@ public final class Options {
                 case "sampleEvery": o.sampleEvery = o.number(key, value, 1, 1 << 30); break;
                 case "interval": o.intervalMillis = o.number(key, value, 100, 3_600_000); break;
                 case "maxDepth": o.maxDepth = o.number(key, value, 16, 1_000_000); break;
-                case "maxNodes": o.maxNodes = o.number(key, value, 1000, Integer.MAX_VALUE); break;
+                case "maxNodes": o.maxNodes = o.number(key, value, 1000, Integer.MAX_VALUE); o.maxNodesSet = true; break;
                 case "jdk": o.jdk = o.bool(key, value); break;
                 case "verbose": o.verbose = o.bool(key, value); break;
                 case "portFile": o.portFile = value; break;

@@ -23,6 +23,7 @@ public final class Collector {
     private final ProfileWriter writer;
     private final AgentInfo info;
     private final Registry registry;
+    private final HeapGuard heapGuard;
     private int sequence;
     private long cycles;
     private volatile boolean finished;
@@ -33,7 +34,8 @@ public final class Collector {
         this.options = options;
         this.info = info;
         this.registry = registry;
-        this.writer = new ProfileWriter(registry, stats, options, new TypeSizes(inst), info);
+        this.heapGuard = new HeapGuard(stats);
+        this.writer = new ProfileWriter(registry, stats, options, new TypeSizes(inst), info, heapGuard);
     }
 
     private volatile Runnable cycleTask = () -> { };
@@ -74,6 +76,7 @@ public final class Collector {
         try {
             info.jvmArgs = ManagementFactory.getRuntimeMXBean().getInputArguments();
         } catch (Throwable ignored) { }
+        heapGuard.install();
         write(false);                 // the file exists from the start, so even a JVM killed at once leaves one
     }
 
@@ -94,6 +97,7 @@ public final class Collector {
                 return;
             }
             cycles++;
+            try { heapGuard.check(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: heap guard: " + t); }
             registry.publishObjectSizes(writer.sizes()::sizeOf);
             try { cycleTask.run(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: " + t); }
             io.heaplens.agent.wire.ChannelServer c = channel;

@@ -32,7 +32,10 @@ final class ProfileWriter {
     private final TypeSizes sizes;
     private final AgentInfo info;
     private final BitSet methods = new BitSet(), sites = new BitSet(), types = new BitSet();
-    private long nodes;
+    /** A Node object with compressed references: header and fields (runtime.Node). */
+    private static final long NODE_OBJECT_BYTES = 72;
+    private long nodes, treeBytes;
+    private final HeapGuard heapGuard;
     long lastWriteMillis, lastBytes;
     /** Memory accounts, when the launch defines any. */
     volatile AccountsWriter accounts;
@@ -41,7 +44,8 @@ final class ProfileWriter {
 
     TypeSizes sizes() { return sizes; }
 
-    ProfileWriter(Registry registry, TransformStats stats, Options options, TypeSizes sizes, AgentInfo info) {
+    ProfileWriter(Registry registry, TransformStats stats, Options options, TypeSizes sizes, AgentInfo info, HeapGuard heapGuard) {
+        this.heapGuard = heapGuard;
         this.registry = registry;
         this.stats = stats;
         this.options = options;
@@ -53,6 +57,7 @@ final class ProfileWriter {
         long t0 = System.nanoTime();
         methods.clear(); sites.clear(); types.clear();
         nodes = 0;
+        treeBytes = 0;
         Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
         try (BufferedWriter bw = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(tmp), StandardCharsets.UTF_8), 1 << 16)) {
             Json j = new Json(bw);
@@ -78,6 +83,7 @@ final class ProfileWriter {
             if (acc != null) acc.write(j);
             j.name("agent").begin('{').field("threads", all.length).field("nodes", nodes)
                 .field("maxNodes", io.heaplens.runtime.ThreadState.maxNodes).field("nodesCreated", io.heaplens.runtime.ThreadState.nodes)
+                .field("treeBytes", treeBytes).field("heapMax", heapGuard.heapMax()).field("frozenAtNodes", heapGuard.frozenAtNodes())
                 .field("lostTraces", io.heaplens.runtime.Sampler.lostTraces)
                 .field("writeMillis", lastWriteMillis).field("bytesWritten", lastBytes).field("collectorCycles", cycles);
             String loss = io.heaplens.runtime.Sampler.firstLoss;
@@ -114,6 +120,7 @@ final class ProfileWriter {
 
     private void node(Json j, Node n) throws IOException {
         nodes++;
+        treeBytes += NODE_OBJECT_BYTES;
         j.begin('{');
         if (n.method >= 0) {
             methods.set(n.method);
@@ -121,6 +128,7 @@ final class ProfileWriter {
         }
         if (n.folded > 0) j.field("folded", n.folded);
         long[] rec = n.recordsSnapshot();
+        if (rec != null) treeBytes += 16 + 8L * rec.length;
         if (rec != null) {
             j.name("a").begin('[');
             for (int b = 0; b < rec.length; b += 4) {
@@ -136,6 +144,7 @@ final class ProfileWriter {
             j.end(']');
         }
         Node[] children = n.childrenSnapshot();
+        if (children != null) treeBytes += 2 * (16 + 4L * children.length);   // the node table and its id table
         if (children != null) {
             j.name("c").begin('[');
             for (Node c : children) if (c != null) node(j, c);

@@ -33,6 +33,14 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ChannelServer {
     public static final int PROTOCOL = 1;
     private static final int HANDSHAKE_MILLIS = 5000;
+    /**
+     * A hello is a few dozen bytes. Before the token is checked nobody may make the program's heap hold more: with the
+     * general 16 MiB limit, a few strangers declaring large frames could fill a program's heap.
+     */
+    static final int HELLO_MAX = 64 << 10;
+    /** Connections waiting for their hello at once; more are refused at once (a flood must not start threads without end). */
+    static final int PENDING_MAX = 8;
+    private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
 
     /** What the server asks of the rest of the agent. */
     public interface Host {
@@ -76,6 +84,12 @@ public final class ChannelServer {
         while (!server.isClosed()) {
             try {
                 Socket s = server.accept();
+                if (pending.incrementAndGet() > PENDING_MAX) {
+                    pending.decrementAndGet();
+                    refused.incrementAndGet();
+                    closeQuietly(s);
+                    continue;
+                }
                 AgentThreads.start("heaplens-channel-client", () -> serve(s));
             } catch (IOException e) {
                 if (server.isClosed()) return;
@@ -86,10 +100,16 @@ public final class ChannelServer {
     private void serve(Socket s) {
         Connection c;
         try {
-            s.setSoTimeout(HANDSHAKE_MILLIS);
-            s.setTcpNoDelay(true);
-            DataInputStream in = new DataInputStream(s.getInputStream());
-            String reason = handshake(in);
+            String reason;
+            DataInputStream in;
+            try {
+                s.setSoTimeout(HANDSHAKE_MILLIS);
+                s.setTcpNoDelay(true);
+                in = new DataInputStream(s.getInputStream());
+                reason = handshake(in);
+            } finally {
+                pending.decrementAndGet();
+            }
             if (reason == null && client != null && client.alive) reason = "another client is connected";
             if (reason != null) {
                 refuse(s, reason);
@@ -132,7 +152,7 @@ public final class ChannelServer {
     private String handshake(DataInputStream in) throws IOException {
         String text;
         try {
-            text = Frames.read(in);
+            text = Frames.read(in, HELLO_MAX);
         } catch (java.net.SocketTimeoutException e) {
             return "no hello within " + HANDSHAKE_MILLIS + " ms";
         } catch (IOException e) {

@@ -14,10 +14,15 @@ public final class Frames {
 
     /** @return the frame's text, or null at a clean end of stream */
     public static String read(DataInputStream in) throws IOException {
+        return read(in, MAX);
+    }
+
+    /** As {@link #read(DataInputStream)}, refusing a frame longer than {@code max} before allocating anything for it. */
+    public static String read(DataInputStream in, int max) throws IOException {
         int b0 = in.read();
         if (b0 < 0) return null;
         int len = (b0 << 24) | (in.readUnsignedByte() << 16) | (in.readUnsignedByte() << 8) | in.readUnsignedByte();
-        if (len < 0 || len > MAX) throw new IOException("frame of " + Integer.toUnsignedString(len) + " bytes exceeds the 16 MiB limit");
+        if (len < 0 || len > max) throw new IOException("frame of " + Integer.toUnsignedString(len) + " bytes exceeds the limit of " + max + " bytes");
         byte[] body = new byte[len];
         try {
             in.readFully(body);

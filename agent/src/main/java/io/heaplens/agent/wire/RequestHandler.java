@@ -99,11 +99,14 @@ final class RequestHandler {
         }
     }
 
+    static final long MAX_ID = 1L << 24;
+
     private static BitSet ids(Object list) {
         BitSet b = new BitSet();
         if (list instanceof List) {
             for (Object o : (List<?>) list) {
-                if (!(o instanceof Long) || (Long) o < 0 || (Long) o > Integer.MAX_VALUE) throw new IndexOutOfBoundsException();
+                // ids are dense and far below 2^24; a larger one is unknown (and would make the BitSet take the heap)
+                if (!(o instanceof Long) || (Long) o < 0 || (Long) o >= MAX_ID) throw new IndexOutOfBoundsException();
                 b.set(((Long) o).intValue());
             }
         }

@@ -1,0 +1,128 @@
+package io.heaplens.agent.collect;
+
+import io.heaplens.agent.instrument.TransformStats;
+import io.heaplens.runtime.ThreadState;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+import javax.management.openmbean.TabularData;
+
+/**
+ * Keeps the agent's call trees from pushing the program over its -Xmx (docs/reliability.md "memory"). The trees
+ * live on the program's heap and only grow; two bounds keep them small:
+ * <ul>
+ * <li>at start, a default node budget of {@link #SHARE} of the heap ({@link #defaultMaxNodes});</li>
+ * <li>when the heap is still more than {@link #FULL} full after a garbage collection, the trees stop growing:
+ *     the node budget is lowered to the nodes that exist, so new calling contexts fold into their callers (counts
+ *     stay exact, as with maxNodes). Every collector's end-of-collection notification trips it at once (the
+ *     occupancy after a young collection counts too: a nearly full old generation shows there first); the
+ *     collector's cycle checks the pools' collection usage too.</li>
+ * </ul>
+ * Lowering {@code ThreadState.maxNodes} costs the probes nothing: they already compare against it.
+ */
+public final class HeapGuard implements NotificationListener {
+    /** Heap occupancy after a collection above which the trees stop growing. */
+    static final double FULL = 0.85;
+    /** Share of the heap the default node budget may take. */
+    static final long SHARE = 32;
+    /** Bytes of one call-tree node with its small tables (measured: 861k nodes took about 180 MB). */
+    public static final long NODE_BYTES = 200;
+
+    private static final String GC_NOTIFICATION = "com.sun.management.gc.notification";
+    private final Set<String> heapPools = new HashSet<>();
+    private final TransformStats stats;
+    private final long heapMax;
+    private volatile long frozenAtNodes = -1;
+    private volatile long frozenAtMillis;
+    private final long start = System.currentTimeMillis();
+
+    HeapGuard(TransformStats stats) {
+        this.stats = stats;
+        this.heapMax = Runtime.getRuntime().maxMemory();
+    }
+
+    /** The node budget when the user sets none: 1/32 of the heap at {@link #NODE_BYTES} a node, at most a million. */
+    public static int defaultMaxNodes(int optionDefault) {
+        long max = Runtime.getRuntime().maxMemory();
+        if (max <= 0 || max == Long.MAX_VALUE) return optionDefault;
+        return (int) Math.max(1000, Math.min(optionDefault, max / SHARE / NODE_BYTES));
+    }
+
+    /** Asks every garbage collector to tell us the heap's occupancy after each collection (young ones too). */
+    void install() {
+        try {
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == MemoryType.HEAP) heapPools.add(pool.getName());
+            }
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                if (gc instanceof NotificationEmitter) ((NotificationEmitter) gc).addNotificationListener(this, null, null);
+            }
+        } catch (Throwable t) {
+            stats.warn("heap guard: no garbage collection notifications (" + t + "); checked every collector cycle only");
+        }
+    }
+
+    @Override
+    public void handleNotification(Notification n, Object handback) {
+        ThreadState ts = null;
+        boolean up = false;
+        try {
+            ts = ThreadState.current();
+            // The JVM's "Notification Thread" builds these notifications for our listener: its work is the agent's,
+            // so it is an agent thread (never profiled, never listed), not a thread of the program's.
+            if (!ts.agentThread) AgentThreads.markCurrent();
+            ts.busy++;
+            up = true;
+            if (frozenAtNodes >= 0 || !GC_NOTIFICATION.equals(n.getType()) || !(n.getUserData() instanceof CompositeData)) return;
+            // com.sun.management.GarbageCollectionNotificationInfo, read as open data (no jdk.management types)
+            CompositeData gcInfo = (CompositeData) ((CompositeData) n.getUserData()).get("gcInfo");
+            TabularData after = (TabularData) gcInfo.get("memoryUsageAfterGc");
+            long used = 0;
+            for (Object row : after.values()) {
+                CompositeData entry = (CompositeData) row;
+                if (heapPools.contains(String.valueOf(entry.get("key")))) used += (Long) ((CompositeData) entry.get("value")).get("used");
+            }
+            if (used > heapMax * FULL) freeze();
+        } catch (Throwable ignored) {
+            // an unexpected notification layout: the collector cycle's check still runs
+        } finally {
+            if (up) ts.busy--;
+        }
+    }
+
+    /** Called every collector cycle: the heap after the last collections, summed over the heap pools. */
+    void check() {
+        if (frozenAtNodes >= 0) return;
+        long used = 0;
+        List<MemoryPoolMXBean> pools = ManagementFactory.getMemoryPoolMXBeans();
+        for (MemoryPoolMXBean pool : pools) {
+            if (pool.getType() != MemoryType.HEAP) continue;
+            MemoryUsage u = pool.getCollectionUsage();
+            if (u != null) used += u.getUsed();
+        }
+        if (used > heapMax * FULL) freeze();
+    }
+
+    private synchronized void freeze() {
+        if (frozenAtNodes >= 0) return;
+        long nodes = ThreadState.nodes;
+        if (ThreadState.maxNodes > nodes) ThreadState.maxNodes = nodes;
+        frozenAtNodes = nodes;
+        frozenAtMillis = System.currentTimeMillis() - start;
+        stats.warn("the heap was more than " + (int) (FULL * 100) + "% full after a garbage collection " + frozenAtMillis
+            + " ms after start: the call trees stopped growing at " + nodes + " nodes (new calling contexts fold into their callers; counts stay exact)");
+    }
+
+    public long heapMax() { return heapMax; }
+    public long frozenAtNodes() { return frozenAtNodes; }
+}
