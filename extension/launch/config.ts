@@ -28,6 +28,8 @@ export interface HeapLensConfig {
   mode?: string;
   /** thread-aware CPU sampling, monitor contention, deadlock detection (agent option threads=true) */
   threads?: boolean;
+  /** write a heap dump (live objects) to this .hprof file when the program ends (agent option heapDumpAtExit) */
+  heapDumpAtExit?: string;
   /** memory account patterns (docs/accounts.md): `a.b` that package only, `a.b.*` with sub-packages */
   accounts?: string[] | string;
   /** accounts mode: how live objects are tracked (off, sampled, exact) */

@@ -156,7 +156,7 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
   const portFile = path.join(tmpDir, 'port.json');
   const settings: AgentSettings = {
     out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode,
-    extra: [`portFile=${portFile}`, ...sampleEveryOption(cfg), ...(cfg.threads === true ? ['threads=true'] : [])],
+    extra: [`portFile=${portFile}`, ...sampleEveryOption(cfg), ...(cfg.threads === true ? ['threads=true'] : []), ...heapDumpOption(cfg, cwd)],
     accounts: patterns(cfg.accounts),
   };
   // Accounts without a mode: the accounts mode (as `heaplens run --accounts`).
@@ -202,4 +202,13 @@ export function sampleEveryOption(cfg: HeapLensConfig): string[] {
   if (!Number.isInteger(n) || n < 1) throw new LaunchError(`"sampleEvery" must be a whole number of at least 1, not ${JSON.stringify(cfg.sampleEvery)}.`);
   if (cfg.mode !== 'lifetime') throw new LaunchError('"sampleEvery" applies to "mode": "lifetime".');
   return [`sampleEvery=${n}`];
+}
+
+/** `heapDumpAtExit` as an agent option: an absolute .hprof path (relative ones are taken from the program's cwd). */
+export function heapDumpOption(cfg: HeapLensConfig, cwd: string): string[] {
+  if (cfg.heapDumpAtExit === undefined || cfg.heapDumpAtExit === '') return [];
+  if (typeof cfg.heapDumpAtExit !== 'string' || !cfg.heapDumpAtExit.endsWith('.hprof')) {
+    throw new LaunchError(`"heapDumpAtExit" must name a file ending with .hprof, not ${JSON.stringify(cfg.heapDumpAtExit)}.`);
+  }
+  return [`heapDumpAtExit=${path.resolve(cwd, cfg.heapDumpAtExit)}`];
 }

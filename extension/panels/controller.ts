@@ -111,7 +111,7 @@ export class WebviewController implements vscode.Disposable {
         await openSource(msg.frame);
         return;
       case 'whyAlive':
-        await whyAlive(msg.className);
+        await whyAlive(msg.className, dumpAtExit(this.profile));
         return;
       case 'snapshot':
         if (this.options.snapshot) this.options.snapshot(msg.gc === true);
@@ -170,11 +170,18 @@ export class WebviewController implements vscode.Disposable {
  * "Why is it still alive?" on a leak suspect: heap retention (heap dumps) is the `heaplens.showRetention` command,
  * contributed separately; without it the user is told so instead of nothing happening.
  */
-export async function whyAlive(className: string): Promise<void> {
+/** The heap dump the agent wrote when this profile's program ended (launch field / option heapDumpAtExit), if it is there. */
+export function dumpAtExit(profile: ProfileFile | undefined): string | undefined {
+  const f = profile?.meta?.options?.heapDumpAtExit;
+  return typeof f === 'string' && fs.existsSync(f) ? f : undefined;
+}
+
+export async function whyAlive(className: string, file?: string): Promise<void> {
   const commands = await vscode.commands.getCommands(true);
   if (!commands.includes('heaplens.showRetention')) {
     void vscode.window.showInformationMessage(`HeapLens: heap retention is not available in this build, so what keeps ${className} alive cannot be shown.`);
     return;
   }
-  await vscode.commands.executeCommand('heaplens.showRetention', { className });
+  // the program's own dump at exit when there is one; else showRetention dumps the live session or asks for a dump
+  await vscode.commands.executeCommand('heaplens.showRetention', file ? { className, file } : { className });
 }

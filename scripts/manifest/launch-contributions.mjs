@@ -47,6 +47,7 @@ const launch = {
     cwd: str('Working directory of the program.', { default: '${workspaceFolder}' }),
     env: { type: 'object', additionalProperties: { type: ['string', 'null'] }, description: 'Environment variables added to the program\'s (null removes one).' },
     envFile: str('A file of KEY=VALUE lines added to the environment.'),
+    heapDumpAtExit: str('Write a heap dump (live objects, .hprof) to this file when the program ends; "Why is it still alive?" on a leak suspect then shows the paths from GC roots in it (docs/heap.md).'),
     javaExec: str('The java executable to run (overrides javaHome).'),
     console: str('Where the program\'s output goes.', {
       enum: ['internalConsole', 'integratedTerminal', 'externalTerminal'], default: 'internalConsole',

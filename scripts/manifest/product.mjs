@@ -68,8 +68,8 @@ const walkthrough = {
       'editor.png', 'A Java file with HeapLens CodeLens above its methods and marked hot allocation lines.',
       ['onCommand:heaplens.toggleCodeLens', 'onCommand:heaplens.toggleHotLines', 'onCommand:heaplens.selectEditorProfile']),
     step('accounts', 'Accounts and lifetimes',
-      'Two more questions have their own modes. **Memory accounts** ("accounts": ["com.acme.cache.*", …]) charge every allocation to the module that caused it and follow live memory per module across snapshots, to find the one that grows. **Lifetimes** ("mode": "lifetime") sample objects and measure lag, drag and void — memory allocated too early, kept too long, or never used. The allocation sites table shows where the objects come from.\n[Open the Profile Memory fields](command:workbench.action.debug.configure)',
-      'accounts.png', 'The allocation sites table of the sample\'s profile: types, counts and source lines.',
+      'Two more questions have their own modes. **Memory accounts** ("accounts": ["com.acme.cache.*", …]) charge every allocation to the module that caused it and follow live memory per module across snapshots, to find the one that grows. **Lifetimes** ("mode": "lifetime") sample objects and measure lag, drag and void — memory allocated too early, kept too long, or never used. The Accounts view shows live bytes per account over time and the leak suspects; "Why is it still alive?" opens the paths from GC roots in a heap dump.\n[Open the Profile Memory fields](command:workbench.action.debug.configure)',
+      'accounts.png', 'The Accounts view of the fixture server: live bytes per account over the snapshots, and the leaking account srv.cache on top of the leak suspects.',
       ['onCommand:heaplens.showProfile']),
   ],
 };

@@ -44,7 +44,7 @@ async function quickOpen(wb, prefix, text, row) {
 }
 
 /** A picture of part of the workbench: the union of the elements' boxes. */
-async function picture(wb, name, selectors) {
+export async function picture(wb, name, selectors) {
   const boxes = [];
   for (const s of selectors) {
     const b = await wb.page.locator(s).first().boundingBox();
@@ -207,7 +207,7 @@ export const PICTURE_SCENARIOS = {
     await view.locator('#tab-sites').click();
     await view.locator('.view-sites table.grid tbody tr').first().waitFor({ timeout: 10000 });
     await sleep(500);
-    await picture(wb, 'accounts', ['.part.editor']);
+    await picture(wb, 'sites', ['.part.editor']);   // (the walkthrough's accounts picture is the accounts scenario's)
     await command(wb, 'View: Close All Editors');
   },
 };

@@ -48,6 +48,7 @@ export function prepareWorkspace(dir) {
     type: 'heaplens', request: 'launch', name: 'Profile Memory: server accounts', mainClass: 'srv.Main',
     classPaths: ['${workspaceFolder}/build/server-classes'], vmArgs: '-Dsrv.pause=700',
     accounts: ['srv.http.*', 'srv.cache'], liveness: 'exact', snapshotInterval: 250,
+    heapDumpAtExit: '${workspaceFolder}/.heaplens/server-at-exit.hprof',
   });
   writeFileSync(file, JSON.stringify(launch, null, 2));
   return dir;
