@@ -12,9 +12,9 @@ const NAMES = ['(unaccounted)', 'srv.http.*', 'srv.cache'];
 type Row = [number, string, number, number, number, number, number, number];
 
 /** A profile with an accounts section: one snapshot per entry of `live` (the live/old counts of srv.cache.Entry). */
-function withSnapshots(entry: number[], garbage: number[], kind = 'exact'): ProfileFile {
+function withSnapshots(entry: number[], garbage: number[], kind = 'exact', lastAtShutdown = false): ProfileFile {
   const snapshots = entry.map((n, i) => ({
-    seq: i + 1, time: 1_700_000_000_000 + i * 1000, reason: i === entry.length - 1 ? 'shutdown' : 'periodic', gc: false, gcs: i * 2,
+    seq: i + 1, time: 1_700_000_000_000 + i * 1000, reason: lastAtShutdown && i === entry.length - 1 ? 'shutdown' : 'periodic', gc: false, gcs: i * 2,
     rows: [
       [2, 'srv.cache.Entry', 200 * (i + 1), 4800 * (i + 1), n, n * 24, n, i * 2] as Row,
       [1, 'srv.http.Scratch', 1000 * (i + 1), 24000 * (i + 1), garbage[i], garbage[i] * 24, garbage[i], 1] as Row,
@@ -36,7 +36,7 @@ test('accounts: a profile without the section has none; a malformed one is refus
 });
 
 test('accounts: the TSV of the last snapshot has the exact header and one row per account and class', () => {
-  const a = accountsOf(withSnapshots([400, 600, 800], [5, 0, 0]))!;
+  const a = accountsOf(withSnapshots([400, 600, 800], [5, 0, 0], 'exact', true))!;
   const lines = accountsTsv(a).trimEnd().split('\n');
   assert.equal(lines[0], 'account\tclass\tallocated_objects\tallocated_bytes\tlive_objects\tlive_bytes');
   assert.deepEqual(ACCOUNTS_HEADER, lines[0].split('\t'));
@@ -68,6 +68,11 @@ test('accounts: a leak suspect rises in both halves of the series and never fall
   assert.deepEqual(leakSuspects(accountsOf(withSnapshots([100, 300, 500, 700, 900, 800], [0, 0, 0, 0, 0, 0]))!), []);
   // fewer than three snapshots: nothing to compare
   assert.deepEqual(leakSuspects(accountsOf(withSnapshots([100, 300], [0, 0]))!), []);
+  // the snapshot at shutdown is the teardown, not the trend: a jump only there is no leak ...
+  assert.deepEqual(leakSuspects(accountsOf(withSnapshots([100, 300, 300, 300, 300, 900], [0, 0, 0, 0, 0, 0], 'exact', true))!), []);
+  // ... and a rising class is judged, and shown, on the snapshots before it
+  const atExit = leakSuspects(accountsOf(withSnapshots([200, 200, 400, 600, 600, 800], [0, 0, 0, 0, 0, 0], 'exact', true))!);
+  assert.deepEqual(atExit.map((x) => [x.cls, x.series.join(','), x.growthObjects]), [['srv.cache.Entry', '200,200,400,600,600', 400]]);
 });
 
 test('accounts: snapshot diff of live objects, largest byte change first', () => {
