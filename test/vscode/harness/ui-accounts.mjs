@@ -57,5 +57,8 @@ export const ACCOUNTS_SCENARIOS = {
     }
     await sleep(300);
     await wb.shot('accounts-why-alive');
+    // close the Heap view (the active editor): a second HeapLens webview would stand in front of later scenarios'
+    await wb.palette('View: Close Editor');
+    await sleep(500);
   },
 };

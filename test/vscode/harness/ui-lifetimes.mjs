@@ -30,7 +30,7 @@ export const LIFETIME_SCENARIOS = {
     await sleep(500);
     // the newest profile is the first, focused row; Enter (a click can miss a list still re-rendering under load)
     await page.keyboard.press('Enter');
-    const view = page.frameLocator('iframe.webview').last().frameLocator('#active-frame');
+    const view = page.frameLocator('iframe.webview:visible').last().frameLocator('#active-frame');   // not a hidden one of an earlier scenario
     await view.locator('#tab-lifetimes').click();
     await view.locator('.view-lifetimes svg.lt-area path.lt-drag').first().waitFor({ state: 'attached', timeout: 30000 });
     const first = view.locator('.view-lifetimes table.grid tbody tr').first();
