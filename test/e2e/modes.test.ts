@@ -126,7 +126,9 @@ for (const jdk of JDKS) {
         while (stack.length) { const n = stack.pop()!; if (n.m !== undefined) frames.add(names.get(n.m)!); stack.push(...(n.c ?? [])); }
       }
       assert.ok(frames.has('sampling.Main.main') && frames.has('sampling.Main.churn'), `sampled frames: ${[...frames].join(', ')}`);
-      assert.equal(doc.agent?.lostTraces, 0, `no stack walk failed: ${doc.agent?.firstLostTrace}`);
+      // ~9,300 samples here; a walk can fail now and then (a sample taken while the JVM loads a class the walker
+      // needs: ClassCircularityError), and such a sample still counts, at the root. Before the JDK 25 fix all failed.
+      assert.ok((doc.agent?.lostTraces ?? 0) <= 10, `${doc.agent?.lostTraces} stack walks failed: ${doc.agent?.firstLostTrace}`);
       const elements = countOf(doc, 'sampled', 'byte[]').elements;
       assert.ok(Math.abs(elements - 100_000_000) / 100_000_000 <= 4 * Math.sqrt(1 / ((1_000_000 * arrayBytes) / K)));
     });
