@@ -29,20 +29,6 @@ async function goToLine(wb, line) {
   await sleep(400);
 }
 
-/** Runs a command by its palette title when it exists (layout commands differ between versions). */
-async function tryCommand(wb, title) {
-  const page = wb.page;
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10000 });
-  await input.fill(`>${title}`);
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  const found = await row.waitFor({ timeout: 3000 }).then(() => true, () => false);
-  await page.keyboard.press(found ? 'Enter' : 'Escape');
-  await sleep(300);
-}
-
 const lensLinks = (wb) => wb.page.locator('.monaco-editor .codelens-decoration a');
 
 export const EDITOR_SCENARIOS = {
@@ -51,8 +37,8 @@ export const EDITOR_SCENARIOS = {
     await wb.startConfiguration('Profile Memory: WordIndex');
     await wb.waitFor('the WordIndex session to end', async () => /profile saved to .*WordIndex-\d{8}-\d{6}\.heaplens/.test(await wb.consoleText()), 90000);
     // room for the code: no secondary side bar, no panel
-    if (await wb.page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await tryCommand(wb, 'View: Hide Secondary Side Bar');
-    await tryCommand(wb, 'View: Hide Panel');
+    if (await wb.page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await wb.tryCommand('View: Hide Secondary Side Bar');
+    await wb.tryCommand('View: Hide Panel');
     await openFile(wb, 'WordIndex.java');
     const titles = await wb.waitFor('the allocation CodeLens', async () => {
       const t = await lensLinks(wb).allTextContents();

@@ -16,20 +16,6 @@ export const WALKTHROUGH_STEPS = [
   'Accounts and lifetimes',
 ];
 
-/** Runs a palette command when it exists (layout command titles differ between versions). */
-async function tryCommand(wb, title) {
-  const page = wb.page;
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10000 });
-  await input.fill(`>${title}`);
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  const found = await row.waitFor({ timeout: 3000 }).then(() => true, () => false);
-  await page.keyboard.press(found ? 'Enter' : 'Escape');
-  await sleep(300);
-}
-
 async function quickOpen(wb, prefix, text, row) {
   const page = wb.page;
   await page.keyboard.press('Escape');
@@ -108,8 +94,8 @@ export const PRODUCT_SCENARIOS = {
   async 'Getting Started walkthrough: five steps with pictures, "Check the Java Runtime" finds the JDK'(wb) {
     const page = wb.page;
     // room for the pictures: the walkthrough hides its media column in a narrow editor
-    await tryCommand(wb, 'View: Close Primary Side Bar');
-    if (await page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await tryCommand(wb, 'View: Hide Secondary Side Bar');
+    await wb.tryCommand('View: Close Primary Side Bar');
+    if (await page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await wb.tryCommand('View: Hide Secondary Side Bar');
     await command(wb, 'Welcome: Open Walkthrough...');
     const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with HeapLens' }).first();
     await pick.waitFor({ timeout: 20000 });
@@ -165,9 +151,9 @@ export const PICTURE_SCENARIOS = {
     await quickOpen(wb, '', 'WordIndex.java', 'WordIndex.java');
     await page.locator('.tabs-container .tab', { hasText: 'WordIndex.java' }).first().click();
     await command(wb, 'View: Close Other Editors in Group');
-    await tryCommand(wb, 'View: Close Primary Side Bar');
-    if (await page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await tryCommand(wb, 'View: Hide Secondary Side Bar');
-    await tryCommand(wb, 'View: Hide Panel');
+    await wb.tryCommand('View: Close Primary Side Bar');
+    if (await page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await wb.tryCommand('View: Hide Secondary Side Bar');
+    await wb.tryCommand('View: Hide Panel');
     await page.locator('.tabs-container .tab', { hasText: 'WordIndex.java' }).first().click();
     await quickOpen(wb, ':', '71');
     await page.locator('.monaco-editor .codelens-decoration a:visible', { hasText: /^HeapLens: / }).first().waitFor({ timeout: 20000 });
@@ -193,7 +179,7 @@ export const PICTURE_SCENARIOS = {
     await picture(wb, 'configure', ['.part.editor', '.part.panel', '.part.statusbar']);
     await wb.waitFor('the end of the session', async () => /profile saved to/.test(await wb.consoleText()), 60000);
     await command(wb, 'Notifications: Clear All Notifications');
-    await tryCommand(wb, 'View: Hide Panel');
+    await wb.tryCommand('View: Hide Panel');
     await command(wb, 'View: Close All Editors');
     // the flame tree and the sites of the WordIndex profile (two worker threads: a deeper tree)
     await command(wb, 'HeapLens: Open Profile…');

@@ -35,6 +35,20 @@ class Workbench {
     await page.keyboard.press('Enter');
   }
 
+  /** Runs a command by its palette title when it exists (layout command titles differ between versions). */
+  async tryCommand(title) {
+    const page = this.page;
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10000 });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    const found = await row.waitFor({ timeout: 3000 }).then(() => true, () => false);
+    await page.keyboard.press(found ? 'Enter' : 'Escape');
+    await sleep(300);
+  }
+
   /** The "debug " quick access (as in Ctrl+P, "debug "), then the configuration whose label is exactly `name`. */
   async startConfiguration(name) {
     const page = this.page;

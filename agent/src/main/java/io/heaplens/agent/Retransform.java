@@ -4,7 +4,6 @@ import io.heaplens.agent.instrument.HeapLensTransformer;
 import io.heaplens.agent.instrument.TransformStats;
 
 import java.lang.instrument.Instrumentation;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,13 +16,11 @@ final class Retransform {
 
     /** @return how many classes were retransformed */
     static int all(Instrumentation inst, HeapLensTransformer t, TransformStats stats) {
-        List<Class<?>> todo = new ArrayList<>();
-        for (Class<?> c : inst.getAllLoadedClasses()) {
-            if (c.isArray() || c.isPrimitive() || c.isHidden() || !inst.isModifiableClass(c)) continue;
-            String internal = c.getName().replace('.', '/');
-            if (internal.startsWith("io/heaplens/") || !t.wanted(internal, c.getClassLoader())) continue;
-            todo.add(c);
-        }
+        return classes(inst, t.retransformable(inst.getAllLoadedClasses(), false), stats);
+    }
+
+    /** Retransforms the classes in big batches, one by one where a batch fails; @return how many succeeded */
+    static int classes(Instrumentation inst, List<Class<?>> todo, TransformStats stats) {
         int done = 0;
         // Big batches: each retransformation request walks every loaded class once, so fewer requests are cheaper.
         for (int i = 0; i < todo.size(); i += 5000) {

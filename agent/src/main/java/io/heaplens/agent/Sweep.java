@@ -29,17 +29,7 @@ final class Sweep implements Runnable {
         last = System.currentTimeMillis();
         if (transformer.level() == io.heaplens.runtime.Mode.LEVEL_NONE) return 0;   // paused: nothing is instrumented
         List<Class<?>> todo = transformer.unseen(inst.getAllLoadedClasses());
-        int done = 0;
-        for (Class<?> c : todo) {
-            try {
-                inst.retransformClasses(c);
-                done++;
-            } catch (Throwable t) {
-                stats.warn(c.getName() + ": could not be retransformed (" + t + "); its allocations are not counted");
-            }
-        }
-        stats.retransformed(done);
-        return done;
+        return todo.isEmpty() ? 0 : Retransform.classes(inst, todo, stats);
     }
 
     /** The collector's cycle task. */

@@ -88,13 +88,16 @@ public final class HeapLensTransformer implements ClassFileTransformer {
     }
 
     /** Loaded classes this transformer should have instrumented but was never asked about. */
-    public java.util.List<Class<?>> unseen(Class<?>[] loaded) {
+    public java.util.List<Class<?>> unseen(Class<?>[] loaded) { return retransformable(loaded, true); }
+
+    /** Loaded classes this transformer instruments and the JVM can retransform (all, or only the unseen ones). */
+    public java.util.List<Class<?>> retransformable(Class<?>[] loaded, boolean unseenOnly) {
         java.util.List<Class<?>> out = new java.util.ArrayList<>();
         for (Class<?> c : loaded) {
             if (c.isArray() || c.isPrimitive() || c.isHidden() || !inst.isModifiableClass(c)) continue;
             String internal = c.getName().replace('.', '/');
             if (internal.startsWith("io/heaplens/") || !wanted(internal, c.getClassLoader())) continue;
-            if (!seen.contains(key(c.getClassLoader(), internal))) out.add(c);
+            if (!unseenOnly || !seen.contains(key(c.getClassLoader(), internal))) out.add(c);
         }
         return out;
     }
