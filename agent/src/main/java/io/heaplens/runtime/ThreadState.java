@@ -58,6 +58,27 @@ public final class ThreadState {
     public int busy;
     /** The agent's own threads (collector, shutdown writer): never shown in a profile. */
     public boolean agentThread;
+    /** Whether {@link #nameChecked} has compared this thread's name with {@link #agentThreadNames}. */
+    private boolean named;
+
+    /**
+     * Names of JVM threads whose Java code runs only because the agent asked for it (the "Notification Thread"
+     * builds the GC notifications of the agent's heap guard): such a thread is the agent's from its first probe
+     * on, before the agent's own code runs on it. Without this, the JDK's work for the first notification (tens to
+     * hundreds of objects) lands in the profile whenever a collection happens, so two runs of one program differ.
+     */
+    private static volatile String[] agentThreadNames = new String[0];
+
+    /** Makes the threads named {@code name} agent threads from their first probe on. */
+    public static void adoptThreadsNamed(String name) {
+        synchronized (LOCK) {
+            String[] old = agentThreadNames;
+            String[] names = new String[old.length + 1];
+            System.arraycopy(old, 0, names, 0, old.length);
+            names[old.length] = name;
+            agentThreadNames = names;
+        }
+    }
 
     private ThreadState(Thread t) {
         thread = t;
@@ -91,8 +112,39 @@ public final class ThreadState {
     @DontInline
     private static ThreadState miss(Thread t) {
         ThreadState s = CURRENT.get();
-        CACHE[(int) t.getId() & 1023] = s;
+        if (s.named || nameChecked(s, t)) CACHE[(int) t.getId() & 1023] = s;
         return s;
+    }
+
+    /**
+     * Once per thread: adopts it as an agent thread if its name is one of {@link #agentThreadNames}. A thread the
+     * JVM is still attaching has no name yet (and no holder: {@code isDaemon} throws): it stays out of the cache
+     * and is looked at again on its next probe. Nothing here may throw into the program.
+     */
+    private static boolean nameChecked(ThreadState s, Thread t) {
+        String[] names = agentThreadNames;
+        if (names.length == 0) {
+            s.named = true;
+            return true;
+        }
+        s.busy++;                              // getName and equals may be instrumented: they record nothing
+        try {
+            String name = t.getName();
+            if (name == null) return false;
+            s.named = true;
+            for (String n : names) {
+                if (n.equals(name)) {
+                    s.agentThread = true;
+                    s.busy++;                  // as AgentThreads.markCurrent: this thread never records again
+                    break;
+                }
+            }
+            return true;
+        } catch (Throwable e) {
+            return false;
+        } finally {
+            s.busy--;
+        }
     }
 
     private static ThreadState register(ThreadState ts) {

@@ -39,6 +39,8 @@ public final class HeapGuard implements NotificationListener {
     public static final long NODE_BYTES = 200;
 
     private static final String GC_NOTIFICATION = "com.sun.management.gc.notification";
+    /** The JVM thread (JDK 14 and later) that calls notification listeners. */
+    static final String NOTIFICATION_THREAD = "Notification Thread";
     private final Set<String> heapPools = new HashSet<>();
     private final TransformStats stats;
     private final long heapMax;
@@ -64,6 +66,8 @@ public final class HeapGuard implements NotificationListener {
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
                 if (pool.getType() == MemoryType.HEAP) heapPools.add(pool.getName());
             }
+            // the thread that will build our notifications is ours from its first allocation on (ThreadState)
+            ThreadState.adoptThreadsNamed(NOTIFICATION_THREAD);
             for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
                 if (gc instanceof NotificationEmitter) ((NotificationEmitter) gc).addNotificationListener(this, null, null);
             }
