@@ -42,6 +42,8 @@ export const CONFIGS = [
  * agent, so that `--configs plain,heaplens-paused,heaplens-threads` isolates its cost (docs/threads.md).
  */
 export const EXTRA_CONFIGS = [
+  // the sampled mode fed by JFR's allocation samples instead of bytecode probes (docs/modes.md)
+  heaplens('sampled', 'sampler=jfr', 'heaplens-sampled-jfr'),
   heaplens('paused', 'threads=true', 'heaplens-threads'),
   heaplens('exact', 'threads=true', 'heaplens-exact-threads'),
 ];

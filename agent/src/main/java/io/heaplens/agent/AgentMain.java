@@ -47,6 +47,7 @@ public final class AgentMain {
             io.heaplens.agent.collect.LifetimeWatcher lifetimes = null;
             if (Mode.parse(options.mode) == Mode.LIFETIME) lifetimes = LifetimeMode.start(options, inst, filter);
             WarmUp.instrumenter();
+            if (options.sampler.equals("jfr")) io.heaplens.agent.jfr.JfrSampling.start(registry, filter, inst, stats);
             transformer.level(Mode.level(Mode.get()));
             inst.addTransformer(transformer, true);
             Sweep sweep = new Sweep(inst, transformer, stats);

@@ -136,6 +136,7 @@ public final class Collector {
         if (lw != null) {
             try { lw.finish(); } catch (Throwable t) { System.err.println("heaplens: lifetimes: " + t); }
         }
+        io.heaplens.agent.jfr.JfrSampling.drain(2000);   // JFR delivers its samples about once a second
         write(true);
         io.heaplens.agent.wire.ChannelServer c = channel;
         if (c != null) c.exiting();

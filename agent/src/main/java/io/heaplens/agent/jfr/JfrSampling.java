@@ -1,0 +1,58 @@
+package io.heaplens.agent.jfr;
+
+import io.heaplens.agent.PackageFilter;
+import io.heaplens.agent.Registry;
+import io.heaplens.agent.instrument.TransformStats;
+import io.heaplens.runtime.Mode;
+
+import java.lang.instrument.Instrumentation;
+
+/**
+ * The sampled mode fed by HotSpot's own allocation sampling (agent option sampler=jfr, docs/modes.md): a JFR
+ * RecordingStream in this JVM delivers jdk.ObjectAllocationSample events and {@link JfrStream} adds them to the
+ * threads' sampled trees, so the sampled mode needs no bytecode probes. This class names no jdk.jfr type: where
+ * the module is missing (a runtime image without it, --limit-modules) it reports why and the probes stay.
+ */
+public final class JfrSampling {
+    /** JFR's rate limit for the event; the sum of the weights stays an estimate of all allocated bytes at any rate. */
+    public static final String THROTTLE = "1000/s";
+
+    private static volatile JfrStream stream;
+
+    private JfrSampling() {}
+
+    /**
+     * Starts the stream and makes the sampled mode probe-free; on failure records a warning and leaves the
+     * probe sampler in place. Call before the transformer's level is chosen.
+     */
+    public static boolean start(Registry registry, PackageFilter filter, Instrumentation inst, TransformStats stats) {
+        try {
+            if (!ModuleLayer.boot().findModule("jdk.jfr").isPresent()) {
+                stats.warn("sampler=jfr: the module jdk.jfr is not in this JVM's boot layer; the sampled mode uses bytecode probes");
+                return false;
+            }
+            JfrStream s = new JfrStream(registry, filter, inst);
+            s.start();
+            stream = s;
+            Mode.sampledByJfr = true;
+            return true;
+        } catch (Throwable t) {   // NoClassDefFoundError, JFR disabled (-XX:-FlightRecorder), a JFR start failure
+            stats.warn("sampler=jfr: JFR allocation sampling could not start (" + t + "); the sampled mode uses bytecode probes");
+            return false;
+        }
+    }
+
+    public static boolean active() { return stream != null; }
+
+    /** Before the final profile is written: the samples JFR has buffered but not delivered yet. */
+    public static void drain(long timeoutMillis) {
+        JfrStream s = stream;
+        if (s != null) s.drain(timeoutMillis);
+    }
+
+    /** Samples added to the trees, and those dropped (agent or JFR threads, other modes, unreadable events). */
+    public static long[] counts() {
+        JfrStream s = stream;
+        return s == null ? new long[] {0, 0} : new long[] {s.samples, s.dropped};
+    }
+}
