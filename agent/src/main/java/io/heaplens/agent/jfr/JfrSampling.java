@@ -18,6 +18,8 @@ public final class JfrSampling {
     public static final String THROTTLE = "1000/s";
 
     private static volatile JfrStream stream;
+    /** Epoch ms when the agent finished starting: samples before it are the agent's own work on the main thread. */
+    public static volatile long notBefore = Long.MAX_VALUE;
 
     private JfrSampling() {}
 
@@ -33,6 +35,8 @@ public final class JfrSampling {
             }
             JfrStream s = new JfrStream(registry, filter, inst);
             s.start();
+            String hook = s.holdJfrShutdownHook(inst);
+            if (hook != null) stats.warn(hook);
             stream = s;
             Mode.sampledByJfr = true;
             return true;
@@ -45,9 +49,9 @@ public final class JfrSampling {
     public static boolean active() { return stream != null; }
 
     /** Before the final profile is written: the samples JFR has buffered but not delivered yet. */
-    public static void drain(long timeoutMillis) {
+    public static String drain(long timeoutMillis) {
         JfrStream s = stream;
-        if (s != null) s.drain(timeoutMillis);
+        return s == null ? null : s.drain(timeoutMillis);
     }
 
     /** Samples added to the trees, and those dropped (agent or JFR threads, other modes, unreadable events). */

@@ -64,19 +64,28 @@ final class JfrStream {
                 }
             }
         });
-        rs.onFlush(new Runnable() {
-            @Override public void run() { lastFlush = System.nanoTime(); }
+        // JFR writes a jdk.Flush event each time it hands its buffers over: one written after the drain began
+        // means every sample taken before it has been delivered.
+        rs.enable("jdk.Flush");
+        rs.onEvent("jdk.Flush", new Consumer<RecordedEvent>() {
+            @Override public void accept(RecordedEvent e) { lastFlush = e.getEndTime().toEpochMilli(); }
         });
         rs.onClose(new Runnable() {
             @Override public void run() { closed = true; }
         });
     }
 
-    void start() {
+    /**
+     * Starts the recording and returns once it runs, so the samples cover the program from its first instruction.
+     * The events are delivered on an agent thread of our own: JFR's startAsync thread is not a daemon and would
+     * keep the JVM from exiting.
+     */
+    void start() throws InterruptedException {
+        int before = running();
         AgentThreads.start("heaplens-jfr", new Runnable() {
             @Override public void run() {
                 try {
-                    rs.start();          // blocks, delivering events on this (agent) thread, until the stream closes
+                    rs.start();          // blocks, delivering events on this thread, until the stream closes
                 } catch (Throwable t) {
                     // the JVM is shutting down, or JFR stopped: the samples so far stay in the trees
                 } finally {
@@ -84,13 +93,56 @@ final class JfrStream {
                 }
             }
         });
+        for (int i = 0; i < 500 && running() <= before && !closed; i++) Thread.sleep(10);
+    }
+
+    private static int running() {
+        int n = 0;
+        for (jdk.jfr.Recording r : jdk.jfr.FlightRecorder.getFlightRecorder().getRecordings()) {
+            if (r.getState() == jdk.jfr.RecordingState.RUNNING) n++;
+        }
+        return n;
     }
 
     /** Waits for one flush that began after now (JFR hands over its buffers about once a second). */
-    void drain(long timeoutMillis) {
-        long since = System.nanoTime(), end = since + timeoutMillis * 1_000_000L;
-        while (!closed && lastFlush - since < 0 && System.nanoTime() - end < 0) {
-            try { Thread.sleep(20); } catch (InterruptedException e) { return; }
+    String drain(long timeoutMillis) {
+        long t0 = System.nanoTime(), since = System.currentTimeMillis(), end = t0 + timeoutMillis * 1_000_000L;
+        while (!closed && lastFlush < since && System.nanoTime() - end < 0) {
+            try { Thread.sleep(20); } catch (InterruptedException e) { break; }
+        }
+        String how = closed ? "stream closed" : lastFlush >= since ? "flushed" : "timed out";
+        Thread hook = jfrHook;
+        if (hook != null) {
+            try { hook.run(); } catch (Throwable t) { how += "; JFR's shutdown hook: " + t; }   // what JFR would have done
+        }
+        return "JFR samples drained in " + (System.nanoTime() - t0) / 1_000_000 + " ms (" + how + "), " + samples + " samples, " + dropped + " dropped";
+    }
+
+    private volatile Thread jfrHook;
+
+    /**
+     * JFR's shutdown hook closes every stream at exit, discarding the samples it has not delivered yet (up to a
+     * second's worth), and shutdown hooks run in no set order. So the agent takes the hook out and runs it itself
+     * after its drain. Without access to it (another JDK's internals) the tail of a run's samples can be lost.
+     */
+    String holdJfrShutdownHook(Instrumentation inst) {
+        try {
+            Class<?> hooks = Class.forName("java.lang.ApplicationShutdownHooks");
+            inst.redefineModule(Object.class.getModule(), java.util.Set.<Module>of(), java.util.Map.<String, java.util.Set<Module>>of(),
+                java.util.Map.of("java.lang", java.util.Set.of(JfrStream.class.getModule())), java.util.Set.<Class<?>>of(),
+                java.util.Map.<Class<?>, List<Class<?>>>of());
+            java.lang.reflect.Field f = hooks.getDeclaredField("hooks");
+            f.setAccessible(true);
+            Thread found = null;
+            synchronized (hooks) {
+                Map<?, ?> all = (Map<?, ?>) f.get(null);
+                for (Object t : all.keySet()) if (t instanceof Thread && "JFR Shutdown Hook".equals(((Thread) t).getName())) found = (Thread) t;
+            }
+            if (found == null) return "sampler=jfr: JFR's shutdown hook was not found; the last second's samples of a run may be lost";
+            if (Runtime.getRuntime().removeShutdownHook(found)) jfrHook = found;
+            return null;
+        } catch (Throwable t) {
+            return "sampler=jfr: JFR's shutdown hook could not be held back (" + t + "); the last second's samples of a run may be lost";
         }
     }
 
@@ -99,7 +151,8 @@ final class JfrStream {
         RecordedClass c = e.getClass("objectClass");
         RecordedStackTrace st = e.getStackTrace();
         if (th == null || c == null || st == null) return false;
-        if (!"sampled".equals(ModeControl.modeAt(e.getStartTime().toEpochMilli()))) return false;
+        long at = e.getStartTime().toEpochMilli();
+        if (at < JfrSampling.notBefore || !"sampled".equals(ModeControl.modeAt(at))) return false;
         ThreadState ts = state(th);
         if (ts == null) return false;
         List<RecordedFrame> frames = st.getFrames();
