@@ -71,7 +71,7 @@ public final class AgentMain {
             collector.start();
             if (options.threads) io.heaplens.agent.threads.ThreadsProfiler.start(options.cpuSampleMillis);
             if (options.portFile != null) Channel.open(options, registry, collector, info);
-            io.heaplens.agent.jfr.JfrSampling.notBefore = System.currentTimeMillis();
+            io.heaplens.agent.jfr.JfrSampling.started();
         } finally {
             ThreadState.current().busy--;
         }

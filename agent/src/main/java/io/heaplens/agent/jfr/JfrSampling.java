@@ -20,6 +20,8 @@ public final class JfrSampling {
     private static volatile JfrStream stream;
     /** Epoch ms when the agent finished starting: samples before it are the agent's own work on the main thread. */
     public static volatile long notBefore = Long.MAX_VALUE;
+    /** The thread that started the agent, and the bytes it had allocated when the agent was ready (JFR's start-up included). */
+    static volatile long starterId = -1, starterBytes = -1;
 
     private JfrSampling() {}
 
@@ -47,6 +49,24 @@ public final class JfrSampling {
     }
 
     public static boolean active() { return stream != null; }
+
+    /**
+     * The agent has started: samples from now on are the program's. The first sample of the starting thread weighs
+     * the bytes since its previous one, JFR's own start-up among them; they are taken off it (JfrStream.add).
+     */
+    public static void started() {
+        if (stream == null) return;
+        try {
+            java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+            if (mx instanceof com.sun.management.ThreadMXBean) {
+                starterBytes = ((com.sun.management.ThreadMXBean) mx).getCurrentThreadAllocatedBytes();
+                starterId = Thread.currentThread().getId();
+            }
+        } catch (Throwable t) {
+            // then the first sample keeps that weight: the estimate of its type is high by the start-up's bytes
+        }
+        notBefore = System.currentTimeMillis();
+    }
 
     /** Before the final profile is written: the samples JFR has buffered but not delivered yet. */
     public static String drain(long timeoutMillis) {

@@ -48,6 +48,8 @@ final class JfrStream {
     volatile long samples, dropped;
     private volatile long lastFlush;
     private volatile boolean closed;
+    private boolean starterSeen;
+    private long starterWeight;
 
     JfrStream(Registry registry, PackageFilter filter, Instrumentation inst) {
         this.registry = registry;
@@ -151,13 +153,21 @@ final class JfrStream {
         RecordedClass c = e.getClass("objectClass");
         RecordedStackTrace st = e.getStackTrace();
         if (th == null || c == null || st == null) return false;
+        long weight = e.getLong("weight");
         long at = e.getStartTime().toEpochMilli();
+        if (th.getJavaThreadId() == JfrSampling.starterId && !starterSeen) {
+            if (at < JfrSampling.notBefore) {
+                starterWeight += weight;           // the agent's start-up, JFR's own included
+                return false;
+            }
+            starterSeen = true;
+            weight -= Math.max(0, JfrSampling.starterBytes - starterWeight);
+        }
         if (at < JfrSampling.notBefore || !"sampled".equals(ModeControl.modeAt(at))) return false;
         ThreadState ts = state(th);
         if (ts == null) return false;
         List<RecordedFrame> frames = st.getFrames();
         if (frames.isEmpty()) return false;
-        long weight = e.getLong("weight");
         if (weight <= 0) return false;
         int n = 0;
         if (path.length < frames.size()) path = new int[frames.size()];
