@@ -203,7 +203,7 @@ export class App {
     // the accounts and lifetime modes record no call tree: say where their data is instead of naming an empty tree
     const lifetime = this.data?.file.meta.mode === 'lifetime';
     const label = lifetime ? 'object lifetimes of the tracked objects (lifetime mode: see the Lifetimes tab)'
-      : kinds.length === 0 && this.data?.accounts() ? 'no call tree (accounts mode): memory accounts in the Accounts view' : treeLabel(kind);
+      : kinds.length === 0 && this.data?.accounts() ? 'no call tree (accounts mode): memory accounts in the Accounts view' : treeLabel(kind, this.data?.profile);
     this.dataLine.append(el('span', { class: 'data-label' }, `Data: ${label}`),
       el('span', { class: 'muted mode-timeline' }, `Modes: ${timeline}`));
   }

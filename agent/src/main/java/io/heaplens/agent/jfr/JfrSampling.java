@@ -74,9 +74,9 @@ public final class JfrSampling {
         return s == null ? null : s.drain(timeoutMillis);
     }
 
-    /** Samples added to the trees, and those dropped (agent or JFR threads, other modes, unreadable events). */
+    /** Samples added to the trees, those dropped (agent or JFR threads, other modes, unreadable events), and truncated stacks. */
     public static long[] counts() {
         JfrStream s = stream;
-        return s == null ? new long[] {0, 0} : new long[] {s.samples, s.dropped};
+        return s == null ? new long[] {0, 0, 0} : new long[] {s.samples, s.dropped, s.truncated};
     }
 }

@@ -45,7 +45,7 @@ final class JfrStream {
     private final StringBuilder sb = new StringBuilder();
     private int[] path = new int[64];
     private long random = System.nanoTime() | 1;
-    volatile long samples, dropped;
+    volatile long samples, dropped, truncated;
     private volatile long lastFlush;
     private volatile boolean closed;
     private boolean starterSeen;
@@ -169,6 +169,7 @@ final class JfrStream {
         List<RecordedFrame> frames = st.getFrames();
         if (frames.isEmpty()) return false;
         if (weight <= 0) return false;
+        if (st.isTruncated()) truncated++;      // deeper than JFR's stackdepth (64): the path starts mid-stack
         int n = 0;
         if (path.length < frames.size()) path = new int[frames.size()];
         for (RecordedFrame f : frames) path[n++] = frameId(f.getMethod());
@@ -196,7 +197,11 @@ final class JfrStream {
             String name = th.getJavaName();
             if (name == null || !name.startsWith("JFR ")) {            // JFR's periodic tasks: work the agent asked for
                 Thread live = null;
-                for (Thread t : Thread.getAllStackTraces().keySet()) if (t.getId() == id) live = t;
+                ThreadGroup g = Thread.currentThread().getThreadGroup();
+                while (g.getParent() != null) g = g.getParent();
+                Thread[] all = new Thread[g.activeCount() * 2 + 16];      // no safepoint, unlike getAllStackTraces
+                int n = g.enumerate(all, true);
+                for (int i = 0; i < n; i++) if (all[i].getId() == id) live = all[i];
                 ts = ThreadState.of(live, id, name);
             }
             threads.put(id, ts);
