@@ -144,9 +144,9 @@ public final class Collector {
 
     private void shutdown() {
         MemoryReserve.release();      // the heap may be full to the last byte: the last write gets the reserve
-        // The system hook runs on the exiting thread: the JVM's DestroyJavaVM thread after main returned (the agent's
-        // from now on), or a program thread that called System.exit, whose profile stays and which records nothing
-        // more (the JVM halts after the hooks).
+        // Normally on the agent's heaplens-shutdown thread (ExitHook); if that thread could not start, on the exiting
+        // thread: the JVM's DestroyJavaVM thread after main returned (the agent's from now on), or a program thread
+        // that called System.exit, whose profile stays and which records nothing more (the JVM halts after the hooks).
         String name = Thread.currentThread().getName();
         if (options.verbose) System.err.println("heaplens: final write on thread " + name);
         if (SHUTDOWN_THREAD.equals(name) || "DestroyJavaVM".equals(name)) AgentThreads.markCurrent();
