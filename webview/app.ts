@@ -207,7 +207,10 @@ export class App {
     const lifetime = this.data?.file.meta.mode === 'lifetime';
     const label = lifetime ? 'object lifetimes of the tracked objects (lifetime mode: see the Lifetimes tab)'
       : kinds.length === 0 && this.data?.accounts() ? 'no call tree (accounts mode): memory accounts in the Accounts view' : treeLabel(kind);
-    this.dataLine.append(el('span', { class: 'data-label' }, `Data: ${label}`),
+    // the flame tab's "CPU samples" metric shows the threads profile instead: say so where the data is named
+    const cpu = this.state.view === 'flame' && this.state.metric === 'samples' && this.data?.cpu();
+    this.dataLine.classList.toggle('cpu', !!cpu);
+    this.dataLine.append(el('span', { class: 'data-label' }, cpu ? `Data: CPU samples of the threads profile (the other views: ${label})` : `Data: ${label}`),
       el('span', { class: 'muted mode-timeline' }, `Modes: ${timeline}`));
   }
 

@@ -233,7 +233,9 @@ export class FlameTab implements View {
     const c = ctx.data.cpu();
     this.cpuNote.hidden = !cpu || !c;
     if (!cpu || !c) return;
-    this.cpuNote.textContent = `${cpuLabel(c.intervalMillis)} (${num(c.samples)} samples in ${ctx.data.threads(true).length} threads).`;
+    const t = ctx.data.file.threadsProfile?.threads.find((x) => x.id === ctx.state.thread && x.samples > 0);
+    const chosen = t ? ` "${t.name}": ${num(t.samples)} samples, ${num(Math.round(t.cpuNanos / 1e6))} ms of CPU time.` : '';
+    this.cpuNote.textContent = `${cpuLabel(c.intervalMillis)} (${num(c.samples)} samples in ${ctx.data.threads(true).length} threads).${chosen}`;
   }
 
   private renderLegend(ctx: AppContext, tree: FrameTree, zoom: number): void {
