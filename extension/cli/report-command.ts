@@ -60,7 +60,6 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
     }
   }
   const metric = (optionValue(p, 'metric') ?? (format === 'speedscope' ? 'bytes' : 'objects')) as Metric | 'samples';
-  if (metric === 'samples' && threads) throw new UsageError('--metric samples sums the CPU stacks over threads: --threads does not apply');
   const file = path.resolve(ctx.cwd, p.positional[0]);
   const loaded = loadProfile(file);
   // Each mode keeps its own data (modes.ts): report the chosen one, exact data by default.
@@ -79,7 +78,7 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
       text = reportText(profile, { tree, available: treesIn(loaded) });
       break;
     case 'collapsed':
-      text = metric === 'samples' ? cpuOrUsage(loaded.file.threadsProfile, 'collapsed', path.basename(file))
+      text = metric === 'samples' ? cpuOrUsage(loaded.file.threadsProfile, 'collapsed', path.basename(file), threads)
         : collapsedText(profile, { metric, threads });
       break;
     case 'lifetime':
@@ -114,9 +113,9 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
 }
 
 /** The CPU export; a profile without CPU samples is the user's input problem: a usage error, not a crash. */
-function cpuOrUsage(tp: ThreadsProfile | undefined, format: 'collapsed' | 'speedscope', name: string): string {
+function cpuOrUsage(tp: ThreadsProfile | undefined, format: 'collapsed' | 'speedscope', name: string, threads = false): string {
   try {
-    return cpuExportText(tp, format, name);
+    return cpuExportText(tp, format, name, threads);
   } catch (e) {
     throw new UsageError(`${name}: ${(e as Error).message}`);
   }

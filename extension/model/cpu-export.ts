@@ -36,8 +36,8 @@ export function cpuCollapsed(tp: ThreadsProfile, opts: { threads: boolean } = { 
   return [...sums].map(([k, n]) => `${k} ${n}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-export function cpuCollapsedText(tp: ThreadsProfile): string {
-  const lines = cpuCollapsed(tp);
+export function cpuCollapsedText(tp: ThreadsProfile, opts: { threads: boolean } = { threads: false }): string {
+  const lines = cpuCollapsed(tp, opts);
   return lines.length ? lines.join('\n') + '\n' : '';
 }
 
@@ -71,9 +71,9 @@ export function cpuSpeedscope(tp: ThreadsProfile, opts: { name: string; exporter
 }
 
 /** The CPU export in `format`, or an error naming the missing section when the profile has no CPU samples. */
-export function cpuExportText(tp: ThreadsProfile | undefined, format: 'collapsed' | 'speedscope', name: string): string {
+export function cpuExportText(tp: ThreadsProfile | undefined, format: 'collapsed' | 'speedscope', name: string, threads = false): string {
   if (!tp || !tp.threads.some((t) => t.samples > 0)) {
     throw new Error('this profile has no CPU samples: profile with threads sampling on (heaplens run --threads, or "threads": true)');
   }
-  return format === 'collapsed' ? cpuCollapsedText(tp) : JSON.stringify(cpuSpeedscope(tp, { name: `${name} (CPU samples)` }));
+  return format === 'collapsed' ? cpuCollapsedText(tp, { threads }) : JSON.stringify(cpuSpeedscope(tp, { name: `${name} (CPU samples)` }));
 }

@@ -181,3 +181,24 @@ test('view state: metric=samples in a link is kept', async () => {
   assert.deepEqual(hashState('#metric=samples&thread=19'), { metric: 'samples', thread: 19 });
   assert.equal(restoreState({ metric: 'samples' }).metric, 'samples');
 });
+
+test('cli: report --format collapsed --metric samples [--threads] writes the CPU stacks', async () => {
+  const { runCli } = await import('../../extension/cli/cli');
+  const fs = await import('fs');
+  const os = await import('os');
+  const path = await import('path');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heaplens-cpu-'));
+  fs.writeFileSync(path.join(dir, 'cpu.heaplens'), JSON.stringify(file()));
+  const c = { env: { PATH: process.env.PATH }, cwd: dir, cliDir: dir, out: '', err: '',
+    stdout(t: string) { c.out += t; }, stderr(t: string) { c.err += t; } };
+  assert.equal(await runCli(['report', 'cpu.heaplens', '--format', 'collapsed', '--metric', 'samples', '--threads'], c), 0, c.err);
+  assert.deepEqual(c.out.split('\n').filter((l) => l.startsWith('thread:burner;')), [
+    'thread:burner;java.lang.Thread.run;app.Main.run 1',
+    'thread:burner;java.lang.Thread.run;app.Main.run;app.Main.spin 5',
+    'thread:burner;java.lang.Thread.run;app.Main.run;java.lang.System.nanoTime 1',
+  ]);
+  c.out = '';
+  assert.equal(await runCli(['report', 'cpu.heaplens', '--format', 'speedscope', '--metric', 'samples'], c), 0, c.err);
+  assert.deepEqual(JSON.parse(c.out).profiles.map((p: { endValue: number }) => p.endValue), [7, 5]);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
