@@ -30,6 +30,11 @@ export function showsCpu(ctx: AppContext): boolean {
   return ctx.state.metric === 'samples' && !!ctx.data.cpu();
 }
 
+/** A patch for showing allocation data in the flame tab (a table row's context): leaves CPU samples if chosen. */
+export function allocationsPatch(ctx: AppContext): { metric?: ViewMetric } {
+  return ctx.state.metric === 'samples' ? { metric: 'objects' } : {};
+}
+
 /** The metric the flame tree sizes frames by (CPU samples asked of a profile without any: objects). */
 export function flameMetric(ctx: AppContext): ViewMetric {
   return ctx.state.metric === 'samples' && !ctx.data.cpu() ? 'objects' : ctx.state.metric;
@@ -101,7 +106,8 @@ export class FlameTab implements View {
     this.tree = tree;
     const zoom = findPath(tree, s.zoom, true);
     const selected = s.selected ? findPath(tree, s.selected) : -1;
-    const highlight = s.highlight && !s.inverted ? findPath(tree, s.highlight) : -1;
+    // the highlight is an allocation context (from the sites or arrays table): not shown on the CPU tree
+    const highlight = s.highlight && !s.inverted && !cpu ? findPath(tree, s.highlight) : -1;
     this.methods = ctx.data.methods(cpu);
     this.metric = metric;
     const methods = this.methods;

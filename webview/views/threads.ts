@@ -6,6 +6,7 @@ import { VIEW_METRICS, ViewMetric } from '../../extension/model/frames';
 import { bytes, num, percent } from '../core/format';
 import { AppContext, View } from '../context';
 import { button, el } from './dom';
+import { allocationsPatch } from './flame-tab';
 import { Column, renderTable } from './table';
 import { cpuTree, CpuTreeNode, LockContention, ThreadCpu, ThreadsProfile } from '../../extension/model/threads-profile';
 
@@ -54,7 +55,7 @@ export class ThreadsView implements View {
     ];
     renderTable(this.body, rows, cols, {
       caption: 'Threads',
-      onActivate: (r) => ctx.update({ thread: r.id, zoom: [], selected: null, view: 'flame' }),
+      onActivate: (r) => ctx.update({ thread: r.id, zoom: [], selected: null, view: 'flame', ...allocationsPatch(ctx) }),
       isSelected: (r) => r.id === s.thread,
     });
     this.renderActivity(ctx, ctx.data.file.threadsProfile);
