@@ -26,7 +26,14 @@ export class LiveSession extends EventEmitter {
       this.askForUnknownIds();
       this.emit('update', this.profile);
     });
-    client.on('event', (e: AgentEvent) => this.emit('event', e));
+    client.on('event', (e: AgentEvent) => {
+      // a switch made by any client: the views say from when the data came from which mode
+      if (e.event === 'mode' && typeof e.mode === 'string') {
+        this.profile.noteMode(e.mode, Date.now(), e as { retransformed?: number; retransformMillis?: number });
+        this.emit('update', this.profile);
+      }
+      this.emit('event', e);
+    });
     client.on('close', (why: Error | undefined) => this.emit('close', why));
   }
 

@@ -180,7 +180,8 @@ export interface LeakSuspect {
 /**
  * Leak suspects: (account, class) pairs whose live objects that survived a collection keep rising. Over the
  * snapshots' steps, split into an earlier and a later half: the count rises at least once in each half, never
- * falls in the later half, and ends above where it started. Objects no collection has seen yet are left out, so
+ * falls in the later half, and ends above where it started; and all live objects of the pair end above where they
+ * started too (the growth the view shows). Objects no collection has seen yet are left out, so
  * garbage made since the last collection does not look like growth. Ordered by growth in live bytes.
  */
 export function leakSuspects(a: Accounts): LeakSuspect[] {
@@ -205,6 +206,9 @@ export function leakSuspects(a: Accounts): LeakSuspect[] {
     }
     if (earlyUp === 0 || lateUp === 0 || lateDown > 0 || old[steps] <= old[0]) continue;
     const first = rows[0], last = rows[steps]!;
+    // A leak grows the live set, not only its old part: old objects that rise while all live objects fall are
+    // short-lived objects being promoted (a young generation emptying), which the growth column would show negative.
+    if ((last.liveObjects ?? 0) <= (first?.liveObjects ?? 0)) continue;
     out.push({
       account, cls, series: rows.map((r) => r?.liveObjects ?? 0), oldSeries: old,
       growthObjects: (last.liveObjects ?? 0) - (first?.liveObjects ?? 0),

@@ -2,15 +2,25 @@
 // (docs/protocol.md) and produces a Profile of the same shape the file loader returns, so every model
 // function and view works on live data. No `vscode` import.
 import {
-  AllocRecord, Meta, MethodEntry, MctNode, Profile, ProfileFile, PROFILE_FORMAT, PROFILE_VERSION, SiteEntry,
+  AllocRecord, Meta, MethodEntry, MctNode, ModeSwitch, Profile, ProfileFile, PROFILE_FORMAT, PROFILE_VERSION, SiteEntry,
   ThreadEntry, TypeEntry,
 } from './types';
 
 export interface ThreadDef { id: number; name: string; daemon: boolean; alive: boolean }
 export interface DefineTables { types?: TypeEntry[]; methods?: MethodEntry[]; sites?: SiteEntry[]; threads?: ThreadDef[] }
-/** One node's absolute values: `t` thread, `n` node id, `p` parent id (-1 for a thread's root), `m` method. */
-export interface NodeUpdate { t: number; n: number; p: number; m?: number; calls?: number; folded?: number; a?: AllocRecord[] }
-export interface LiveStats { objects: number; bytes: number; nodes: number; paused: boolean; coalesced: number; refusedConnections: number }
+/**
+ * One node's absolute values: `t` thread, `n` node id, `p` parent id (-1 for a thread's root), `m` method; a root
+ * names the thread's tree it roots in `tree` (`root` the MCT, `sites`, `siteTraces`, `sampled`: docs/protocol.md).
+ */
+export interface NodeUpdate { t: number; n: number; p: number; m?: number; calls?: number; folded?: number; a?: AllocRecord[]; tree?: string }
+export interface LiveStats {
+  objects: number; bytes: number; nodes: number; paused: boolean; coalesced: number; refusedConnections: number;
+  /** the agent's mode at this delta (exact, sites, sampled, paused, ...) */
+  mode?: string;
+}
+/** The trees of a thread besides its MCT, by the name the agent gives their roots. */
+const SIDE_TREES = ['sites', 'siteTraces', 'sampled'] as const;
+type SideTree = typeof SIDE_TREES[number];
 export interface DeltaUpdate { seq: number; time: number; full: boolean; nodes: NodeUpdate[]; stats?: Partial<LiveStats> }
 
 /** Ids used by deltas but not defined yet: ask the agent for them with a `define` request. */
@@ -29,6 +39,9 @@ export class LiveProfile {
   readonly threadDefs = new Map<number, ThreadDef>();
   private nodes = new Map<number, LiveNode>();
   private roots = new Map<number, number>(); // thread id → root node id
+  private sideRoots = new Map<number, Partial<Record<SideTree, number>>>(); // thread id → its other trees' roots
+  /** The mode timeline: the welcome's, then every switch seen in a delta's stats or a `mode` event. */
+  private modes: ModeSwitch[];
   private samples: Array<{ time: number; objects: number; bytes: number }> = [];
   private lastSeq = -1;
   private lastTime = 0;
@@ -38,7 +51,30 @@ export class LiveProfile {
   extraRoots = 0;
   stats: LiveStats = { objects: 0, bytes: 0, nodes: 0, paused: false, coalesced: 0, refusedConnections: 0 };
 
-  constructor(readonly meta: Partial<Meta> = {}, readonly startedAt = Date.now()) {}
+  constructor(readonly meta: Partial<Meta> = {}, readonly startedAt = Date.now()) {
+    this.modes = meta.modes?.length ? meta.modes.map((m) => ({ ...m }))
+      : [{ mode: meta.mode ?? 'exact', since: meta.startTime ?? startedAt }];
+  }
+
+  /**
+   * A mode seen at `time` (agent clock): starts a timeline entry when it differs from the current one; the
+   * retransformation figures of a `mode` event are added to the entry of that mode.
+   */
+  noteMode(mode: string, time: number, retransform?: { retransformed?: number; retransformMillis?: number }): void {
+    let last = this.modes[this.modes.length - 1];
+    if (last?.mode !== mode) {
+      last = { mode, since: Math.max(time, last?.since ?? 0) };
+      this.modes.push(last);
+    }
+    if (retransform?.retransformed !== undefined && last.retransformed === undefined) {
+      last.retransformed = retransform.retransformed;
+      last.retransformMillis = retransform.retransformMillis;
+    }
+  }
+
+  get mode(): string {
+    return this.modes[this.modes.length - 1].mode;
+  }
 
   applyDefine(d: DefineTables): void {
     for (const t of d.types ?? []) this.types.set(t.id, t);
@@ -51,6 +87,7 @@ export class LiveProfile {
     if (d.full) {
       this.nodes = new Map();
       this.roots = new Map();
+      this.sideRoots = new Map();
       this.samples = [];
       this.orphans = 0;
       this.extraRoots = 0;
@@ -60,6 +97,7 @@ export class LiveProfile {
     for (const u of d.nodes) this.applyNode(u);
     if (d.stats) {
       this.stats = { ...this.stats, ...d.stats };
+      if (typeof d.stats.mode === 'string') this.noteMode(d.stats.mode, d.time);
       this.samples.push({ time: d.time, objects: this.stats.objects, bytes: this.stats.bytes });
       while (this.samples.length > 2 && d.time - this.samples[1].time >= RATE_WINDOW_MS) this.samples.shift();
     }
@@ -71,9 +109,12 @@ export class LiveProfile {
       node = { t: u.t, p: u.p, m: u.m, calls: 0, folded: 0, recs: new Map(), kids: [] };
       this.nodes.set(u.n, node);
       if (u.p === -1) {
-        // The first root of a thread is its method call tree; the agent may send more parentless trees per
-        // thread (flat site trees of other modes), which are kept but are not part of the MCT.
-        if (!this.roots.has(u.t)) this.roots.set(u.t, u.n);
+        // A thread's `root` tree is its MCT; the sites and sampled modes' trees are its side trees. A root without
+        // a tree name (an older agent) is the MCT when it is the thread's first; other roots are counted, not shown.
+        const side = (SIDE_TREES as readonly string[]).includes(u.tree ?? '') ? u.tree as SideTree : undefined;
+        const trees = this.sideRoots.get(u.t) ?? {};
+        if (side && trees[side] === undefined) this.sideRoots.set(u.t, { ...trees, [side]: u.n });
+        else if (!side && (u.tree === undefined || u.tree === 'root') && !this.roots.has(u.t)) this.roots.set(u.t, u.n);
         else this.extraRoots++;
       } else {
         const parent = this.nodes.get(u.p);
@@ -130,11 +171,14 @@ export class LiveProfile {
    */
   toProfile(): Profile {
     const threads: ThreadEntry[] = [];
-    const threadIds = new Set<number>([...this.threadDefs.keys(), ...this.roots.keys()]);
+    const threadIds = new Set<number>([...this.threadDefs.keys(), ...this.roots.keys(), ...this.sideRoots.keys()]);
     for (const id of [...threadIds].sort((a, b) => a - b)) {
       const def = this.threadDefs.get(id) ?? { id, name: `thread ${id}`, daemon: false, alive: true };
       const rootId = this.roots.get(id);
-      threads.push({ id, name: def.name, daemon: def.daemon, alive: def.alive, root: rootId === undefined ? {} : this.buildTree(rootId) });
+      const thread: ThreadEntry = { id, name: def.name, daemon: def.daemon, alive: def.alive, root: rootId === undefined ? {} : this.buildTree(rootId) };
+      const side = this.sideRoots.get(id) ?? {};
+      for (const tree of SIDE_TREES) if (side[tree] !== undefined) thread[tree] = this.buildTree(side[tree]!);
+      threads.push(thread);
     }
     const sites = new Map([...this.sites].filter(([, s]) => this.methods.has(s.method) && this.types.has(s.type)));
     const file: ProfileFile = {
@@ -154,7 +198,8 @@ export class LiveProfile {
   private fileMeta(): Meta {
     const m = this.meta;
     return {
-      agentVersion: m.agentVersion ?? '', mode: m.mode ?? 'exact',
+      agentVersion: m.agentVersion ?? '', mode: this.mode, modes: this.modes.map((x) => ({ ...x })),
+      ...(m.sampleBytes !== undefined ? { sampleBytes: m.sampleBytes } : {}),
       jvm: m.jvm ?? { name: '', vendor: '', version: '', javaHome: '' },
       pid: m.pid ?? -1, command: m.command ?? '', jvmArgs: m.jvmArgs ?? [],
       startTime: m.startTime ?? this.startedAt, writeTime: this.lastTime || Date.now(), final: false,

@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { before, describe, it } from 'node:test';
 import { ChannelClient } from '../../extension/channel/client';
+import { LiveSession } from '../../extension/channel/session';
 import { waitForPortFile } from '../../extension/channel/portfile';
 import { CLI, JDK17, JDKS, Jdk, PROFILE_DIR, ROOT } from './support/env';
 import { compileFixture, exec } from './support/heaplens';
@@ -155,11 +156,27 @@ for (const jdk of JDKS) {
       try {
         const port = await waitForPortFile(portFile, { timeoutMs: 60_000 });
         const client = await ChannelClient.connect({ port: port.port, token, client: 'e2e' });
+        const live = new LiveSession(client);     // what the panel shows while the program runs
+        const liveCount = (tree: 'root' | 'sites'): number => countOf(live.profile.toProfile().file as unknown as Doc, tree, 'modeswitch.Main$Marker').count;
+        const liveReaches = (tree: 'root' | 'sites', n: number): Promise<void> => new Promise((resolve, reject) => {
+          const deadline = setTimeout(() => reject(new Error(`live ${tree} Markers stayed at ${liveCount(tree)}, expected ${n}`)), 20_000);
+          const check = (): void => {
+            if (liveCount(tree) !== n) return;
+            clearTimeout(deadline);
+            live.off('update', check);
+            resolve();
+          };
+          live.on('update', check);
+          check();
+        });
         child.stdin!.write('go\n');
         await phaseDone(1);                       // 100,000 Markers in exact mode
+        await liveReaches('root', 100_000);
         await client.request('mode', { mode: 'sites' });
         child.stdin!.write('go\n');
         await phaseDone(2);                       // 50,000 in sites mode
+        await liveReaches('sites', 50_000);       // the live view has the sites mode's tree too, not only the MCT
+        assert.equal(live.profile.toProfile().file.meta.mode, 'sites');
         await client.request('mode', { mode: 'exact' });
         child.stdin!.write('go\n');
         await phaseDone(3);                       // 25,000 in exact mode again
@@ -171,6 +188,10 @@ for (const jdk of JDKS) {
         await phaseDone(5);                       // 30,000 in exact mode after the pause
         // every switch here changed the instrumentation level (tree → allocations → tree → none → tree)
         assert.ok(Number(paused.retransformed) > 0 && Number(paused.retransformMillis) >= 0, `pause retransformed: ${JSON.stringify(paused)}`);
+        // the live timeline says which part came from which mode, with each switch's retransformation
+        const liveModes = live.profile.toProfile().file.meta.modes!;
+        assert.deepEqual(liveModes.map((m) => m.mode), ['exact', 'sites', 'exact', 'paused', 'exact']);
+        assert.equal(liveModes[3].retransformed, Number(paused.retransformed));
         client.close();
         child.stdin!.end();
         assert.equal(await exited, 0);

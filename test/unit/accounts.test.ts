@@ -70,6 +70,14 @@ test('accounts: a leak suspect rises in both halves of the series and never fall
   assert.deepEqual(leakSuspects(accountsOf(withSnapshots([100, 300], [0, 0]))!), []);
   // the snapshot at shutdown is the teardown, not the trend: a jump only there is no leak ...
   assert.deepEqual(leakSuspects(accountsOf(withSnapshots([100, 300, 300, 300, 300, 900], [0, 0, 0, 0, 0, 0], 'exact', true))!), []);
+  // old objects rising while all live objects fall (young objects promoted): not a leak, no negative growth shown
+  const promoted = accountsOf(withSnapshots([500, 500, 500, 500, 500, 500], [0, 0, 0, 0, 0, 0]))!;
+  for (const [i, snap] of promoted.snapshots.entries()) {
+    const row = snap.rows.find((r) => r.cls === 'srv.cache.Entry')!;
+    row.oldObjects = 100 + 50 * i;
+    row.liveObjects = 600 - 20 * i;
+  }
+  assert.deepEqual(leakSuspects(promoted), []);
   // ... and a rising class is judged, and shown, on the snapshots before it
   const atExit = leakSuspects(accountsOf(withSnapshots([200, 200, 400, 600, 600, 800], [0, 0, 0, 0, 0, 0], 'exact', true))!);
   assert.deepEqual(atExit.map((x) => [x.cls, x.series.join(','), x.growthObjects]), [['srv.cache.Entry', '200,200,400,600,600', 400]]);

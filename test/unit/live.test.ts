@@ -33,6 +33,36 @@ test('a second parentless tree of a thread is not taken for its call tree', () =
   assert.equal(live.extraRoots, 1);
 });
 
+test("named side trees (sites, sampled) become the thread's side trees; the mode timeline follows the deltas and events", () => {
+  const live = base();
+  live.applyDelta({ seq: 1, time: 2000, full: true, stats: { mode: 'exact' }, nodes: [
+    { t: 1, n: 0, p: -1, tree: 'root' }, { t: 1, n: 1, p: 0, m: 10, calls: 1, a: [[100, 1, 5, 0, 120]] },
+  ] });
+  // the user switches to sites: the agent's event carries the retransformation, the next delta the new mode
+  live.noteMode('sites', 2600, { retransformed: 850, retransformMillis: 412 });
+  live.applyDelta({ seq: 2, time: 2750, full: false, stats: { mode: 'sites' }, nodes: [
+    { t: 1, n: 7, p: -1, tree: 'sites' }, { t: 1, n: 8, p: 7, m: 10, calls: 0, a: [[101, 2, 40, 0, 640]] },
+    { t: 1, n: 9, p: -1, tree: 'siteTraces' }, { t: 1, n: 10, p: 9, m: 11, calls: 1, a: [[101, 2, 1, 0, 16]] },
+  ] });
+  live.applyDelta({ seq: 3, time: 3000, full: false, stats: { mode: 'sampled' }, nodes: [
+    { t: 1, n: 11, p: -1, tree: 'sampled' }, { t: 1, n: 12, p: 11, m: 10, calls: 0, a: [[100, 1, 2048, 0, 49152]] },
+  ] });
+  const p = live.toProfile();
+  const [t] = p.threads;
+  assert.deepEqual(t.root.c, [{ m: 10, calls: 1, a: [[100, 1, 5, 0, 120]] }]);
+  assert.deepEqual(t.sites?.c, [{ m: 10, calls: 0, a: [[101, 2, 40, 0, 640]] }]);
+  assert.deepEqual(t.siteTraces?.c?.map((n) => n.m), [11]);
+  assert.deepEqual(t.sampled?.c?.[0].a, [[100, 1, 2048, 0, 49152]]);
+  assert.equal(live.extraRoots, 0);
+  assert.equal(p.file.meta.mode, 'sampled');
+  assert.deepEqual(p.file.meta.modes, [
+    { mode: 'exact', since: 1000 },
+    { mode: 'sites', since: 2600, retransformed: 850, retransformMillis: 412 },
+    { mode: 'sampled', since: 3000 },
+  ]);
+  validateProfile(JSON.parse(JSON.stringify(p.file)));
+});
+
 test('a node whose parent never came is counted, not crashed on', () => {
   const live = base();
   live.applyDelta({ seq: 1, time: 0, full: true, nodes: [{ t: 1, n: 5, p: 4, m: 10, calls: 1 }] });
