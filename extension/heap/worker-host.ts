@@ -2,6 +2,7 @@
 // progress to a listener, cancel = terminate. No vscode import (the unit tests drive it directly).
 import * as fs from 'fs';
 import * as os from 'os';
+import * as path from 'path';
 import { Worker } from 'worker_threads';
 import type { HeapProgress, PathResult } from './analysis';
 import type { HistogramRow, HeapViewData } from './rows';
@@ -88,11 +89,11 @@ export class HeapWorker {
 
   /** Terminates the worker: every request still waiting rejects with HeapCancelled. */
   cancel(): void {
-    this.stop(new HeapCancelled(`reading ${this.file}`));
+    this.stop(new HeapCancelled(`reading ${path.basename(this.file)}`));
   }
 
   dispose(): void {
-    this.stop(new HeapCancelled(`reading ${this.file}`));
+    this.stop(new HeapCancelled(`reading ${path.basename(this.file)}`));
   }
 
   private request<K extends keyof HeapResults>(req: Omit<Extract<HeapRequest, { kind: K }>, 'id'>): Promise<HeapResults[K]> {
