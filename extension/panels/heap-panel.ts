@@ -95,6 +95,11 @@ class HeapPanel {
     this.analysis = undefined;
   }
 
+  /** Frees the worker when no Heap view shows its dump (e.g. the class pick was dismissed before any view). */
+  releaseUnlessShown(): void {
+    if (!this.panel) this.release();
+  }
+
   /** Runs one request on the dump's worker under a cancellable progress notification (cancel ends the worker). */
   async withWorker<T>(file: string, run: (heap: HeapWorker) => Promise<T>): Promise<T> {
     const heap = this.worker(file);
@@ -203,7 +208,10 @@ export function registerHeap(context: vscode.ExtensionContext, output: vscode.Ou
             label: r.className, description: `${r.objects} objects, ${r.retainedBytes} bytes retained`,
           })), { placeHolder: 'Class whose objects you want to trace to the GC roots', matchOnDescription: false });
           className = pick?.label;
-          if (!className) return undefined;
+          if (!className) {
+            panel.releaseUnlessShown();
+            return undefined;
+          }
         }
         const data = await panel.show(file, className);
         return {
