@@ -178,11 +178,14 @@ export class App {
     if (this.live && !this.status.textContent) this.status.textContent = 'live';
     clear(this.actions);
     const post = this.host.post.bind(this.host);
-    const metric = this.state.metric === 'calls' ? 'objects' : this.state.metric;
     if (!d) return;                 // a heap dump alone: nothing to export
+    // the exports follow the flame tab's metric: CPU samples export the CPU stacks
+    const m = this.state.metric;
+    const metric = m === 'calls' || (m === 'samples' && !d.cpu()) ? 'objects' : m;
+    const what = metric === 'samples' ? 'CPU samples' : metric;
     this.actions.append(
-      button('Collapsed', 'export', () => post({ type: 'export', format: 'collapsed', metric, tree: d?.kind }), `Export collapsed stacks (${metric})`),
-      button('Speedscope', 'export', () => post({ type: 'export', format: 'speedscope', metric, tree: d?.kind }), `Export speedscope JSON (${metric})`),
+      button('Collapsed', 'export', () => post({ type: 'export', format: 'collapsed', metric, tree: d?.kind }), `Export collapsed stacks (${what})`),
+      button('Speedscope', 'export', () => post({ type: 'export', format: 'speedscope', metric, tree: d?.kind }), `Export speedscope JSON (${what})`),
     );
     if (this.host.kind === 'vscode' && this.live) {
       this.actions.append(button('Snapshot', 'device-camera', () => post({ type: 'snapshot' }), 'Save a snapshot of the live profile'));
@@ -204,7 +207,10 @@ export class App {
     const lifetime = this.data?.file.meta.mode === 'lifetime';
     const label = lifetime ? 'object lifetimes of the tracked objects (lifetime mode: see the Lifetimes tab)'
       : kinds.length === 0 && this.data?.accounts() ? 'no call tree (accounts mode): memory accounts in the Accounts view' : treeLabel(kind);
-    this.dataLine.append(el('span', { class: 'data-label' }, `Data: ${label}`),
+    // the flame tab's "CPU samples" metric shows the threads profile instead: say so where the data is named
+    const cpu = this.state.view === 'flame' && this.state.metric === 'samples' && this.data?.cpu();
+    this.dataLine.classList.toggle('cpu', !!cpu);
+    this.dataLine.append(el('span', { class: 'data-label' }, cpu ? `Data: CPU samples of the threads profile (the other views: ${label})` : `Data: ${label}`),
       el('span', { class: 'muted mode-timeline' }, `Modes: ${timeline}`));
   }
 

@@ -1,12 +1,13 @@
 // The profile as the views need it: validated once, trees built on demand and cached per
-// (thread, only-my-code, collapse-recursion, inverted).
+// (CPU or allocations, thread, only-my-code, collapse-recursion, inverted).
 import { Accounts, accountsOf } from '../extension/model/accounts';
+import { CpuProfile, cpuProfile } from '../extension/model/cpu-flame';
 import { FrameTree, frameTree } from '../extension/model/frames';
 import { includePatterns, isMyCode } from '../extension/model/names';
 import { validateProfile } from '../extension/model/parse';
 import { collapseRecursion, foldFrames, invert, mergeAll } from '../extension/model/transform';
 import { defaultTree, TreeKind, treesIn, withTree } from '../extension/model/modes';
-import { MctNode, Profile, ProfileFile } from '../extension/model/types';
+import { MctNode, MethodEntry, Profile, ProfileFile } from '../extension/model/types';
 import { timed } from './timing';
 
 export interface TreeOptions {
@@ -14,6 +15,8 @@ export interface TreeOptions {
   myCode: boolean;
   collapseRecursion: boolean;
   inverted: boolean;
+  /** the threads profile's CPU samples instead of the allocation data (see cpu()) */
+  cpu?: boolean;
 }
 
 export class ProfileData {
@@ -46,35 +49,64 @@ export class ProfileData {
     this.roots.clear();
   }
 
-  /** Whether the method is "my code" (profiled, outside the JDK, inside the include filter). */
+  /** Whether the method is "my code" (profiled, outside the JDK, inside the include filter); CPU frames too. */
   isMine(method: number): boolean {
     let v = this.mine.get(method);
-    if (v === undefined) this.mine.set(method, (v = isMyCode(this.profile.methods.get(method), this.include)));
+    if (v === undefined) {
+      const m = this.profile.methods.get(method) ?? this.cpu()?.profile.methods.get(method);
+      this.mine.set(method, (v = isMyCode(m, this.include)));
+    }
     return v;
   }
 
+  private cpuCache?: { value: CpuProfile | undefined };
+
+  /** The CPU samples as a profile of call trees (cpu-flame.ts), undefined when the profile has none. */
+  cpu(): CpuProfile | undefined {
+    if (!this.cpuCache) this.cpuCache = { value: timed('cpu', () => cpuProfile(this.base, this.file.threadsProfile)) };
+    return this.cpuCache.value;
+  }
+
+  /** The profile whose trees the options ask for: the CPU one, or the chosen mode's allocations. */
+  private source(cpu: boolean | undefined): Profile {
+    return (cpu && this.cpu()?.profile) || this.profile;
+  }
+
+  /** The methods the frames of `tree({ cpu })` name (the CPU trees add methods the agent never registered). */
+  methods(cpu?: boolean): ReadonlyMap<number, MethodEntry> {
+    return this.source(cpu).methods;
+  }
+
+  /** The threads of the allocation data, or those with CPU samples. */
+  threads(cpu?: boolean): Profile['threads'] {
+    return this.source(cpu).threads;
+  }
+
   /** The thread's tree (all threads merged for -1; an unknown thread id falls back to the merge). */
-  root(thread: number): MctNode {
-    const key = String(thread);
+  root(thread: number, cpu?: boolean): MctNode {
+    const key = `${cpu ? 'cpu' : ''}${thread}`;
     let r = this.roots.get(key);
     if (!r) {
-      const t = this.profile.threads.find((x) => x.id === thread);
-      r = t ? t.root : timed('merge', () => mergeAll(this.profile.threads.map((x) => x.root)));
+      const threads = this.threads(cpu);
+      const t = threads.find((x) => x.id === thread);
+      r = t ? t.root : timed('merge', () => mergeAll(threads.map((x) => x.root)));
       this.roots.set(key, r);
     }
     return r;
   }
 
   tree(o: TreeOptions): FrameTree {
-    const key = `${o.thread}|${o.myCode}|${o.collapseRecursion}|${o.inverted}`;
+    const cpu = !!o.cpu && !!this.cpu();
+    const key = `${cpu}|${o.thread}|${o.myCode}|${o.collapseRecursion}|${o.inverted}`;
     let t = this.trees.get(key);
     if (!t) {
-      let root = this.root(o.thread);
+      let root = this.root(o.thread, cpu);
       if (o.myCode) root = foldFrames(root, (m) => this.isMine(m));
       if (o.collapseRecursion) root = collapseRecursion(root);
       if (o.inverted) root = invert(root);
       const from = root;
-      t = timed('flatten', () => frameTree(from, this.profile.methods, this.profile.types));
+      const p = this.source(cpu);
+      t = timed('flatten', () => frameTree(from, p.methods, p.types));
       this.trees.set(key, t);
     }
     return t;
@@ -88,7 +120,7 @@ export class ProfileData {
     return this.accountsCache.value;
   }
 
-  threadName(thread: number): string {
-    return this.profile.threads.find((t) => t.id === thread)?.name ?? 'all threads';
+  threadName(thread: number, cpu?: boolean): string {
+    return this.threads(cpu).find((t) => t.id === thread)?.name ?? 'all threads';
   }
 }

@@ -26,12 +26,14 @@ export type HostMessage =
   | { type: 'heap'; heap: HeapViewData; reveal?: boolean };
 
 export type ExportFormat = 'collapsed' | 'speedscope';
+export type ExportMetric = Metric | 'samples';
 
 export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'navigate'; frame: FrameRef }
-  /** tree: the mode's data shown when the user exported (modes.ts); absent = the default */
-  | { type: 'export'; format: ExportFormat; metric: Metric; tree?: TreeKind }
+  /** tree: the mode's data shown when the user exported (modes.ts); absent = the default.
+   *  metric 'samples': the threads profile's CPU samples (cpu-export.ts) instead of allocations */
+  | { type: 'export'; format: ExportFormat; metric: ExportMetric; tree?: TreeKind }
   /** a snapshot of the live session (`gc`: after a full garbage collection) */
   | { type: 'snapshot'; gc?: boolean }
   | { type: 'pickBaseline' }

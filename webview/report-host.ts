@@ -2,6 +2,7 @@
 // the page; exports download a file; "open source" shows where the frame is; a baseline for the Diff
 // view is read from a local file the user picks (no network).
 import { collapsedText } from '../extension/model/collapsed';
+import { cpuExportText } from '../extension/model/cpu-export';
 import { defaultTree, TreeKind, withTree } from '../extension/model/modes';
 import { parseProfile } from '../extension/model/parse';
 import { speedscope } from '../extension/model/speedscope';
@@ -61,6 +62,16 @@ export function reportHost(data: EmbeddedData): Host {
         return;
       }
       case 'export': {
+        if (msg.metric === 'samples') {
+          try {
+            const text = cpuExportText(data.profile.threadsProfile, msg.format, stem);
+            if (msg.format === 'collapsed') download(`${stem}.cpu.collapsed`, text, 'text/plain');
+            else download(`${stem}.cpu.speedscope.json`, text, 'application/json');
+          } catch (e) {
+            toast((e as Error).message);
+          }
+          return;
+        }
         const loaded = parseProfile(JSON.stringify(data.profile));
         const profile = withTree(loaded, msg.tree ?? defaultTree(loaded));
         if (msg.format === 'collapsed') download(`${stem}.${msg.metric}.collapsed`, collapsedText(profile, { metric: msg.metric, threads: false }), 'text/plain');

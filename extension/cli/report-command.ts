@@ -4,6 +4,8 @@ import * as path from 'path';
 import { accountsOf, accountsTsv, livenessLabel, snapshotsTsv, suspectsTsv } from '../model/accounts';
 import { METRICS, Metric } from '../model/aggregate';
 import { collapsedText } from '../model/collapsed';
+import { cpuExportText } from '../model/cpu-export';
+import { ThreadsProfile } from '../model/threads-profile';
 import { loadProfile } from '../model/load';
 import { defaultTree, TREE_KINDS, TreeKind, treesIn, withTree } from '../model/modes';
 import { LIFETIME_GROUPINGS, LifetimeGrouping, lifetimeStatText, lifetimeTsv } from '../model/lifetimes';
@@ -15,7 +17,7 @@ import { CliContext } from './context';
 import { readReportAssets } from './html-assets';
 
 export const REPORT_USAGE = `heaplens report FILE [--format text|collapsed|html|speedscope|accounts|lifetime|lifetime-stat]
-                [--metric objects|bytes|arrays|elements] [--threads] [--tree exact|sites|traces|sampled]
+                [--metric objects|bytes|arrays|elements|samples] [--threads] [--tree exact|sites|traces|sampled]
                 [--by class|site|method|nested] [--baseline FILE] [--snapshots|--suspects] [--out|-o FILE]`;
 
 const SPEC = {
@@ -23,7 +25,8 @@ const SPEC = {
   by: { value: true, choices: LIFETIME_GROUPINGS },
   snapshots: {},
   suspects: {},
-  metric: { value: true, choices: METRICS },
+  // samples: the threads profile's CPU samples (collapsed, speedscope)
+  metric: { value: true, choices: [...METRICS, 'samples'] },
   threads: {},
   tree: { value: true, choices: TREE_KINDS },
   baseline: { value: true },
@@ -56,7 +59,7 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
       if (p.options.has(o)) throw new UsageError(`--${o} does not apply to --format ${format}`);
     }
   }
-  const metric = (optionValue(p, 'metric') ?? (format === 'speedscope' ? 'bytes' : 'objects')) as Metric;
+  const metric = (optionValue(p, 'metric') ?? (format === 'speedscope' ? 'bytes' : 'objects')) as Metric | 'samples';
   const file = path.resolve(ctx.cwd, p.positional[0]);
   const loaded = loadProfile(file);
   // Each mode keeps its own data (modes.ts): report the chosen one, exact data by default.
@@ -75,7 +78,8 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
       text = reportText(profile, { tree, available: treesIn(loaded) });
       break;
     case 'collapsed':
-      text = collapsedText(profile, { metric, threads });
+      text = metric === 'samples' ? cpuOrUsage(loaded.file.threadsProfile, 'collapsed', path.basename(file), threads)
+        : collapsedText(profile, { metric, threads });
       break;
     case 'lifetime':
       text = lifetimeTsv(loaded, (optionValue(p, 'by') ?? 'class') as LifetimeGrouping);
@@ -84,7 +88,8 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
       text = lifetimeStatText(loaded);
       break;
     case 'speedscope':
-      text = JSON.stringify(speedscope(profile, { metric, name: path.basename(file) })) + '\n';
+      text = (metric === 'samples' ? cpuOrUsage(loaded.file.threadsProfile, 'speedscope', path.basename(file))
+        : JSON.stringify(speedscope(profile, { metric, name: path.basename(file) }))) + '\n';
       break;
     default: {
       const base = optionValue(p, 'baseline');
@@ -105,4 +110,13 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
     ctx.stdout(text);
   }
   return 0;
+}
+
+/** The CPU export; a profile without CPU samples is the user's input problem: a usage error, not a crash. */
+function cpuOrUsage(tp: ThreadsProfile | undefined, format: 'collapsed' | 'speedscope', name: string, threads = false): string {
+  try {
+    return cpuExportText(tp, format, name, threads);
+  } catch (e) {
+    throw new UsageError(`${name}: ${(e as Error).message}`);
+  }
 }

@@ -3,11 +3,16 @@
 import { childrenOf, recordsOf } from './mct';
 import { AllocRecord, MctNode, MethodEntry, TypeEntry } from './types';
 
-/** What the views can size frames by: the allocation metrics plus invocation counts. */
-export type ViewMetric = 'objects' | 'bytes' | 'arrays' | 'elements' | 'calls';
-export const VIEW_METRICS: readonly ViewMetric[] = ['objects', 'bytes', 'arrays', 'elements', 'calls'];
+/**
+ * What the views can size frames by: the allocation metrics plus invocation counts, and CPU samples (only
+ * in trees built from the threads profile's CPU stacks, cpu-flame.ts; 0 in allocation trees).
+ */
+export type ViewMetric = 'objects' | 'bytes' | 'arrays' | 'elements' | 'calls' | 'samples';
+export const VIEW_METRICS: readonly ViewMetric[] = ['objects', 'bytes', 'arrays', 'elements', 'calls', 'samples'];
+/** The metrics of allocation trees (the CPU tree has only `samples`). */
+export const ALLOCATION_METRICS: readonly ViewMetric[] = ['objects', 'bytes', 'arrays', 'elements', 'calls'];
 export const METRIC_LABELS: Record<ViewMetric, string> = {
-  objects: 'objects', bytes: 'est. bytes', arrays: 'arrays', elements: 'array elements', calls: 'calls',
+  objects: 'objects', bytes: 'est. bytes', arrays: 'arrays', elements: 'array elements', calls: 'calls', samples: 'CPU samples',
 };
 
 export type MetricArrays = Record<ViewMetric, Float64Array>;
@@ -41,7 +46,7 @@ export interface TreeInput<N> {
 function metricArrays(n: number): MetricArrays {
   return {
     objects: new Float64Array(n), bytes: new Float64Array(n), arrays: new Float64Array(n),
-    elements: new Float64Array(n), calls: new Float64Array(n),
+    elements: new Float64Array(n), calls: new Float64Array(n), samples: new Float64Array(n),
   };
 }
 
@@ -96,7 +101,7 @@ export function flatten<N>(
     n, method: new Int32Array(n), parent: Int32Array.from(parents), depth: Int32Array.from(depths),
     end: new Int32Array(n), self: metricArrays(n), total: metricArrays(n), recs: new Array(n), maxDepth: 0,
   };
-  const acc: Record<ViewMetric, number> = { objects: 0, bytes: 0, arrays: 0, elements: 0, calls: 0 };
+  const acc: Record<ViewMetric, number> = { objects: 0, bytes: 0, arrays: 0, elements: 0, calls: 0, samples: 0 };
   for (let i = 0; i < n; i++) {
     const node = order[i];
     tree.method[i] = input.method(node) ?? -1;
@@ -138,6 +143,7 @@ export function mctInput(root: MctNode, types: ReadonlyMap<number, TypeEntry>): 
     method: (n) => n.m,
     addSelf: (n, out) => {
       out.calls += n.calls ?? 0;
+      out.samples += n.samples ?? 0;
       for (const rec of recordsOf(n)) addRecordValues(types.get(rec[1]), rec, out);
     },
     recs: (n) => n.a,
@@ -179,7 +185,7 @@ export function frameTree(
     n, method: new Int32Array(n), parent: new Int32Array(n), depth: new Int32Array(n), end: new Int32Array(n),
     self: metricArrays(n), total: metricArrays(n), recs: new Array(n), maxDepth: 0,
   };
-  const { objects, bytes, arrays, elements, calls } = tree.self;
+  const { objects, bytes, arrays, elements, calls, samples } = tree.self;
   // pass 2: pre-order, children in ascending rank (pushed in descending rank)
   const byRankDesc = (a: MctNode, b: MctNode): number => rank[b.m as number] - rank[a.m as number];
   const stackNode: MctNode[] = [root];
@@ -194,6 +200,7 @@ export function frameTree(
     if (d > tree.maxDepth) tree.maxDepth = d;
     tree.method[i] = node.m ?? -1;
     calls[i] = node.calls ?? 0;
+    samples[i] = node.samples ?? 0;
     const a = node.a;
     if (a) {
       tree.recs[i] = a;

@@ -3,7 +3,8 @@
 //   foldFrames        "only my code": frames that are not kept vanish, their allocations and calls
 //                     go to the nearest kept caller, their kept callees move up to it
 //   collapseRecursion a frame whose method is already on the path above it merges into that ancestor
-// Every transform keeps the allocation totals (objects, arrays, elements, bytes); only foldFrames drops calls.
+// Every transform keeps the allocation totals (objects, arrays, elements, bytes) and CPU samples (a folded
+// frame's samples go to its kept caller, as its allocations do); only foldFrames drops calls.
 import { childrenOf, recordsOf, walk } from './mct';
 import { AllocRecord, MctNode } from './types';
 
@@ -58,6 +59,13 @@ export class TreeBuilder {
     }
   }
 
+  addSamples(id: number, samples: number | undefined): void {
+    if (samples) {
+      const n = this.nodes[id];
+      n.samples = (n.samples ?? 0) + samples;
+    }
+  }
+
   addFolded(id: number, folded: number | undefined): void {
     if (folded) {
       const n = this.nodes[id];
@@ -97,6 +105,7 @@ export class TreeBuilder {
   absorb(id: number, from: MctNode): void {
     this.addCalls(id, from.calls);
     this.addFolded(id, from.folded);
+    this.addSamples(id, from.samples);
     this.addRecords(id, recordsOf(from));
   }
 }
@@ -109,6 +118,7 @@ export function mergeAll(roots: readonly MctNode[]): MctNode {
   for (const r of roots) {
     b.addRecords(0, recordsOf(r));
     b.addFolded(0, r.folded);
+    b.addSamples(0, r.samples);
     from.push(r);
     into.push(0);
   }
@@ -136,6 +146,7 @@ export function foldFrames(root: MctNode, keep: (method: number) => boolean): Mc
   const b = new TreeBuilder();
   b.addRecords(0, recordsOf(root));
   b.addFolded(0, root.folded);
+  b.addSamples(0, root.samples);
   const from: MctNode[] = [root];
   const into: number[] = [0];
   while (from.length > 0) {
@@ -149,6 +160,7 @@ export function foldFrames(root: MctNode, keep: (method: number) => boolean): Mc
         b.addCalls(target, kid.calls);
       }
       b.addFolded(target, kid.folded);
+      b.addSamples(target, kid.samples);
       b.addRecords(target, recordsOf(kid));
       from.push(kid);
       into.push(target);
@@ -199,15 +211,17 @@ export function invert(root: MctNode, opts: { withCalls?: boolean } = {}): MctNo
   const b = new TreeBuilder();
   b.addRecords(0, recordsOf(root));
   b.addFolded(0, root.folded);
+  b.addSamples(0, root.samples);
   walk(root, (node, path) => {
     if (path.length === 0) return;
     const recs = recordsOf(node);
     const calls = withCalls ? node.calls ?? 0 : 0;
-    if (recs.length === 0 && calls === 0 && !node.folded) return;
+    if (recs.length === 0 && calls === 0 && !node.folded && !node.samples) return;
     let at = 0;
     for (let i = path.length - 1; i >= 0; i--) at = b.child(at, path[i].m as number);
     b.addCalls(at, calls);
     b.addFolded(at, node.folded);
+    b.addSamples(at, node.samples);
     b.addRecords(at, recs);
   });
   return b.root;

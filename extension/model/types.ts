@@ -99,6 +99,8 @@ export interface MctNode {
   a?: AllocRecord[];
   c?: MctNode[];
   folded?: number;
+  /** CPU samples with this frame on top: only in trees built from the threads profile (cpu-flame.ts), never in the file */
+  samples?: number;
 }
 
 export interface ThreadEntry {

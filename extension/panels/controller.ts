@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { collapsedText } from '../model/collapsed';
+import { cpuExportText } from '../model/cpu-export';
 import { loadProfile } from '../model/load';
 import { validateProfile } from '../model/parse';
 import { speedscope } from '../model/speedscope';
@@ -126,8 +127,12 @@ export class WebviewController implements vscode.Disposable {
     }
   }
 
-  private async export(format: 'collapsed' | 'speedscope', metric: 'objects' | 'bytes' | 'arrays' | 'elements', tree?: TreeKind): Promise<void> {
+  private async export(format: 'collapsed' | 'speedscope', metric: 'objects' | 'bytes' | 'arrays' | 'elements' | 'samples', tree?: TreeKind): Promise<void> {
     if (!this.profile) return;
+    if (metric === 'samples' && !this.profile.threadsProfile?.threads.some((t) => t.samples > 0)) {
+      void vscode.window.showErrorMessage('HeapLens: this profile has no CPU samples to export.');
+      return;
+    }
     const stem = this.options.title.replace(/\.heaplens$/, '').replace(/[^\w.-]+/g, '_') || 'profile';
     const name = format === 'collapsed' ? `${stem}.${metric}.collapsed` : `${stem}.${metric}.speedscope.json`;
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -139,7 +144,8 @@ export class WebviewController implements vscode.Disposable {
     if (!target) return;
     const loaded = validateProfile(this.profile);
     const profile = withTree(loaded, tree ?? defaultTree(loaded));
-    const text = format === 'collapsed' ? collapsedText(profile, { metric, threads: false }) : JSON.stringify(speedscope(profile, { metric, name: stem }));
+    const text = metric === 'samples' ? cpuExportText(this.profile.threadsProfile, format, stem)
+      : format === 'collapsed' ? collapsedText(profile, { metric, threads: false }) : JSON.stringify(speedscope(profile, { metric, name: stem }));
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
     this.options.log?.(`exported ${format} (${metric}) to ${target.fsPath}`);
     void vscode.window.showInformationMessage(`HeapLens: exported to ${vscode.workspace.asRelativePath(target)}`);

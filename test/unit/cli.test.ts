@@ -55,7 +55,11 @@ test('report: text, collapsed to a file, and errors', async () => {
   assert.match(e1.err, /^heaplens: report needs exactly one profile file\n/);
   const e2 = ctx();
   assert.equal(await runCli(['report', 'x', '--format', 'collapsed', '--metric', 'weight'], e2), 2);
-  assert.equal(e2.err, 'heaplens: option --metric must be one of objects, bytes, arrays, elements (got "weight")\n');
+  assert.equal(e2.err, 'heaplens: option --metric must be one of objects, bytes, arrays, elements, samples (got "weight")\n');
+  // CPU samples: a profile without the threads profile is told so, with the way to get one
+  const noCpu = ctx();
+  assert.equal(await runCli(['report', dataFile('sample.heaplens'), '--format', 'collapsed', '--metric', 'samples'], noCpu), 2);
+  assert.match(noCpu.err, /sample\.heaplens: this profile has no CPU samples: profile with threads sampling on \(heaplens run --threads/);
   const e3 = ctx();
   fs.writeFileSync(path.join(tmp, 'cut.heaplens'), '{"format": "heaplens-profile", "ver');
   assert.equal(await runCli(['report', 'cut.heaplens'], e3), 1);

@@ -10,7 +10,7 @@ import { ELEMENT_CODES, ElementCode } from '../../extension/model/types';
 import { bytes, num, percent } from '../core/format';
 import { AppContext, View } from '../context';
 import { clear, el, select as selectBox } from './dom';
-import { threadOptions } from './flame-tab';
+import { allocationsPatch, threadOptions } from './flame-tab';
 import { fullTrace, traceText } from './sites';
 import { Column, renderTable } from './table';
 
@@ -72,7 +72,7 @@ export class ArraysView implements View {
     renderTable(this.contexts, rows, cols, {
       caption: 'Arrays by context',
       onActivate: (r) => ctx.update({ highlight: r.trace }),
-      onOpen: (r) => ctx.update({ highlight: r.trace, selected: r.trace, zoom: [], inverted: false, view: 'flame' }),
+      onOpen: (r) => ctx.update({ highlight: r.trace, selected: r.trace, zoom: [], inverted: false, view: 'flame', ...allocationsPatch(ctx) }),
       isSelected: (r) => s.highlight !== null && s.highlight.join() === r.trace.join(),
       limit: 300,
     });

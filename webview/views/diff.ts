@@ -1,7 +1,7 @@
 // Diff: a baseline (before) against the profile shown (after) as a differential flame tree — widths are
 // before + after, colour is growth (red) or shrinkage (blue) — and tables of the biggest changes.
 import { biggestChanges, ContextChange, diffTrees, DiffTree, TypeChange } from '../../extension/model/diff';
-import { METRIC_LABELS, pathOf, findPath } from '../../extension/model/frames';
+import { METRIC_LABELS, pathOf, findPath, ViewMetric } from '../../extension/model/frames';
 import { frameTitle, shortFrame } from '../../extension/model/names';
 import { diffColor } from '../core/colors';
 import { num, percent, signed } from '../core/format';
@@ -11,6 +11,11 @@ import { button, clear, el, select } from './dom';
 import { FlameView } from './flame';
 import { metricOptions } from './flame-tab';
 import { Column, renderTable } from './table';
+
+/** The diff compares allocations: CPU samples chosen in the flame tab count as objects here. */
+function allocationMetric(m: ViewMetric): ViewMetric {
+  return m === 'samples' ? 'objects' : m;
+}
 
 export class DiffView implements View {
   readonly root: HTMLElement;
@@ -57,7 +62,7 @@ export class DiffView implements View {
     }
     this.flame.root.hidden = false;
     this.legend.hidden = false;
-    this.bar.append(select('Metric', metricOptions(), s.metric, (v) => ctx.update({ metric: v })));
+    this.bar.append(select('Metric', metricOptions(), allocationMetric(s.metric), (v) => ctx.update({ metric: v })));
     const threadName = s.thread === -1 ? undefined : ctx.data.threadName(s.thread);
     const baseThread = threadName ? base.profile.threads.find((t) => t.name === threadName) : undefined;
     const thread = baseThread ? s.thread : -1;
@@ -66,7 +71,7 @@ export class DiffView implements View {
       this.cache = { before: base, after: ctx.data, thread, diff: diffTrees(side(base, baseThread ? baseThread.id : -1), side(ctx.data, thread)) };
     }
     const d = this.cache.diff;
-    const k = s.metric;
+    const k = allocationMetric(s.metric);
     const b = d.before.total[k];
     const a = d.after.total[k];
     this.info.textContent = `before: ${base.title} · after: ${ctx.data.title} · ${baseThread ? `thread ${threadName}` : 'all threads'} · ` +
@@ -107,7 +112,7 @@ export class DiffView implements View {
   }
 
   private renderTables(ctx: AppContext, d: DiffTree): void {
-    const k = ctx.state.metric;
+    const k = allocationMetric(ctx.state.metric);
     const pathText = (i: number): string => pathOf(d.tree, i).map((m) => {
       const e = d.methods.get(m);
       return e ? shortFrame(e) : '?';

@@ -1,6 +1,9 @@
 // The Flame tree view: thread, metric, inverted / only my code / collapse recursion, search with
-// next and previous match, the flame tree itself and the package legend.
-import { findPath, FrameTree, METRIC_LABELS, pathOf, VIEW_METRICS, ViewMetric } from '../../extension/model/frames';
+// next and previous match, the flame tree itself and the package legend. The metric "CPU samples" shows the
+// threads profile's CPU trees (cpu-flame.ts) in the same flame tree, with their own threads and a label.
+import { ALLOCATION_METRICS, findPath, FrameTree, METRIC_LABELS, pathOf, ViewMetric } from '../../extension/model/frames';
+import { cpuLabel } from '../../extension/model/cpu-flame';
+import { MethodEntry } from '../../extension/model/types';
 import { packageOf, shortFrame } from '../../extension/model/names';
 import { accountIndexOf } from '../../extension/model/accounts';
 import { packageColor, Theme } from '../core/colors';
@@ -12,12 +15,29 @@ import { button, clear, el, select, toggle } from './dom';
 import { FlameView } from './flame';
 import { frameTooltip } from './tooltip';
 
-export function threadOptions(ctx: AppContext): Array<[string, string]> {
-  return [['-1', 'All threads (merged)'], ...ctx.data.profile.threads.map((t): [string, string] => [String(t.id), t.name])];
+export function threadOptions(ctx: AppContext, cpu = false): Array<[string, string]> {
+  return [['-1', 'All threads (merged)'], ...ctx.data.threads(cpu).map((t): [string, string] => [String(t.id), t.name])];
 }
 
-export function metricOptions(): Array<[ViewMetric, string]> {
-  return VIEW_METRICS.map((m) => [m, METRIC_LABELS[m]]);
+/** The allocation metrics, and "CPU samples" when `withCpu` (the profile has CPU samples). */
+export function metricOptions(withCpu = false): Array<[ViewMetric, string]> {
+  const list: ViewMetric[] = withCpu ? [...ALLOCATION_METRICS, 'samples'] : [...ALLOCATION_METRICS];
+  return list.map((m) => [m, METRIC_LABELS[m]]);
+}
+
+/** Whether the flame tree shows CPU samples: the metric asks for them and the profile has some. */
+export function showsCpu(ctx: AppContext): boolean {
+  return ctx.state.metric === 'samples' && !!ctx.data.cpu();
+}
+
+/** A patch for showing allocation data in the flame tab (a table row's context): leaves CPU samples if chosen. */
+export function allocationsPatch(ctx: AppContext): { metric?: ViewMetric } {
+  return ctx.state.metric === 'samples' ? { metric: 'objects' } : {};
+}
+
+/** The metric the flame tree sizes frames by (CPU samples asked of a profile without any: objects). */
+export function flameMetric(ctx: AppContext): ViewMetric {
+  return ctx.state.metric === 'samples' && !ctx.data.cpu() ? 'objects' : ctx.state.metric;
 }
 
 export class FlameTab implements View {
@@ -27,9 +47,14 @@ export class FlameTab implements View {
   private readonly query = el('input', { type: 'search', class: 'search', placeholder: 'Search frames (text or /regex/)', 'aria-label': 'Search frames' });
   private readonly matchInfo = el('span', { class: 'match-info', 'aria-live': 'polite' });
   private readonly legend = el('div', { class: 'legend', 'aria-label': 'Colours by package' });
+  /** says that the frames are CPU samples, not allocations (shown only then) */
+  private readonly cpuNote = el('div', { class: 'cpu-note', role: 'note' });
   private readonly flame: FlameView;
   private ctx?: AppContext;
   private tree?: FrameTree;
+  /** the methods and metric of the tree shown (the CPU tree has methods of its own, see ProfileData.methods) */
+  private methods: ReadonlyMap<number, MethodEntry> = new Map();
+  private metric: ViewMetric = 'objects';
   private found?: { key: string; result: SearchResult };
   private colors = new Map<number, string>();
   private colorTheme?: Theme;
@@ -38,7 +63,7 @@ export class FlameTab implements View {
     this.flame = new FlameView({
       zoom: (i) => this.ctx && this.tree && this.ctx.update({ zoom: pathOf(this.tree, i), selected: pathOf(this.tree, i) }),
       select: (i) => this.ctx && this.tree && this.ctx.update({ selected: pathOf(this.tree, i) }),
-      open: (i) => this.ctx && this.tree && this.tree.method[i] >= 0 && this.ctx.open(this.tree.method[i]),
+      open: (i) => this.ctx && this.tree && this.tree.method[i] >= 0 && this.ctx.open(this.tree.method[i], undefined, this.methods),
     });
     this.query.addEventListener('input', () => this.ctx?.update({ query: this.query.value, match: -1 }));
     this.query.addEventListener('keydown', (e) => {
@@ -48,7 +73,7 @@ export class FlameTab implements View {
     const prev = button('', 'arrow-up', () => this.step(-1), 'Previous match (Shift+Enter)');
     const next = button('', 'arrow-down', () => this.step(1), 'Next match (Enter)');
     this.searchBar.append(el('span', { class: 'codicon codicon-search', 'aria-hidden': 'true' }), this.query, prev, next, this.matchInfo);
-    this.root = el('section', { class: 'view view-flame', 'aria-label': 'Flame tree' }, this.bar, this.searchBar, this.flame.root, this.legend);
+    this.root = el('section', { class: 'view view-flame', 'aria-label': 'Flame tree' }, this.bar, this.cpuNote, this.searchBar, this.flame.root, this.legend);
   }
 
   focus(): void {
@@ -72,17 +97,23 @@ export class FlameTab implements View {
       this.colors.clear();
       this.colorTheme = ctx.theme;
     }
-    this.renderBar(ctx);
-    const tree = ctx.data.tree({ thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted });
+    const cpu = showsCpu(ctx);
+    const metric = flameMetric(ctx);
+    this.renderBar(ctx, cpu, metric);
+    this.renderCpuNote(ctx, cpu);
+    const tree = ctx.data.tree({ thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted, cpu });
     if (tree !== this.tree) this.colors.clear();
     this.tree = tree;
     const zoom = findPath(tree, s.zoom, true);
     const selected = s.selected ? findPath(tree, s.selected) : -1;
-    const highlight = s.highlight && !s.inverted ? findPath(tree, s.highlight) : -1;
+    // the highlight is an allocation context (from the sites or arrays table): not shown on the CPU tree
+    const highlight = s.highlight && !s.inverted && !cpu ? findPath(tree, s.highlight) : -1;
+    this.methods = ctx.data.methods(cpu);
+    this.metric = metric;
+    const methods = this.methods;
     const found = this.searchFor(ctx, tree, zoom);
     if (this.query.value !== s.query) this.query.value = s.query;
-    const methods = ctx.data.profile.methods;
-    const rootLabel = s.thread === -1 ? 'all threads' : ctx.data.threadName(s.thread);
+    const rootLabel = s.thread === -1 ? 'all threads' : ctx.data.threadName(s.thread, cpu);
     const label = (i: number): string => {
       const m = methods.get(tree.method[i]);
       return m ? shortFrame(m) : rootLabel;
@@ -91,25 +122,30 @@ export class FlameTab implements View {
       const m = methods.get(tree.method[i]);
       return m ? `${m.class}.${m.name}` : rootLabel;
     };
-    const total = tree.total[s.metric];
+    const total = tree.total[metric];
+    const interval = ctx.data.cpu()?.intervalMillis ?? 0;
     this.flame.set({
-      tree, metric: s.metric, zoom, selected, highlight, hit: found?.hit,
+      tree, metric, zoom, selected, highlight, hit: found?.hit,
       color: (i) => this.color(ctx, tree, i), label, title,
-      describe: (i) => `${title(i)}: ${num(total[i])} ${METRIC_LABELS[s.metric]} (${percent(total[0] ? total[i] / total[0] : 0)})`,
+      describe: (i) => `${title(i)}: ${num(total[i])} ${METRIC_LABELS[metric]} (${percent(total[0] ? total[i] / total[0] : 0)})`,
       tooltip: (i) => frameTooltip({
-        tree, methods, types: ctx.data.profile.types, metric: s.metric, zoom, rootLabel, mine: (m) => ctx.data.isMine(m),
+        tree, methods, types: ctx.data.profile.types, metric, zoom, rootLabel, mine: (m) => ctx.data.isMine(m),
+        cpuIntervalMillis: cpu ? interval : undefined,
       }, i),
     });
     this.renderMatchInfo(found, s.match);
     this.renderLegend(ctx, tree, zoom);
   }
 
-  private renderBar(ctx: AppContext): void {
+  private renderBar(ctx: AppContext, cpu: boolean, metric: ViewMetric): void {
     const s = ctx.state;
     clear(this.bar);
+    const threads = threadOptions(ctx, cpu);
+    const thread = threads.some(([id]) => id === String(s.thread)) ? String(s.thread) : '-1';
     this.bar.append(
-      select('Thread', threadOptions(ctx), String(s.thread), (v) => ctx.update({ thread: Number(v), zoom: [], selected: null })),
-      select('Metric', metricOptions(), s.metric, (v) => ctx.update({ metric: v })),
+      select('Thread', threads, thread, (v) => ctx.update({ thread: Number(v), zoom: [], selected: null })),
+      // frames are method-id paths in both kinds of tree: zoom and selection survive the switch where they exist
+      select('Metric', metricOptions(!!ctx.data.cpu()), metric, (v) => ctx.update({ metric: v })),
       toggle('Inverted', s.inverted, (v) => ctx.update({ inverted: v, zoom: [], selected: null }), 'Bottom-up: the allocating methods on top, their callers below'),
       toggle('Only my code', s.myCode, (v) => ctx.update({ myCode: v, zoom: [], selected: null }), 'Fold JDK and library frames into their callers'),
       toggle('Collapse recursion', s.collapseRecursion, (v) => ctx.update({ collapseRecursion: v, zoom: [], selected: null }), 'Merge recursive calls into the outermost frame'),
@@ -118,7 +154,7 @@ export class FlameTab implements View {
       button('Reset zoom', 'home', () => ctx.update({ zoom: [] }), 'Zoom out to the root (Home)'),
       button('Open source', 'go-to-file', () => {
         const sel = this.tree && s.selected ? findPath(this.tree, s.selected) : -1;
-        if (sel > 0 && this.tree) ctx.open(this.tree.method[sel]);
+        if (sel > 0 && this.tree) ctx.open(this.tree.method[sel], undefined, this.methods);
       }, 'Open the selected frame\'s source (O)'),
     );
   }
@@ -129,9 +165,9 @@ export class FlameTab implements View {
       this.found = undefined;
       return undefined;
     }
-    const key = `${s.query}|${s.metric}|${zoom}`;
+    const key = `${s.query}|${this.metric}|${zoom}`;
     if (!this.found || this.found.key !== key || this.tree !== tree) {
-      this.found = { key, result: search(tree, ctx.data.profile.methods, s.query, s.metric, zoom) };
+      this.found = { key, result: search(tree, this.methods, s.query, this.metric, zoom) };
     }
     return this.found.result;
   }
@@ -142,7 +178,7 @@ export class FlameTab implements View {
     const ctx = this.ctx;
     if (!tree || !ctx || !this.found) return [];
     const zoom = findPath(tree, ctx.state.zoom, true);
-    const total = tree.total[ctx.state.metric];
+    const total = tree.total[this.metric];
     return this.found.result.matches.filter((i) => i >= zoom && i < tree.end[zoom] && total[i] > 0);
   }
 
@@ -175,7 +211,7 @@ export class FlameTab implements View {
     if (this.accountFrames?.tree !== tree) {
       const account = new Int32Array(tree.n);
       for (let k = 0; k < tree.n; k++) {
-        const m = ctx.data.profile.methods.get(tree.method[k]);
+        const m = this.methods.get(tree.method[k]);
         const own = m ? accountIndexOf(a.names, m.class) : 0;
         const p = tree.parent[k];
         account[k] = own > 0 || ctx.state.inverted || p < 0 || p >= k ? own : account[p];
@@ -192,16 +228,25 @@ export class FlameTab implements View {
     const m = tree.method[i];
     let c = this.colors.get(m);
     if (c === undefined) {
-      const e = ctx.data.profile.methods.get(m);
+      const e = this.methods.get(m);
       c = e ? packageColor(packageOf(e.class), ctx.data.isMine(m), ctx.theme, `${e.class}.${e.name}`) : ctx.theme === 'light' ? '#d0d0d0' : '#4a4a4a';
       this.colors.set(m, c);
     }
     return c;
   }
 
+  private renderCpuNote(ctx: AppContext, cpu: boolean): void {
+    const c = ctx.data.cpu();
+    this.cpuNote.hidden = !cpu || !c;
+    if (!cpu || !c) return;
+    const t = ctx.data.file.threadsProfile?.threads.find((x) => x.id === ctx.state.thread && x.samples > 0);
+    const chosen = t ? ` "${t.name}": ${num(t.samples)} samples, ${num(Math.round(t.cpuNanos / 1e6))} ms of CPU time.` : '';
+    this.cpuNote.textContent = `${cpuLabel(c.intervalMillis)} (${num(c.samples)} samples in ${ctx.data.threads(true).length} threads).${chosen}`;
+  }
+
   private renderLegend(ctx: AppContext, tree: FrameTree, zoom: number): void {
     // per method first (typed, one pass over the zoomed subtree), then per package
-    const self = tree.self[ctx.state.metric];
+    const self = tree.self[this.metric];
     const byMethod = new Map<number, number>();
     for (let i = zoom; i < tree.end[zoom]; i++) {
       const m = tree.method[i];
@@ -209,7 +254,7 @@ export class FlameTab implements View {
     }
     const byPkg = new Map<string, { v: number; mine: boolean; method: number }>();
     for (const [m, v] of byMethod) {
-      const e = ctx.data.profile.methods.get(m);
+      const e = this.methods.get(m);
       if (!e) continue;
       const pkg = packageOf(e.class);
       const have = byPkg.get(pkg) ?? { v: 0, mine: ctx.data.isMine(e.id), method: e.id };

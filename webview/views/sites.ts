@@ -7,7 +7,7 @@ import { MethodEntry } from '../../extension/model/types';
 import { bytes, num, percent } from '../core/format';
 import { AppContext, View } from '../context';
 import { clear, el, select } from './dom';
-import { threadOptions } from './flame-tab';
+import { allocationsPatch, threadOptions } from './flame-tab';
 import { Column, renderTable } from './table';
 
 export function traceText(trace: readonly number[], methods: ReadonlyMap<number, MethodEntry>, max = 6): string {
@@ -97,7 +97,7 @@ export class SitesView implements View {
       caption: 'Allocation sites', sort: s.siteSort,
       onSort: (key) => ctx.update({ siteSort: { key, desc: s.siteSort.key === key ? !s.siteSort.desc : key !== 'rank' && key !== 'type' && key !== 'site' } }),
       onActivate: (r) => ctx.update({ highlight: r.trace }),
-      onOpen: (r) => ctx.update({ highlight: r.trace, selected: r.trace, zoom: [], inverted: false, view: 'flame' }),
+      onOpen: (r) => ctx.update({ highlight: r.trace, selected: r.trace, zoom: [], inverted: false, view: 'flame', ...allocationsPatch(ctx) }),
       isSelected: (r) => samePath(s.highlight, r.trace),
     });
   }

@@ -1,8 +1,12 @@
-// Threads: every thread with its totals (and the merge of all); selecting one shows its own tree.
+// Threads: every thread with its totals (and the merge of all); selecting one shows its own tree. With the
+// threads profile: CPU samples per thread, the chosen thread's CPU tree as a text outline (readable at a glance
+// beside the contention figures, and by a screen reader) with "Open in flame tree" for the interactive one,
+// monitor contention and deadlocks.
 import { VIEW_METRICS, ViewMetric } from '../../extension/model/frames';
 import { bytes, num, percent } from '../core/format';
 import { AppContext, View } from '../context';
-import { el } from './dom';
+import { button, el } from './dom';
+import { allocationsPatch } from './flame-tab';
 import { Column, renderTable } from './table';
 import { cpuTree, CpuTreeNode, LockContention, ThreadCpu, ThreadsProfile } from '../../extension/model/threads-profile';
 
@@ -51,14 +55,14 @@ export class ThreadsView implements View {
     ];
     renderTable(this.body, rows, cols, {
       caption: 'Threads',
-      onActivate: (r) => ctx.update({ thread: r.id, zoom: [], selected: null, view: 'flame' }),
+      onActivate: (r) => ctx.update({ thread: r.id, zoom: [], selected: null, view: 'flame', ...allocationsPatch(ctx) }),
       isSelected: (r) => r.id === s.thread,
     });
-    this.renderActivity(ctx.data.file.threadsProfile);
+    this.renderActivity(ctx, ctx.data.file.threadsProfile);
   }
 
   /** CPU samples, the CPU tree of one thread, monitors and deadlocks (agent option threads=true). */
-  private renderActivity(tp: ThreadsProfile | undefined): void {
+  private renderActivity(ctx: AppContext, tp: ThreadsProfile | undefined): void {
     clear(this.activity);
     if (!tp) {
       this.activity.append(el('p', { class: 'muted' }, 'No CPU samples or monitor data: profile with threads sampling on (heaplens run --threads, or "threads": true in the launch configuration).'));
@@ -90,13 +94,19 @@ export class ThreadsView implements View {
     this.activity.append(cpuWrap);
     renderTable(cpuWrap, running.length ? running : tp.threads, ccols, {
       caption: 'CPU samples per thread', sort: { key: 'samples', desc: true },
-      onActivate: (r) => { this.cpuThread = r.id; this.renderActivity(tp); },
+      onActivate: (r) => { this.cpuThread = r.id; this.renderActivity(ctx, tp); },
       isSelected: (r) => r.id === this.cpuThread,
     });
     const chosen = tp.threads.find((t) => t.id === this.cpuThread);
     if (chosen) {
       const tree = cpuTree(chosen.cpu);
       this.activity.append(el('h2', { class: 'heap-title' }, `CPU tree of "${chosen.name}" (samples, inclusive)`));
+      const open = (thread: number): void => ctx.update({ view: 'flame', metric: 'samples', thread, zoom: [], selected: null });
+      if (tree.samples) {
+        this.activity.append(el('div', { class: 'toolbar cpu-actions' },
+          button('Open in flame tree', 'flame', () => open(chosen.id), `Show the CPU samples of "${chosen.name}" in the Flame tree tab`),
+          button('All threads in flame tree', 'flame', () => open(-1), 'Show the CPU samples of all threads merged in the Flame tree tab')));
+      }
       const ul = el('ul', { class: 'cpu-tree' });
       for (const c of tree.children) ul.append(cpuItem(c, tree.samples || 1, 0));
       this.activity.append(tree.samples ? ul : el('p', { class: 'muted' }, 'No CPU samples for this thread.'));

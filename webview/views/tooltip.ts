@@ -1,5 +1,6 @@
-// Tooltip content for a frame: full name and source, self and total per metric, allocations by type.
-import { breakdownByType, FrameTree, METRIC_LABELS, VIEW_METRICS, ViewMetric } from '../../extension/model/frames';
+// Tooltip content for a frame: full name and source, self and total per metric, allocations by type; for
+// the CPU tree its samples and the CPU time they stand for.
+import { ALLOCATION_METRICS, breakdownByType, FrameTree, METRIC_LABELS, ViewMetric } from '../../extension/model/frames';
 import { frameTitle } from '../../extension/model/names';
 import { MethodEntry, TypeEntry } from '../../extension/model/types';
 import { bytes, num, percent } from '../core/format';
@@ -13,6 +14,8 @@ export interface TooltipInput {
   zoom: number;
   mine(method: number): boolean;
   rootLabel: string;
+  /** set when the tree holds CPU samples (one every this many ms) instead of allocations */
+  cpuIntervalMillis?: number;
 }
 
 function value(metric: ViewMetric, v: number): string {
@@ -30,10 +33,16 @@ export function frameTooltip(t: TooltipInput, i: number): Node {
   }
   const grid = el('table', { class: 'tip-values' });
   grid.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'self'), el('th', {}, 'total')));
-  for (const k of VIEW_METRICS) {
+  const cpu = t.cpuIntervalMillis !== undefined;
+  for (const k of cpu ? ['samples' as const] : ALLOCATION_METRICS) {
     const row = el('tr', k === t.metric ? { class: 'current' } : {}, el('td', {}, METRIC_LABELS[k]),
       el('td', {}, value(k, tree.self[k][i])), el('td', {}, value(k, tree.total[k][i])));
     grid.append(row);
+  }
+  if (cpu) {
+    // each sample stands for one interval in which the thread used CPU (the thread's own CPU ms are in the Threads view)
+    const ms = (v: number): string => `${num(v * t.cpuIntervalMillis!)} ms`;
+    grid.append(el('tr', {}, el('td', {}, `× ${t.cpuIntervalMillis} ms`), el('td', {}, ms(tree.self.samples[i])), el('td', {}, ms(tree.total.samples[i]))));
   }
   box.append(grid);
   const tot = tree.total[t.metric];

@@ -36,7 +36,12 @@ public final class Collector {
         this.registry = registry;
         this.heapGuard = new HeapGuard(stats);
         this.writer = new ProfileWriter(registry, stats, options, new TypeSizes(inst), info, heapGuard);
+        this.inst = inst;
     }
+
+    private final Instrumentation inst;
+    /** How the final write is hooked into the JVM's exit: "system" or "thread" ({@link ExitHook}). */
+    private String exitHook = "none";
 
     private volatile Runnable cycleTask = () -> { };
 
@@ -77,6 +82,8 @@ public final class Collector {
             info.jvmArgs = ManagementFactory.getRuntimeMXBean().getInputArguments();
         } catch (Throwable ignored) { }
         heapGuard.install();
+        MemoryReserve.hold(heapGuard.heapMax());
+        MemoryReserve.releaseOnUncaughtOutOfMemory();
         write(false);                 // the file exists from the start, so even a JVM killed at once leaves one
     }
 
@@ -84,12 +91,15 @@ public final class Collector {
         Thread loop = new Thread(null, this::loop, "heaplens-collector", STACK);
         loop.setDaemon(true);
         loop.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(null, this::shutdown, "heaplens-shutdown", STACK));
+        exitHook = ExitHook.register(inst, this::shutdown, SHUTDOWN_THREAD, STACK);
+        if (options.verbose) System.err.println("heaplens: final write hooked as a " + exitHook + " shutdown hook");
     }
+
+    private static final String SHUTDOWN_THREAD = "heaplens-shutdown";
 
     private void loop() {
         AgentThreads.markCurrent();
-        long lastWrite = System.currentTimeMillis(), lastSnapshot = lastWrite;
+        lastWrite = lastSnapshot = System.currentTimeMillis();
         while (!finished) {
             try {
                 Thread.sleep(CYCLE_MILLIS);
@@ -97,29 +107,50 @@ public final class Collector {
                 return;
             }
             cycles++;
-            try { heapGuard.check(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: heap guard: " + t); }
-            registry.publishObjectSizes(writer.sizes()::sizeOf);
-            try { cycleTask.run(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: " + t); }
-            io.heaplens.agent.wire.ChannelServer c = channel;
-            if (c != null) {
-                try { c.tick(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: channel: " + t); }
-            }
-            AccountsWriter a = accounts;
-            if (a != null && options.snapshotMillis > 0 && System.currentTimeMillis() - lastSnapshot >= options.snapshotMillis - CYCLE_MILLIS / 2) {
-                try { a.take("periodic", options.snapshotGc); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: accounts: " + t); }
-                lastSnapshot = System.currentTimeMillis();
-            }
-            // A large profile takes a while to write: never spend more than a fifth of the time writing it.
-            long interval = Math.max(options.intervalMillis, 5 * writer.lastWriteMillis);
-            if (System.currentTimeMillis() - lastWrite >= interval - CYCLE_MILLIS / 2) {
-                write(false);
-                lastWrite = System.currentTimeMillis();
+            try {
+                cycle();
+            } catch (OutOfMemoryError e) {
+                // the program filled the heap: the collector lives on (a later write may find room); the reserve
+                // stays for the final write
+            } catch (Throwable t) {
+                if (options.verbose) System.err.println("heaplens: collector: " + t);
             }
         }
     }
 
+    /** When the collector last wrote the profile and took an accounts snapshot (collector thread only). */
+    private long lastWrite, lastSnapshot;
+
+    private void cycle() {
+        try { heapGuard.check(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: heap guard: " + t); }
+        registry.publishObjectSizes(writer.sizes()::sizeOf);
+        try { cycleTask.run(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: " + t); }
+        io.heaplens.agent.wire.ChannelServer c = channel;
+        if (c != null) {
+            try { c.tick(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: channel: " + t); }
+        }
+        AccountsWriter a = accounts;
+        if (a != null && options.snapshotMillis > 0 && System.currentTimeMillis() - lastSnapshot >= options.snapshotMillis - CYCLE_MILLIS / 2) {
+            try { a.take("periodic", options.snapshotGc); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: accounts: " + t); }
+            lastSnapshot = System.currentTimeMillis();
+        }
+        // A large profile takes a while to write: never spend more than a fifth of the time writing it.
+        long interval = Math.max(options.intervalMillis, 5 * writer.lastWriteMillis);
+        if (System.currentTimeMillis() - lastWrite >= interval - CYCLE_MILLIS / 2) {
+            write(false);
+            lastWrite = System.currentTimeMillis();
+        }
+    }
+
     private void shutdown() {
-        AgentThreads.markCurrent();
+        MemoryReserve.release();      // the heap may be full to the last byte: the last write gets the reserve
+        // Normally on the agent's heaplens-shutdown thread (ExitHook); if that thread could not start, on the exiting
+        // thread: the JVM's DestroyJavaVM thread after main returned (the agent's from now on), or a program thread
+        // that called System.exit, whose profile stays and which records nothing more (the JVM halts after the hooks).
+        String name = Thread.currentThread().getName();
+        if (options.verbose) System.err.println("heaplens: final write on thread " + name);
+        if (SHUTDOWN_THREAD.equals(name) || "DestroyJavaVM".equals(name)) AgentThreads.markCurrent();
+        else ThreadState.current().busy++;
         if (options.heapDumpAtExit != null && options.errors.isEmpty()) {
             try {
                 io.heaplens.agent.heap.HeapDumps.Result r = io.heaplens.agent.heap.HeapDumps.dump(options.heapDumpAtExit, true, true);
@@ -146,6 +177,15 @@ public final class Collector {
         if (finished) return;
         try {
             writer.write(out, fin, ++sequence, cycles);
+        } catch (OutOfMemoryError e) {
+            // a full heap: with the reserve given back, the next allocation's collection makes room for one more try
+            boolean retry = MemoryReserve.release();
+            try {
+                if (retry) writer.write(out, fin, sequence, cycles);
+                else System.err.println("heaplens: could not write the profile to " + out + ": the heap is full");
+            } catch (Throwable again) {
+                System.err.println("heaplens: could not write the profile to " + out + ": the heap is full");
+            }
         } catch (Throwable t) {
             System.err.println("heaplens: could not write the profile to " + out + ": " + t);
         }
