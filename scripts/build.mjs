@@ -36,7 +36,9 @@ await esbuild.build({
 });
 // the Java parser of the editor features, run in a worker thread (extension/editor/parser-host.ts)
 await esbuild.build({ ...common, entryPoints: [join(root, 'extension/editor/outline-worker.ts')], outfile: join(dist, 'outline-worker.js') });
-console.log('build: dist/cli.js, dist/extension.js, dist/outline-worker.js');
+// the HPROF analysis, run in a worker thread (extension/heap/worker-host.ts)
+await esbuild.build({ ...common, entryPoints: [join(root, 'extension/heap/heap-worker.ts')], outfile: join(dist, 'heap-worker.js') });
+console.log('build: dist/cli.js, dist/extension.js, dist/outline-worker.js, dist/heap-worker.js');
 // the webview (views of issue 5): one browser bundle and its stylesheet; codicons copied next to them
 await esbuild.build({
   bundle: true, platform: 'browser', target: 'es2020', format: 'iife', sourcemap: false, minify: true, logLevel: 'warning',

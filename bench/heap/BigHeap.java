@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * Builds a heap of about N million small objects (maps, lists, strings, arrays, a linked chain) and dumps it:
- * the scale test of the HPROF reader (docs/heap.md, "Measured"). Usage: java -Xmx4g BigHeap.java OUT.hprof [millions]
+ * the scale test of the HPROF reader (docs/heap.md, "Measured"). Usage: java -Xmx4g BigHeap.java OUT.hprof [millions, e.g. 5 or 0.5]
  */
 public class BigHeap {
     static final Map<String, List<Item>> INDEX = new HashMap<>();
@@ -26,8 +26,8 @@ public class BigHeap {
     }
 
     public static void main(String[] args) throws Exception {
-        int millions = args.length > 1 ? Integer.parseInt(args[1]) : 4;
-        for (long i = 0; i < millions * 1_000_000L; i++) {
+        double millions = args.length > 1 ? Double.parseDouble(args[1]) : 4;
+        for (long i = 0; i < (long) (millions * 1_000_000); i++) {
             Item it = new Item(i);
             INDEX.computeIfAbsent("k" + (i % 100_000), k -> new ArrayList<>()).add(it);
             if (i % 3 == 0) { it.next = chain; chain = it; }

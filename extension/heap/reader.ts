@@ -11,6 +11,8 @@ export class ChunkReader {
   readonly size: number;
   /** bytes per object id (4 or 8), set once the header is read */
   idSize = 8;
+  /** called after each read from the file with the file offset read up to (progress of a pass) */
+  onRead?: (offset: number) => void;
 
   constructor(private readonly fd: number, chunk = CHUNK) {
     this.buf = Buffer.allocUnsafe(chunk);
@@ -53,6 +55,7 @@ export class ChunkReader {
       if (got === 0) throw new Error(`the file ends early (truncated dump?) at byte ${this.bufStart + this.len}`);
       this.len += got;
     }
+    this.onRead?.(this.bufStart + this.len);
   }
 
   u1(): number {

@@ -1,12 +1,14 @@
 // The Heap panel and the heap commands: "Take Heap Dump" (the running session's agent writes an HPROF file),
 // "Open Heap Dump", and `heaplens.showRetention` ({ className }): the paths from GC roots to that class, from a
-// fresh dump of the running session, else the last dump, else one the user picks.
+// fresh dump of the running session, else the last dump, else one the user picks. The dump is analysed in a
+// worker thread (extension/heap/heap-worker.ts), never in the extension host's own thread.
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { HeapAnalysis } from '../heap/analysis';
-import { heapViewData, HeapViewData } from '../heap/view-data';
+import type { HeapProgress } from '../heap/analysis';
+import type { HeapViewData } from '../heap/view-data';
+import { HeapCancelled, HeapWorker } from '../heap/worker-host';
 import { LaunchApi } from '../launch/register';
 import { WebviewController } from './controller';
 
@@ -25,10 +27,25 @@ export interface HeapApi {
   shown(): HeapViewData | undefined;
 }
 
+/** Where each phase ends on the progress bar (percent); the passes move within their span by bytes read. */
+const PHASES: Record<HeapProgress['phase'], { label: string; from: number; to: number }> = {
+  index: { label: 'reading the dump (pass 1 of 2)', from: 0, to: 40 },
+  graph: { label: 'building the reference graph (pass 2 of 2)', from: 40, to: 80 },
+  dominators: { label: 'computing dominators and retained sizes', from: 80, to: 95 },
+  paths: { label: 'finding the shortest paths from GC roots', from: 95, to: 99 },
+};
+
+function progressText(p: HeapProgress): { message: string; percent: number } {
+  const ph = PHASES[p.phase];
+  if (!p.total) return { message: ph.label, percent: ph.from };
+  const mb = (b: number): string => (b / 1048576).toFixed(0);
+  return { message: `${ph.label}: ${mb(p.bytes)} of ${mb(p.total)} MB`, percent: ph.from + ((ph.to - ph.from) * p.bytes) / p.total };
+}
+
 class HeapPanel {
   private panel?: vscode.WebviewPanel;
   private ctl?: WebviewController;
-  private analysis?: { file: string; mtime: number; heap: HeapAnalysis };
+  private analysis?: { file: string; mtime: number; heap: HeapWorker };
   data?: HeapViewData;
 
   constructor(private readonly extensionUri: vscode.Uri, private readonly log: (l: string) => void) {}
@@ -43,42 +60,85 @@ class HeapPanel {
     });
     const ctl = new WebviewController(panel.webview, this.extensionUri, {
       title: 'Heap', live: false, log: this.log,
-      heapPaths: (className) => void this.show(this.analysis!.file, className),
+      heapPaths: (className) => {
+        const file = this.data?.file;
+        if (file) this.show(file, className).catch((e) => reportFailure(e));
+      },
     });
     panel.onDidDispose(() => {
       ctl.dispose();
       this.panel = undefined;
       this.ctl = undefined;
+      this.release();                          // closing the view frees the worker and its memory
     });
     this.panel = panel;
     this.ctl = ctl;
     return ctl;
   }
 
-  /** Reads the dump (once per file version) in the extension host. */
-  analyse(file: string): HeapAnalysis {
+  /** The worker holding `file` (started once per file version; another dump replaces it). */
+  private worker(file: string): HeapWorker {
     const mtime = fs.statSync(file).mtimeMs;
-    if (this.analysis?.file === file && this.analysis.mtime === mtime) return this.analysis.heap;
-    this.analysis?.heap.close();
+    const a = this.analysis;
+    if (a?.file === file && a.mtime === mtime && a.heap.usable) return a.heap;
+    this.release();
     const t = Date.now();
-    const heap = HeapAnalysis.open(file);
-    this.log(`heap dump ${file}: ${heap.objectCount} objects read in ${Date.now() - t} ms`);
+    const heap = new HeapWorker(vscode.Uri.joinPath(this.extensionUri, 'dist', 'heap-worker.js').fsPath, file);
+    heap.opened.then((d) => this.log(`heap dump ${file}: ${d.objects} objects, ${d.references} references read in ${Date.now() - t} ms (worker thread)`),
+      (e: Error) => this.log(`heap dump ${file}: ${e.message}`));
     this.analysis = { file, mtime, heap };
     return heap;
   }
 
+  private release(): void {
+    this.analysis?.heap.dispose();
+    this.analysis = undefined;
+  }
+
+  /** Frees the worker when no Heap view shows its dump (e.g. the class pick was dismissed before any view). */
+  releaseUnlessShown(): void {
+    if (!this.panel) this.release();
+  }
+
+  /** Runs one request on the dump's worker under a cancellable progress notification (cancel ends the worker). */
+  async withWorker<T>(file: string, run: (heap: HeapWorker) => Promise<T>): Promise<T> {
+    const heap = this.worker(file);
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `HeapLens: ${path.basename(file)}`, cancellable: true },
+      async (progress, token) => {
+        let shown = 0;
+        heap.onProgress = (p) => {
+          const { message, percent } = progressText(p);
+          progress.report({ message, increment: Math.max(0, percent - shown) });
+          shown = Math.max(shown, percent);
+        };
+        const sub = token.onCancellationRequested(() => heap.cancel());
+        try {
+          return await run(heap);
+        } finally {
+          sub.dispose();
+          heap.onProgress = undefined;
+        }
+      });
+  }
+
   async show(file: string, className?: string): Promise<HeapViewData> {
-    const data = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `HeapLens: reading ${path.basename(file)}` },
-      async () => heapViewData(this.analyse(file), file, path.basename(file), className));
+    const data = await this.withWorker(file, (heap) => heap.view(path.basename(file), className));
     this.data = data;
     this.open().showHeap(data, true);
     return data;
   }
 
   dispose(): void {
-    this.analysis?.heap.close();
+    this.release();
     this.panel?.dispose();
   }
+}
+
+/** A failure becomes an error message; a cancel only a note in the status bar. */
+function reportFailure(e: unknown): undefined {
+  if (e instanceof HeapCancelled) vscode.window.setStatusBarMessage(`HeapLens: ${e.message}`, 5000);
+  else void vscode.window.showErrorMessage(`HeapLens: ${(e as Error).message}`);
+  return undefined;
 }
 
 export function registerHeap(context: vscode.ExtensionContext, output: vscode.OutputChannel, launch: LaunchApi): HeapApi {
@@ -106,10 +166,7 @@ export function registerHeap(context: vscode.ExtensionContext, output: vscode.Ou
     return uris?.[0]?.fsPath;
   };
 
-  const fail = (e: unknown): undefined => {
-    void vscode.window.showErrorMessage(`HeapLens: ${(e as Error).message}`);
-    return undefined;
-  };
+  const fail = reportFailure;
 
   context.subscriptions.push(
     { dispose: () => panel.dispose() },
@@ -146,12 +203,15 @@ export function registerHeap(context: vscode.ExtensionContext, output: vscode.Ou
         last = file;
         let className = args?.className;
         if (!className) {
-          const rows = panel.analyse(file).histogram();
-          const pick = await vscode.window.showQuickPick(rows.slice(0, 2000).map((r) => ({
+          const { rows } = await panel.withWorker(file, (heap) => heap.histogram(2000));
+          const pick = await vscode.window.showQuickPick(rows.map((r) => ({
             label: r.className, description: `${r.objects} objects, ${r.retainedBytes} bytes retained`,
           })), { placeHolder: 'Class whose objects you want to trace to the GC roots', matchOnDescription: false });
           className = pick?.label;
-          if (!className) return undefined;
+          if (!className) {
+            panel.releaseUnlessShown();
+            return undefined;
+          }
         }
         const data = await panel.show(file, className);
         return {

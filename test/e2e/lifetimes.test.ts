@@ -103,7 +103,13 @@ for (const jdk of JDKS) {
       within('int[1000] void space', arr.void, a.size * SPAN * FILLER, a.size * (SPAN * FILLER + SLACK + P));
 
       const pair = rep('lifetimes.Pair');
-      assert.deepEqual([pair.puts, pair.uses], [2, 2], 'Pair: two putfields (long, int) are puts, two getfields from outside are uses');
+      assert.deepEqual([pair.puts, pair.uses], [2, 3], 'Pair: two putfields (long, int) are puts; two getfields from outside and a checkcast are uses');
+
+      // instanceof, monitorenter and monitorexit are get operations too (seed 004 Table 3): Checked is lagged, not void
+      const checked = row('lifetimes.Checked');
+      const cs = rep('lifetimes.Checked');
+      assert.deepEqual([checked.objects, checked.voidObjects, cs.uses], [1, 0, 3], 'Checked: instanceof + monitorenter + monitorexit');
+      within('Checked lag space', checked.lag, cs.size * SPAN * FILLER, cs.size * (SPAN * FILLER + SLACK));
       const refs = rep('java.lang.Object[]');
       assert.deepEqual([refs.length, refs.puts, refs.uses], [2, 1, 1], 'Object[2]: one aastore (put), one aaload (use)');
 
@@ -120,7 +126,7 @@ for (const jdk of JDKS) {
       assert.match(field('drag space')[1], /^\d+\.\d\d%$/);
 
       const nested = parseTsv(await report(run.profileFile, ['--format', 'lifetime', '--by', 'nested']));
-      assert.ok(nested.some((r) => r.key === 'lifetimes.Main.main:42 lifetimes.Late'), `nested site of Late:\n${nested.map((r) => r.key).join('\n')}`);
+      assert.ok(nested.some((r) => r.key === 'lifetimes.Main.main:45 lifetimes.Late'), `nested site of Late:\n${nested.map((r) => r.key).join('\n')}`);
       assert.ok(nested.some((r) => /^lifetimes\.Main\.advance:\d+ <- lifetimes\.Main\.main:\d+ byte\[\]$/.test(r.key)), 'fillers by calling context');
     });
   });

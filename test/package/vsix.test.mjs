@@ -19,7 +19,7 @@ console.log(`${built.file}: ${(built.bytes / 1024).toFixed(0)} KiB, ${names.leng
 const ALLOWED = [
   /^extension\.vsixmanifest$/, /^\[Content_Types\]\.xml$/,
   /^extension\/package\.json$/, /^extension\/readme\.md$/, /^extension\/changelog\.md$/, /^extension\/LICENSE\.txt$/,
-  /^extension\/dist\/(extension|outline-worker|webview)\.js$/, /^extension\/dist\/webview\.css$/,
+  /^extension\/dist\/(extension|outline-worker|heap-worker|webview)\.js$/, /^extension\/dist\/webview\.css$/,
   /^extension\/dist\/codicons\/codicon\.(css|ttf)$/, /^extension\/dist\/heaplens-agent\.jar$/,
   /^extension\/media\/icon\.png$/, /^extension\/media\/heat-[1-5]\.svg$/, /^extension\/media\/walkthrough\/[a-z-]+\.png$/,
   /^extension\/schemas\/heaplens-budget\.schema\.json$/,
@@ -48,7 +48,7 @@ test('the .vsix holds only allowed files, none of the forbidden kinds', () => {
 test('the .vsix holds what the installed extension loads', () => {
   const need = [
     'extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt',
-    `extension/${pkg.main.replace(/^\.\//, '')}`, 'extension/dist/outline-worker.js', 'extension/dist/webview.js',
+    `extension/${pkg.main.replace(/^\.\//, '')}`, 'extension/dist/outline-worker.js', 'extension/dist/heap-worker.js', 'extension/dist/webview.js',
     'extension/dist/webview.css', 'extension/dist/codicons/codicon.css', 'extension/dist/codicons/codicon.ttf',
     'extension/dist/heaplens-agent.jar', `extension/${pkg.icon}`,
     ...[1, 2, 3, 4, 5].map((i) => `extension/media/heat-${i}.svg`),
@@ -62,7 +62,7 @@ test('the .vsix holds what the installed extension loads', () => {
 
 test('the bundles need no node_modules: every require() is vscode or a Node built-in', () => {
   const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-  for (const bundle of ['extension/dist/extension.js', 'extension/dist/outline-worker.js']) {
+  for (const bundle of ['extension/dist/extension.js', 'extension/dist/outline-worker.js', 'extension/dist/heap-worker.js']) {
     const text = readZipEntry(built.file, bundle).toString('utf8');
     const required = new Set([...text.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]));
     assert.ok(required.size > 0, `${bundle}: no require() found (not a CommonJS bundle?)`);

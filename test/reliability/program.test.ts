@@ -143,4 +143,33 @@ for (const jdk of JDKS) {
       assert.deepEqual(prof.threads.map((t: { name: string }) => t.name).filter((n: string) => /Notification Thread/.test(n)), []);
     });
   });
+
+  describe(`sampling while classes load on JDK ${jdk.name}`, () => {
+    let p: Pair;
+    before(async () => {
+      const dir = await compileFixture('loadsample', { jdk: JDK17 });
+      p = await pair(jdk, 'loadsample', [dir], [], 'mode=sampled,sampleBytes=1024');
+    });
+
+    // Before the fix, JDK 25 failed here with "LinkageError: loader 'app' attempted duplicate class definition":
+    // a stack walked during the definition of Lazy0 resolved make0's descriptor, which loaded Lazy0 again.
+    it('the program runs as without the agent: no class is defined twice', () => sameRun(p, 'loadsample done 8'));
+
+    it('the samples taken while the classes loaded are in the profile, charged to the loading methods', () => {
+      const prof = readProfile(p.profile);
+      assert.equal(prof.meta.final, true);
+      const main = prof.threads.find((t: { name: string }) => t.name === 'main');
+      const methods = new Map(prof.methods.map((m: { id: number; class: string; name: string }) => [m.id, `${m.class}.${m.name}`]));
+      const seen = new Set<string>();
+      const stack = [main.sampled];
+      while (stack.length) {
+        const n = stack.pop();
+        if (!n) continue;
+        if (n.m !== undefined) seen.add(methods.get(n.m) as string);
+        stack.push(...(n.c ?? []));
+      }
+      // every makeN allocated at least a Lazy and its long[8] (> 1 KiB over all eight): at least one is sampled
+      assert.ok([...seen].some((m) => /^loadsample\.Main\.make\d$/.test(m)), `sampled frames: ${[...seen].join(', ')}`);
+    });
+  });
 }

@@ -15,7 +15,10 @@ export async function runExtensionTests(server, paths, folder, outDir, timeoutMs
   if (!existsSync(`${tests}.js`)) throw new Error(`${tests}.js is missing: compile the tests first (tsc -p tsconfig.test.json)`);
   const url = workbenchUrl(server, folder, [
     ['extensionTestsPath', tests],
-    ['extensionEnvironment', JSON.stringify({ HEAPLENS_VSCODE_REPORT: report })],
+    // HEAPLENS_HEAP_LAG_DUMP=FILE.hprof adds the measurement of test/vscode/suite/heap-lag.test.ts
+    ['extensionEnvironment', JSON.stringify({
+      HEAPLENS_VSCODE_REPORT: report, ...(process.env.HEAPLENS_HEAP_LAG_DUMP ? { HEAPLENS_HEAP_LAG_DUMP: process.env.HEAPLENS_HEAP_LAG_DUMP } : {}),
+    })],
   ]);
   const wbLog = createWriteStream(join(outDir, 'ext-tests-workbench.log'));
   const browser = await launchBrowser(paths.chromium);

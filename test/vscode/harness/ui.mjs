@@ -225,6 +225,7 @@ export async function runUiScenarios(server, paths, folder, shots, { installed =
   try {
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     const wb = new Workbench(page, shots);
+    wb.folder = folder;                         // the workspace's path (scenarios that put files into it)
     await page.goto(workbenchUrl(server, folder, [], { installed }));
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
     await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });

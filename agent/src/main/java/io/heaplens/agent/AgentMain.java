@@ -30,7 +30,7 @@ public final class AgentMain {
             info.layoutSource = LayoutProbe.measure(inst);
             Registry registry = new Registry();
             Keys.resolver = registry;
-            Sampler.frames = registry::profiledMethodId;
+            Sampler.frames = registry.samplerFrames();
             TransformStats stats = new TransformStats();
             Path out = Paths.get(options.out != null ? options.out : "heaplens-" + info.pid + ".heaplens").toAbsolutePath();
             PackageFilter filter = new PackageFilter(options.include, options.exclude);

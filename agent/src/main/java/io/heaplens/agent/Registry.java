@@ -1,5 +1,7 @@
 package io.heaplens.agent;
 
+import io.heaplens.runtime.Sampler;
+
 import io.heaplens.runtime.Keys;
 import io.heaplens.runtime.Layout;
 
@@ -50,6 +52,8 @@ public final class Registry implements Keys.Resolver {
 
     private final List<MethodInfo> methods = new ArrayList<>();
     private final Map<String, MethodInfo> methodIndex = new HashMap<>();
+    /** "owner.name" → its overloads, in registration order (stack frames seen during class loading: no descriptor). */
+    private final Map<String, List<MethodInfo>> nameIndex = new HashMap<>();
     private final List<SiteInfo> sites = new ArrayList<>();
     private final List<TypeInfo> types = new ArrayList<>();
     private final Map<String, TypeInfo> typeIndex = new HashMap<>();
@@ -61,6 +65,10 @@ public final class Registry implements Keys.Resolver {
             m = new MethodInfo(methods.size(), owner, name, desc);
             methods.add(m);
             methodIndex.put(k, m);
+            String byName = owner + '.' + name;
+            List<MethodInfo> same = nameIndex.get(byName);
+            if (same == null) nameIndex.put(byName, same = new ArrayList<>(1));
+            same.add(m);
         }
         return m;
     }
@@ -138,6 +146,22 @@ public final class Registry implements Keys.Resolver {
     public synchronized int profiledMethodId(String className, String name, String desc) {
         MethodInfo m = methodIndex.get(className.replace('.', '/') + '.' + name + desc);
         return m != null && m.profiled ? m.id : -1;
+    }
+
+    /** The first registered profiled overload of a method, by name alone (-1 when none is profiled). */
+    public synchronized int profiledMethodIdByName(String className, String name) {
+        List<MethodInfo> same = nameIndex.get(className.replace('.', '/') + '.' + name);
+        if (same != null) for (MethodInfo m : same) if (m.profiled) return m.id;
+        return -1;
+    }
+
+    /** The sampler's view of the registry. */
+    public Sampler.Frames samplerFrames() {
+        final Registry r = this;
+        return new Sampler.Frames() {
+            @Override public int methodId(String c, String m, String d) { return r.profiledMethodId(c, m, d); }
+            @Override public int methodIdByName(String c, String m) { return r.profiledMethodIdByName(c, m); }
+        };
     }
 
     private int sizedKeys;

@@ -140,6 +140,16 @@ public final class Lifetimes {
     @ForceInline
     public static void put(Object rec, long site) { if (rec != null) ((Life) rec).put(site); }
 
+    /**
+     * A get operation on an operand of any type (checkcast, instanceof, monitorenter/exit, athrow): a tracked
+     * object's record, or a tracked array; null and untracked objects are no use of anything.
+     */
+    @ForceInline
+    public static void useAny(Object o, long site) {
+        if (o instanceof Tracked) use(((Tracked) o).$hl$rec(), site);
+        else if (o != null) arrayUse(o, site);
+    }
+
     // ---- arrays ----------------------------------------------------------------------------------------------
     @ForceInline
     public static void arrayUse(Object a, long site) {

@@ -17,7 +17,11 @@ import java.util.stream.Stream;
  */
 public final class Sampler {
     /** Maps a stack frame to a profiled method's id, or -1 to leave the frame out (implemented by the agent). */
-    public interface Frames { int methodId(String className, String methodName, String descriptor); }
+    public interface Frames {
+        int methodId(String className, String methodName, String descriptor);
+        /** By name alone (the first profiled overload): for stacks walked while a class is being loaded. */
+        int methodIdByName(String className, String methodName);
+    }
 
     public static volatile Frames frames;
     public static volatile long meanBytes = 512 * 1024;
@@ -124,18 +128,39 @@ public final class Sampler {
         private final Frames frames;
         Collect(Frames frames) { this.frames = frames; }
 
+        /**
+         * A frame's descriptor resolves its parameter and return types, which loads classes. While this thread is
+         * loading a class (a loader frame on the stack), that could load the very class being defined, and the
+         * outer definition then fails with "duplicate class definition" (luindex on JDK 25 under -Xverify:all did):
+         * on such stacks, frames are matched by class and method name only.
+         */
         @Override
         public int[] apply(Stream<StackWalker.StackFrame> s) {
-            int[] out = new int[16];
+            StackWalker.StackFrame[] seen = new StackWalker.StackFrame[16];
             int n = 0;
+            boolean loading = false;
             java.util.Iterator<StackWalker.StackFrame> it = s.iterator();   // no lambdas: no linkage on a probe's path
             while (it.hasNext() && n < MAX_FRAMES) {
                 StackWalker.StackFrame fr = it.next();
-                if (n == out.length) out = java.util.Arrays.copyOf(out, n * 2);
-                out[n++] = fr.getClassName().startsWith("io.heaplens.") ? -1
-                    : frames.methodId(fr.getClassName(), fr.getMethodName(), fr.getDescriptor());
+                if (n == seen.length) seen = java.util.Arrays.copyOf(seen, n * 2);
+                seen[n++] = fr;
+                if (!loading && isLoading(fr.getMethodName())) loading = true;
             }
-            return java.util.Arrays.copyOf(out, n);
+            int[] out = new int[n];
+            for (int i = 0; i < n; i++) {
+                StackWalker.StackFrame fr = seen[i];
+                String c = fr.getClassName();
+                out[i] = c.startsWith("io.heaplens.") ? -1
+                    : loading ? frames.methodIdByName(c, fr.getMethodName())
+                    : frames.methodId(c, fr.getMethodName(), fr.getDescriptor());
+            }
+            return out;
+        }
+
+        /** ClassLoader.loadClass/findClass/defineClass and the like, in the JDK's loaders and custom ones. */
+        static boolean isLoading(String method) {
+            return method.startsWith("loadClass") || method.startsWith("defineClass") || method.startsWith("findClass")
+                || method.equals("findBootstrapClassOrNull") || method.equals("findLoadedClass");
         }
     }
 }

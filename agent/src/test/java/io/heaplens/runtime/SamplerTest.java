@@ -32,6 +32,7 @@ class SamplerTest {
         Sampler.meanBytes = 1024;
         Sampler.frames = new Sampler.Frames() {
             @Override public int methodId(String c, String m, String d) { return -1; }   // every sample at the root
+            @Override public int methodIdByName(String c, String m) { return -1; }
         };
         try {
             // on a thread of its own, marked as the agent's: its fake keys never reach the writers or the channel

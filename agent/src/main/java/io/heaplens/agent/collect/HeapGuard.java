@@ -53,11 +53,16 @@ public final class HeapGuard implements NotificationListener {
         this.heapMax = Runtime.getRuntime().maxMemory();
     }
 
-    /** The node budget when the user sets none: 1/32 of the heap at {@link #NODE_BYTES} a node, at most a million. */
+    /**
+     * The node budget when the user sets none: 1/32 of the heap at {@link #NODE_BYTES} a node, less the memory reserve
+     * kept for the last write ({@link MemoryReserve}) but never under 1/64 of the heap (small heaps: the reserve's
+     * two regions would leave the trees nothing), at least 1,000 and at most a million.
+     */
     public static int defaultMaxNodes(int optionDefault) {
         long max = Runtime.getRuntime().maxMemory();
         if (max <= 0 || max == Long.MAX_VALUE) return optionDefault;
-        return (int) Math.max(1000, Math.min(optionDefault, max / SHARE / NODE_BYTES));
+        long share = Math.max(max / SHARE - MemoryReserve.size(max), max / (2 * SHARE));
+        return (int) Math.max(1000, Math.min(optionDefault, share / NODE_BYTES));
     }
 
     /** Asks every garbage collector to tell us the heap's occupancy after each collection (young ones too). */

@@ -6,7 +6,9 @@ package io.heaplens.agent.collect;
  * periodic profile stayed on disk. The agent holds {@link #size} bytes from the start and lets them go when a thread
  * dies of an OutOfMemoryError (the JVM's exit path after it allocates: the uncaught-exception report, the thread's
  * exit, attaching the DestroyJavaVM thread, the shutdown hooks) and at the final write; the next allocation's
- * collection reclaims them. The program loses that much heap: 1/64 of it, between 256 KiB and 4 MiB.
+ * collection reclaims them. It comes out of the call trees' default share of the heap ({@code HeapGuard}), so the
+ * agent's footprint in a program near its -Xmx stays what it was (the nearxmx fixture, 90% of -Xmx128m live, failed
+ * 1 run in 5 under load when the reserve came on top).
  * <p>
  * The release on a dying thread is a default uncaught-exception handler, installed at start, that prints what the
  * JDK prints without one ({@code Exception in thread "main" ...}) or hands over to one installed before; a program
@@ -19,15 +21,32 @@ public final class MemoryReserve {
 
     private MemoryReserve() {}
 
-    /** The reserve for a heap of {@code heapMax} bytes. */
-    static int size(long heapMax) {
-        long s = heapMax <= 0 || heapMax == Long.MAX_VALUE ? 4L << 20 : heapMax / 64;
-        return (int) Math.max(256L << 10, Math.min(4L << 20, s));
+    /**
+     * The reserve for a heap of {@code heapMax} bytes: 1/128 of it, 1 to 4 MiB, and at least two G1 regions — G1
+     * makes progress in a full heap only with a free region for new objects and one to copy survivors into (one
+     * region of 1 MiB was measured too little for the write at -Xmx64m, two enough, 8 of 8 runs on JDK 17 and 25).
+     * A little under the size, so the array (a humongous object under G1) takes exactly that many regions.
+     */
+    public static long size(long heapMax) {
+        long s = heapMax <= 0 || heapMax == Long.MAX_VALUE ? 4L << 20 : Math.max(1L << 20, Math.min(4L << 20, heapMax / 128));
+        return Math.max(s, 2 * g1RegionBytes()) - 64;
+    }
+
+    /** G1's region size, or 0 under another collector (or when the JVM does not say). */
+    private static long g1RegionBytes() {
+        try {
+            com.sun.management.HotSpotDiagnosticMXBean hs =
+                java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+            if (!"true".equals(hs.getVMOption("UseG1GC").getValue())) return 0;
+            return Long.parseLong(hs.getVMOption("G1HeapRegionSize").getValue());
+        } catch (Throwable t) {
+            return 0;
+        }
     }
 
     static void hold(long heapMax) {
         try {
-            reserve = new byte[size(heapMax)];
+            reserve = new byte[(int) size(heapMax)];
         } catch (Throwable ignored) {
             // no room even for this: the agent runs without a reserve
         }

@@ -131,6 +131,7 @@ public final class ClassInstrumenter {
             plan.sites += mi.sites;
             if (mct || mi.sites > 0) changed++;
         }
+        if (field) UseProbes.addAccessor(cn);
         r.methodsProfiled = plan.methodsProfiled;
         r.sites = plan.sites;
         r.warnings.addAll(plan.warnings);

@@ -4,6 +4,7 @@ import io.heaplens.agent.PackageFilter;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.commons.SerialVersionUIDAdder;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -27,8 +28,10 @@ import java.util.Map;
 /**
  * The lifetime mode's instrumentation (seed 004 §4.1, Tables 3, 4 and 9), added to profiled classes next to the
  * allocation probes. Uses are HUP's get operations: a method invoked on the object (probed once, at the entry of
- * the object's own instance methods, so calls from any caller — the JDK included — count), getfield, array loads
- * and arraylength. Puts (putfield, array stores) are recorded as first/last put, not as uses. The constructor
+ * the object's own instance methods, so calls from any caller — the JDK included — count), getfield, array loads,
+ * arraylength, and checkcast, instanceof, monitorenter/exit and athrow (whose operand may be of any type: the
+ * record is found through the {@code Tracked} interface the field's class gets, or the array table). Puts
+ * (putfield, array stores) are recorded as first/last put, not as uses. The constructor
  * invocation is not a use. Every probe is straight-line code (no branch, so no stack map frame changes).
  *
  * A read of a field of this inside an instance method is not probed: the entry probe counted the use, so the
@@ -37,8 +40,7 @@ import java.util.Map;
  * Objects of profiled classes carry their record in a synthetic public transient field, {@link #FIELD}, declared
  * by the topmost profiled class of each hierarchy (the one whose superclass is not profiled); such classes also
  * get an explicit serialVersionUID equal to the one the JVM computes for the original class, so serialization is
- * unchanged. Checkcast, instanceof, athrow and monitor operations are not probed (a null operand would need a
- * branch); objects of JDK classes are not tracked (their uses happen in JDK code, which is not probed).
+ * unchanged. Objects of JDK classes are not tracked (their uses happen in JDK code, which is not probed).
  */
 public final class UseProbes implements Opcodes {
     static final String LT = "io/heaplens/runtime/Lifetimes";
@@ -72,6 +74,25 @@ public final class UseProbes implements Opcodes {
         cn.fields.add(new FieldNode(ACC_PUBLIC | ACC_TRANSIENT | ACC_SYNTHETIC, FIELD, FIELD_DESC, null, null));
     }
 
+    /**
+     * The {@code Tracked} interface and its accessor (a synthetic method returning the field), so uses whose
+     * operand's type is unknown find the record ({@code Lifetimes.useAny}). Added after the methods are
+     * instrumented: the accessor itself is no use of the object and carries no probe.
+     */
+    static void addAccessor(ClassNode cn) {
+        if (cn.interfaces.contains(TRACKED)) return;
+        cn.interfaces.add(TRACKED);
+        MethodVisitor mv = cn.visitMethod(ACC_PUBLIC | ACC_SYNTHETIC, FIELD, "()" + FIELD_DESC, null, null);
+        mv.visitCode();
+        mv.visitVarInsn(ALOAD, 0);
+        mv.visitFieldInsn(GETFIELD, cn.name, FIELD, FIELD_DESC);
+        mv.visitInsn(ARETURN);
+        mv.visitMaxs(1, 1);
+        mv.visitEnd();
+    }
+
+    static final String TRACKED = "io/heaplens/runtime/Tracked";
+
     /** The visitor chain that keeps the default serialVersionUID of a class that gets the field. */
     static ClassVisitor keepingSerialVersion(ClassVisitor next) { return new SerialVersionUIDAdder(ASM9, next) { }; }
 
@@ -85,6 +106,7 @@ public final class UseProbes implements Opcodes {
         ClassNode cn = new ClassNode(ASM9);
         r.accept(keepingSerialVersion(cn), 0);
         addField(cn);
+        addAccessor(cn);
         ClassWriter cw = new ClassWriter(0);
         cn.accept(cw);
         return cw.toByteArray();
@@ -191,6 +213,15 @@ public final class UseProbes implements Opcodes {
                     l.add(call("arrayPut", "(Ljava/lang/Object;J)V"));
                     l.add(new VarInsnNode(ILOAD, temps + 2));
                     l.add(new VarInsnNode(load, temps));
+                    mn.instructions.insertBefore(insn, l);
+                    break;
+                }
+                case CHECKCAST: case INSTANCEOF: case MONITORENTER: case MONITOREXIT: case ATHROW: {
+                    // get operations whose operand may be of any type (seed 004 Table 3); null is no use
+                    InsnList l = new InsnList();
+                    l.add(new InsnNode(DUP));
+                    l.add(new LdcInsnNode(site));
+                    l.add(call("useAny", "(Ljava/lang/Object;J)V"));
                     mn.instructions.insertBefore(insn, l);
                     break;
                 }
