@@ -1,20 +1,25 @@
 // The sampled mode fed by JFR's allocation samples (agent option sampler=jfr, docs/modes.md "sampler=jfr") on real
 // JVMs (JDK 17 and 25): no class is instrumented, the program's output is unchanged, the samples carry the
-// fixture's frames, and the estimate of the fixture's dominant type falls within the bound stated below.
+// fixture's frames, and the estimate of the fixture's dominant type falls within the bound stated below; a live
+// switch exact → sampled → exact drops and restores the probes and keeps the exact counts.
 import * as assert from 'assert/strict';
+import { spawn } from 'child_process';
+import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { before, describe, it } from 'node:test';
-import { CLI, JDK17, JDKS, PROFILE_DIR } from './support/env';
+import { ChannelClient } from '../../extension/channel/client';
+import { waitForPortFile } from '../../extension/channel/portfile';
+import { CLI, JDK17, JDKS, PROFILE_DIR, ROOT } from './support/env';
 import { compileFixture, exec } from './support/heaplens';
 
 interface Node { m?: number; a?: [number, number, number, number, number][]; c?: Node[] }
 interface Doc {
-  meta: { mode: string; sampler?: string };
+  meta: { mode: string; sampler?: string; modes?: { mode: string; retransformed?: number }[] };
   types: { id: number; name: string }[];
   methods: { id: number; class: string; name: string; profiled: boolean }[];
   sites: { id: number; method: number; kind: string }[];
-  threads: { name: string; sampled?: Node }[];
+  threads: { name: string; root?: Node; sampled?: Node }[];
   transform: { classesTransformed: number; retransformed: number; methodsProfiled: number; warnings: string[] };
   agent: { jfrSamples?: number };
 }
@@ -29,8 +34,18 @@ function walk(n: Node | undefined, visit: (n: Node, path: number[]) => void, pat
   for (const c of n.c ?? []) walk(c, visit, p);
 }
 
+function exactCount(doc: Doc, typeName: string): number {
+  const ids = new Set(doc.types.filter((t) => t.name === typeName).map((t) => t.id));
+  let n = 0;
+  for (const t of doc.threads) walk(t.root, (node) => { for (const [, type, count] of node.a ?? []) if (ids.has(type)) n += count; });
+  return n;
+}
+
 let classes = '';
-before(async () => { classes = await compileFixture('jfrsampling', { jdk: JDK17 }); });
+let modeswitch = '';
+before(async () => {
+  [classes, modeswitch] = await Promise.all([compileFixture('jfrsampling', { jdk: JDK17 }), compileFixture('modeswitch', { jdk: JDK17 })]);
+});
 
 for (const jdk of JDKS) {
   describe(`sampled mode with sampler=jfr on JDK ${jdk.name}`, () => {
@@ -82,6 +97,47 @@ for (const jdk of JDKS) {
       // Cell's bytes; with the agent measured 47-70 %): there the bound is only that nothing is over-counted.
       if (jdk.name === '17') assert.ok(Math.abs(err) <= 0.10, `Cell: estimate ${est} vs ${CELLS}: ${(err * 100).toFixed(1)} % > ±10 %`);
       else assert.ok(est <= 1.10 * CELLS && est >= 0.05 * CELLS, `Cell: estimate ${est} vs ${CELLS} outside [5 %, 110 %]`);
+    });
+
+    it('switches between exact and sampled while running: sampled drops the probes, exact counts continue', async () => {
+      const out = path.join(PROFILE_DIR, `modes-jfr-switch-jdk${jdk.name}.heaplens`);
+      const portFile = path.join(PROFILE_DIR, `modes-jfr-switch-jdk${jdk.name}.port`);
+      for (const f of [out, portFile]) fs.rmSync(f, { force: true });
+      const token = crypto.randomBytes(24).toString('hex');
+      const agent = path.join(ROOT, 'dist', 'heaplens-agent.jar');
+      const child = spawn(jdk.java, [`-javaagent:${agent}=out=${out},portFile=${portFile},sampler=jfr`, '-cp', modeswitch, 'modeswitch.Main'],
+        { env: { ...process.env, HEAPLENS_TOKEN: token }, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout!.on('data', (d) => { stdout += d; });
+      const phaseDone = async (n: number): Promise<void> => {
+        for (let i = 0; i < 600 && !stdout.includes(`phase ${n} done`); i++) await new Promise((r) => setTimeout(r, 100));
+        assert.ok(stdout.includes(`phase ${n} done`), `phase ${n} did not finish: ${stdout}`);
+      };
+      const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+      try {
+        const port = await waitForPortFile(portFile, { timeoutMs: 60_000 });
+        const client = await ChannelClient.connect({ port: port.port, token, client: 'e2e' });
+        child.stdin!.write('go\n');
+        await phaseDone(1);                                  // 100,000 Markers, exact
+        const toSampled = await client.request('mode', { mode: 'sampled' });
+        child.stdin!.write('go\n');
+        await phaseDone(2);                                  // 50,000 sampled by JFR: the original code runs
+        await client.request('mode', { mode: 'exact' });
+        child.stdin!.write('go\n');
+        await phaseDone(3);                                  // 25,000 exact again
+        client.close();
+        child.stdin!.end();
+        assert.equal(await exited, 0);
+        // with sampler=jfr, sampled needs no probes: the switch took every class back to its original bytes
+        assert.ok(Number(toSampled.retransformed) > 0, `switch to sampled: ${JSON.stringify(toSampled)}`);
+        const doc = JSON.parse(fs.readFileSync(out, 'utf8')) as Doc;
+        assert.equal(doc.meta.sampler, 'jfr');
+        assert.deepEqual(doc.meta.modes!.map((m) => m.mode), ['exact', 'sampled', 'exact']);
+        // the exact tree holds phases 1 and 3 only: nothing of the sampled phase leaked into exact counts
+        assert.equal(exactCount(doc, 'modeswitch.Main$Marker'), 125_000);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
     });
   });
 }
