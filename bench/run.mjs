@@ -150,8 +150,8 @@ async function main() {
     write(false);
   }
   for (const wl of seWls) {
-    log(`sampled error ${wl.name}: exact, exact again, sampled (sampleBytes=${opts.sampleBytes})`);
-    const s = measureSampledError(ctx, wl, { sampleBytes: opts.sampleBytes, timeoutMs, reference: reference[wl.name] });
+    log(`sampled error ${wl.name}: exact, exact again, sampled (sampleBytes=${opts.sampleBytes}, sampler=${opts.sampler})`);
+    const s = measureSampledError(ctx, wl, { sampleBytes: opts.sampleBytes, sampler: opts.sampler, timeoutMs, reference: reference[wl.name] });
     const pct = (v) => (v == null ? '–' : `${(v * 100).toFixed(2)} %`);
     log(`sampled error ${wl.name}: ${s.rows ? `within 3σ of the expected bias ${s.countWithin3Sigma}/${s.rows.length} counts, ` +
       `${s.bytesWithin3Sigma}/${s.rows.length} bytes, of 0 ${s.countWithin3SigmaOfZero} counts; total bytes error ${pct(s.total.bytesError)}; ` +

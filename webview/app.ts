@@ -206,7 +206,7 @@ export class App {
     // the accounts and lifetime modes record no call tree: say where their data is instead of naming an empty tree
     const lifetime = this.data?.file.meta.mode === 'lifetime';
     const label = lifetime ? 'object lifetimes of the tracked objects (lifetime mode: see the Lifetimes tab)'
-      : kinds.length === 0 && this.data?.accounts() ? 'no call tree (accounts mode): memory accounts in the Accounts view' : treeLabel(kind);
+      : kinds.length === 0 && this.data?.accounts() ? 'no call tree (accounts mode): memory accounts in the Accounts view' : treeLabel(kind, this.data?.profile);
     // the flame tab's "CPU samples" metric shows the threads profile instead: say so where the data is named
     const cpu = this.state.view === 'flame' && this.state.metric === 'samples' && this.data?.cpu();
     this.dataLine.classList.toggle('cpu', !!cpu);

@@ -12,6 +12,7 @@ export const USAGE = `usage: node bench/run.mjs [flags]
   --no-sampled-error skip the sampled mode's per-type error against exact counts
   --sampled-error a,b  workloads for it (default luindex,h2): each runs exact twice and sampled once
   --sample-bytes K   the sampled runs' mean sample interval, agent option sampleBytes (default 16384)
+  --sampler S        the sampled-error runs' agent option sampler: probes (default) or jfr
   --prepare-only     install and prepare the workloads, run nothing
   --timeout S        seconds before a run is killed (default 900)
   --out DIR          where to write the table and JSON (default bench/results for a full default run,
@@ -21,7 +22,7 @@ export const USAGE = `usage: node bench/run.mjs [flags]
 export function parseArgs(argv) {
   const o = { rounds: 3, jdk: '17', startup: true, accuracy: true, timeout: 900, workloads: null, configs: null,
     startupReps: 5, accuracyWorkloads: null,
-    sampledError: true, sampledErrorWorkloads: null, sampleBytes: 16384, smoke: false, quick: false, prepareOnly: false, out: null, explicit: new Set() };
+    sampledError: true, sampledErrorWorkloads: null, sampleBytes: 16384, sampler: 'probes', smoke: false, quick: false, prepareOnly: false, out: null, explicit: new Set() };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -42,6 +43,7 @@ export function parseArgs(argv) {
       case '--no-sampled-error': o.sampledError = false; break;
       case '--sampled-error': o.sampledErrorWorkloads = list(); break;
       case '--sample-bytes': o.sampleBytes = Number(val()); break;
+      case '--sampler': o.sampler = val(); break;
       case '--prepare-only': o.prepareOnly = true; break;
       case '--timeout': o.timeout = Number(val()); break;
       case '--out': o.out = val(); break;
@@ -53,6 +55,7 @@ export function parseArgs(argv) {
   if (!Number.isInteger(o.rounds) || o.rounds < 1) throw new Error('--rounds needs a positive integer');
   // the agent accepts sampleBytes from 1 KiB to 1 GiB
   if (!Number.isInteger(o.sampleBytes) || o.sampleBytes < 1024 || o.sampleBytes > 2 ** 30) throw new Error('--sample-bytes needs an integer from 1024 to 1073741824');
+  if (!['probes', 'jfr'].includes(o.sampler)) throw new Error('--sampler needs probes or jfr');
   if (o.smoke) {
     o.workloads = ['smoke'];
     o.configs ??= ['plain', 'heaplens-exact'];

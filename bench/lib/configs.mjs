@@ -12,6 +12,11 @@ export function heaplens(mode, extra = '', name = `heaplens-${mode}`) {
   };
 }
 
+/** A configuration with JVM options before the agent's. */
+export function withJvmArgs(cfg, args) {
+  return { ...cfg, jvmArgs: (c) => [...args, ...cfg.jvmArgs(c)] };
+}
+
 export function jfr(name, settings) {
   return {
     name, profile: 'jfr', ext: '.jfr',
@@ -42,6 +47,9 @@ export const CONFIGS = [
  * agent, so that `--configs plain,heaplens-paused,heaplens-threads` isolates its cost (docs/threads.md).
  */
 export const EXTRA_CONFIGS = [
+  // the sampled mode fed by JFR's allocation samples instead of bytecode probes (docs/modes.md)
+  // (with JFR's stack depth raised as `heaplens run` does for sampler=jfr: see jfrStackDepthArgs)
+  withJvmArgs(heaplens('sampled', 'sampler=jfr', 'heaplens-sampled-jfr'), ['-XX:FlightRecorderOptions=stackdepth=1024']),
   heaplens('paused', 'threads=true', 'heaplens-threads'),
   heaplens('exact', 'threads=true', 'heaplens-exact-threads'),
 ];

@@ -62,6 +62,16 @@ export function agentArgument(jar: string, s: AgentSettings): string {
   return `-javaagent:${jar}=${opts.join(',')}`;
 }
 
+/**
+ * With the JFR sampler (agent option sampler=jfr) the JVM's stack depth for JFR events is raised from 64 to the probe
+ * sampler's 1024 frames, so deep stacks (xalan's recursive templates) keep their outer frames and the sampled tree
+ * its roots; the user's own FlightRecorderOptions win.
+ */
+export function jfrStackDepthArgs(extra: readonly string[], javaArgs: readonly string[]): string[] {
+  if (!extra.includes('sampler=jfr') || javaArgs.some((a) => a.startsWith('-XX:FlightRecorderOptions'))) return [];
+  return ['-XX:FlightRecorderOptions=stackdepth=1024'];
+}
+
 export interface RunPlan {
   java: string;
   args: string[];
@@ -109,7 +119,7 @@ export function planRun(argv: readonly string[], ctx: CliContext, now = new Date
   }
   const jar = findAgentJar(ctx.env, ctx.cliDir);
   const java = findJava(optionValue(p, 'java'), ctx.env);
-  return { java, args: [agentArgument(jar, settings), ...p.rest], out, heapDump, channel: !p.options.has('no-channel') };
+  return { java, args: [...jfrStackDepthArgs(extra, p.rest), agentArgument(jar, settings), ...p.rest], out, heapDump, channel: !p.options.has('no-channel') };
 }
 
 function display(file: string, cwd: string): string {

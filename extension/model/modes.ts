@@ -18,7 +18,11 @@ const LABEL: Record<TreeKind, string> = {
   sampled: 'ESTIMATES scaled from sampled allocations (sampled mode)',
 };
 
-export function treeLabel(kind: TreeKind): string {
+/** What the numbers of `kind`'s tree are; the sampled tree says which sampler fed it (meta.sampler). */
+export function treeLabel(kind: TreeKind, profile?: Profile): string {
+  if (kind === 'sampled' && profile?.file.meta.sampler === 'jfr') {
+    return 'ESTIMATES from sampled allocations (sampled mode: JFR allocation samples, weighted by bytes)';
+  }
   return LABEL[kind];
 }
 
@@ -53,6 +57,7 @@ export function withTree(profile: Profile, kind: TreeKind): Profile {
 export function modeTimeline(profile: Profile): string {
   const modes = profile.file.meta.modes;
   if (!modes || modes.length === 0) return profile.file.meta.mode;
-  return modes.map((m) => `${m.mode} from ${new Date(m.since).toISOString().slice(11, 19)}${
+  const jfr = profile.file.meta.sampler === 'jfr';
+  return modes.map((m) => `${m.mode}${jfr && m.mode === 'sampled' ? ' (JFR)' : ''} from ${new Date(m.since).toISOString().slice(11, 19)}${
     m.retransformed !== undefined ? ` (${m.retransformed} classes re-instrumented in ${m.retransformMillis} ms)` : ''}`).join(', ');
 }

@@ -31,7 +31,7 @@ export function reportText(profile: Profile, opts: TextReportOptions = {}): stri
   out.push(`Mode:      ${modeTimeline(profile)}`);
   if (opts.tree) {
     const others = opts.available?.filter((k) => k !== opts.tree) ?? [];
-    out.push(`Data:      ${treeLabel(opts.tree)}${others.length ? ` — also in this file: ${others.join(', ')} (--tree)` : ''}`);
+    out.push(`Data:      ${treeLabel(opts.tree, profile)}${others.length ? ` — also in this file: ${others.join(', ')} (--tree)` : ''}`);
   }
   out.push(`Started:   ${dateTime(meta.startTime)}`);
   out.push(`Written:   ${dateTime(meta.writeTime)} (write #${meta.sequence ?? '?'}, after ${((meta.writeTime - meta.startTime) / 1000).toFixed(2)} s)`);

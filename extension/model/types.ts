@@ -41,6 +41,8 @@ export interface Meta {
   modes?: ModeSwitch[];
   /** Sampled mode: mean bytes between samples. */
   sampleBytes?: number;
+  /** Where the sampled mode's data came from: the agent's bytecode probes, or JFR's allocation samples (agent option sampler=jfr). */
+  sampler?: 'probes' | 'jfr';
   jvm: JvmInfo;
   pid: number;
   command: string;

@@ -78,6 +78,17 @@ test('run: the -javaagent argument (comma between options, colon between list it
   assert.equal(defaultOutName(new Date(2026, 0, 2, 3, 4, 5)), 'heaplens-20260102-030405.heaplens');
 });
 
+test('run: the JFR sampler gets JFR stacks as deep as the probe sampler\'s, unless the user set FlightRecorderOptions', () => {
+  const jfr = planRun(['--java', fakeJava, '--mode', 'sampled', '--agent-opt', 'sampler=jfr', '--', '-cp', 'cls', 'Main'], ctx());
+  assert.equal(jfr.args[0], '-XX:FlightRecorderOptions=stackdepth=1024');
+  assert.match(jfr.args[1], /^-javaagent:.*,mode=sampled,sampler=jfr$/);
+  const own = planRun(['--java', fakeJava, '--agent-opt', 'sampler=jfr', '--', '-XX:FlightRecorderOptions=stackdepth=64', 'Main'], ctx());
+  assert.deepEqual(own.args.slice(1), ['-XX:FlightRecorderOptions=stackdepth=64', 'Main']);
+  assert.match(own.args[0], /^-javaagent:/);
+  const probes = planRun(['--java', fakeJava, '--mode', 'sampled', '--', 'Main'], ctx());
+  assert.match(probes.args[0], /^-javaagent:/);
+});
+
 test('run: --accounts sets the accounts mode and passes the patterns with ":"; --liveness needs it', () => {
   const plan = planRun(['--accounts', 'srv.http.*,srv.cache', '--liveness', 'exact', '--java', fakeJava, '--out', 'a.heaplens', '--', 'Main'], ctx());
   assert.equal(plan.args[0], `-javaagent:${jar}=out=${path.join(tmp, 'a.heaplens')},mode=accounts,accounts=srv.http.*:srv.cache,liveness=exact`);

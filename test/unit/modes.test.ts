@@ -1,6 +1,6 @@
 import * as assert from 'assert/strict';
 import { describe, it } from 'node:test';
-import { defaultTree, modeTimeline, treesIn, withTree } from '../../extension/model/modes';
+import { defaultTree, modeTimeline, treeLabel, treesIn, withTree } from '../../extension/model/modes';
 import { collapsed } from '../../extension/model/collapsed';
 import { validateProfile } from '../../extension/model/parse';
 
@@ -41,6 +41,17 @@ describe('modes: each mode keeps its own tree', () => {
 
   it('writes the timeline', () => {
     assert.equal(modeTimeline(validateProfile(doc(true))), 'exact from 10:00:01, sampled from 10:00:09');
+  });
+
+  it('says when the sampled data came from JFR allocation samples (sampler=jfr)', () => {
+    const probes = validateProfile(doc(true));
+    assert.equal(treeLabel('sampled', probes), 'ESTIMATES scaled from sampled allocations (sampled mode)');
+    const d = doc(true) as { meta: { sampler?: string } };
+    d.meta.sampler = 'jfr';
+    const jfr = validateProfile(d);
+    assert.equal(treeLabel('sampled', jfr), 'ESTIMATES from sampled allocations (sampled mode: JFR allocation samples, weighted by bytes)');
+    assert.equal(treeLabel('exact', jfr), 'exact counts per calling context (exact mode)');
+    assert.equal(modeTimeline(jfr), 'exact from 10:00:01, sampled (JFR) from 10:00:09');
   });
 
   it('validates the extra trees like the exact one', () => {

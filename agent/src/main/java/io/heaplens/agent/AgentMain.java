@@ -47,6 +47,7 @@ public final class AgentMain {
             io.heaplens.agent.collect.LifetimeWatcher lifetimes = null;
             if (Mode.parse(options.mode) == Mode.LIFETIME) lifetimes = LifetimeMode.start(options, inst, filter);
             WarmUp.instrumenter();
+            if (options.sampler.equals("jfr")) io.heaplens.agent.jfr.JfrSampling.start(registry, filter, inst, stats);
             transformer.level(Mode.level(Mode.get()));
             inst.addTransformer(transformer, true);
             Sweep sweep = new Sweep(inst, transformer, stats);
@@ -70,6 +71,7 @@ public final class AgentMain {
             collector.start();
             if (options.threads) io.heaplens.agent.threads.ThreadsProfiler.start(options.cpuSampleMillis);
             if (options.portFile != null) Channel.open(options, registry, collector, info);
+            io.heaplens.agent.jfr.JfrSampling.started();
         } finally {
             ThreadState.current().busy--;
         }

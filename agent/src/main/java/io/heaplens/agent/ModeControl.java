@@ -82,6 +82,16 @@ public final class ModeControl {
         switchTo(Mode.name(beforePause));
     }
 
+    /** The mode in effect at {@code epochMillis} (JFR samples arrive late; they count for the mode they were taken in). */
+    public static synchronized String modeAt(long epochMillis) {
+        String m = timeline.isEmpty() ? Mode.name(Mode.get()) : timeline.get(0).mode;
+        for (Switch s : timeline) {
+            if (s.since > epochMillis) break;
+            m = s.mode;
+        }
+        return m;
+    }
+
     public static synchronized Switch last() { return timeline.isEmpty() ? null : timeline.get(timeline.size() - 1); }
 
     public static synchronized List<Switch> timeline() { return new ArrayList<>(timeline); }

@@ -19,6 +19,8 @@ public final class Options {
     public boolean maxNodesSet;
     /** Sampled mode: mean bytes between samples. */
     public int sampleBytes = 512 * 1024;
+    /** Sampled mode: where samples come from: the agent's bytecode probes, or JFR's allocation samples (docs/modes.md). */
+    public String sampler = "probes";
     /** Lifetime mode: every Nth object is tracked (1: every object). */
     public int sampleEvery = 1;
     public boolean jdk = true;
@@ -70,6 +72,10 @@ public final class Options {
                     o.mode = value;
                     break;
                 case "sampleBytes": o.sampleBytes = o.number(key, value, 1024, 1 << 30); break;
+                case "sampler":
+                    if (!value.equals("probes") && !value.equals("jfr")) o.errors.add("option 'sampler' must be probes or jfr, not '" + value + "'");
+                    else o.sampler = value;
+                    break;
                 case "sampleEvery": o.sampleEvery = o.number(key, value, 1, 1 << 30); break;
                 case "interval": o.intervalMillis = o.number(key, value, 100, 3_600_000); break;
                 case "maxDepth": o.maxDepth = o.number(key, value, 16, 1_000_000); break;

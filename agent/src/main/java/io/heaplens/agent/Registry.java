@@ -173,7 +173,9 @@ public final class Registry implements Keys.Resolver {
         for (int k = sizedKeys; k < n; k++) unsized.set(k);
         sizedKeys = n;
         for (int k = unsized.nextSetBit(0); k >= 0; k = unsized.nextSetBit(k + 1)) {
-            TypeInfo t = typeById(Keys.type(k));
+            int type = Keys.type(k);
+            if (type >= typeCount()) { unsized.clear(k); continue; }   // a key of WarmUp's throwaway registry
+            TypeInfo t = typeById(type);
             long s = t.array ? 0 : sizeOf.applyAsLong(t);
             if (t.array || s > 0) unsized.clear(k);      // classes not loaded yet are tried again next time
             if (s > 0) Keys.setObjectSize(k, (int) s);
@@ -184,6 +186,7 @@ public final class Registry implements Keys.Resolver {
     public synchronized MethodInfo methodById(int id) { return methods.get(id); }
     public synchronized SiteInfo siteById(int id) { return sites.get(id); }
     public synchronized TypeInfo typeById(int id) { return types.get(id); }
+    public synchronized int typeCount() { return types.size(); }
     public synchronized int siteCount() { return sites.size(); }
     public synchronized int methodCount() { return methods.size(); }
 

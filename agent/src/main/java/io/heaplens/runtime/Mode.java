@@ -27,6 +27,12 @@ public final class Mode {
 
     public static String name(int mode) { return NAMES[mode]; }
 
+    /**
+     * The sampled mode's data comes from the JVM's own allocation samples (JFR's jdk.ObjectAllocationSample, agent
+     * option sampler=jfr) instead of bytecode probes: it then needs no instrumentation at all, as paused.
+     */
+    public static volatile boolean sampledByJfr;
+
     /** What the instrumented code must contain for a mode: nothing, allocation probes, or those and the call tree. */
     public static final int LEVEL_NONE = 0, LEVEL_ALLOCATIONS = 1, LEVEL_TREE = 2;
 
@@ -39,7 +45,8 @@ public final class Mode {
     public static int level(int mode) {
         switch (mode) {
             case PAUSED: return LEVEL_NONE;
-            case SITES: case SAMPLED: case ACCOUNTS: case LIFETIME: return LEVEL_ALLOCATIONS;   // accounts and lifetime add their own probes
+            case SAMPLED: return sampledByJfr ? LEVEL_NONE : LEVEL_ALLOCATIONS;
+            case SITES: case ACCOUNTS: case LIFETIME: return LEVEL_ALLOCATIONS;   // accounts and lifetime add their own probes
             default: return LEVEL_TREE;
         }
     }

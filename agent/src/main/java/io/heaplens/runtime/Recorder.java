@@ -204,7 +204,9 @@ public final class Recorder {
             long n = ts.sites.record(key, count, elements, bytes);
             if (Sampler.wantsTrace(n)) Sampler.siteTrace(ts, key);
         } else if (m == Mode.SAMPLED) {
-            Sampler.allocate(ts, key, bytes > 0 ? bytes : count * Keys.objectSize(key), elements);
+            // With JFR sampling only its consumer thread writes the sampled trees; probes left in code that was
+            // running when the mode switched record nothing.
+            if (!Mode.sampledByJfr) Sampler.allocate(ts, key, bytes > 0 ? bytes : count * Keys.objectSize(key), elements);
         } else if (m == Mode.ACCOUNTS) {
             ts.accountNode(ts.account).record(key, count, elements, bytes);
         } else if (m == Mode.LIFETIME) {

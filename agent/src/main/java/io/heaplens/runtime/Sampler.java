@@ -110,6 +110,19 @@ public final class Sampler {
         }
     }
 
+    /**
+     * Adds one sample taken elsewhere (the JFR sampler's consumer thread, which is the only writer of the sampled
+     * trees in that configuration) to a thread's sampled tree; {@code path} is innermost first, -1 frames skipped.
+     */
+    public static void record(ThreadState ts, int[] path, int frames, int key, long count, long elements, long bytes) {
+        Node n = ts.sampled;
+        for (int i = frames - 1; i >= 0; i--) {
+            if (path[i] < 0) continue;
+            n = n.child(path[i]);
+        }
+        n.record(key, count, elements, bytes);
+    }
+
     /** Innermost first; frames that are not profiled are -1. */
     private static final class Collect implements Function<Stream<StackWalker.StackFrame>, int[]> {
         private final Frames frames;

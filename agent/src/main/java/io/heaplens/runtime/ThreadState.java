@@ -9,7 +9,13 @@ import jdk.internal.vm.annotation.ForceInline;
  */
 public final class ThreadState {
     private static final ThreadLocal<ThreadState> CURRENT = new ThreadLocal<ThreadState>() {
-        @Override protected ThreadState initialValue() { return register(new ThreadState(Thread.currentThread())); }
+        @Override protected ThreadState initialValue() {
+            Thread t = Thread.currentThread();
+            synchronized (LOCK) {                                 // the JFR sampler may have made it one already
+                ThreadState made = foreignStates ? find(t) : null;
+                return made != null ? made : register(new ThreadState(t, t.getId()));
+            }
+        }
     };
     private static final Object LOCK = new Object();
     private static ThreadState[] all = new ThreadState[64];
@@ -80,9 +86,12 @@ public final class ThreadState {
         }
     }
 
-    private ThreadState(Thread t) {
+    /** Whether {@link #of} ever made a state for a thread other than the caller (then a thread's first probe looks it up). */
+    private static volatile boolean foreignStates;
+
+    private ThreadState(Thread t, long id) {
         thread = t;
-        id = t.getId();
+        this.id = id;
         root = new Node(Node.ROOT, null, this, 0, false);
         foldNode = new Node(Node.FOLD, null, this, 0, true);
         sites = new Node(Node.ROOT, null, this, 0, false);
@@ -157,6 +166,27 @@ public final class ThreadState {
             all[count++] = ts;
         }
         return ts;
+    }
+
+    private static ThreadState find(Thread t) {
+        for (int i = 0; i < count; i++) if (all[i].thread == t) return all[i];
+        return null;
+    }
+
+    /**
+     * The state of another thread (the JFR sampler charges a sample to the thread that allocated): the one it has,
+     * else a new one, which the thread itself finds at its first probe. A thread that ended before its samples were
+     * read ({@code t} null) gets a state of its own id and name, not alive.
+     */
+    public static ThreadState of(Thread t, long id, String name) {
+        synchronized (LOCK) {
+            for (int i = 0; i < count; i++) {
+                ThreadState s = all[i];
+                if (t != null ? s.thread == t : s.id == id) return s;
+            }
+            foreignStates = true;
+            return register(new ThreadState(t != null ? t : new Thread(null, null, name != null ? name : "thread-" + id, 0, false), id));
+        }
     }
 
     /** Every thread state ever created, dead threads included, in creation order. */

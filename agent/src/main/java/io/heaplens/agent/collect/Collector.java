@@ -167,6 +167,8 @@ public final class Collector {
         if (lw != null) {
             try { lw.finish(); } catch (Throwable t) { System.err.println("heaplens: lifetimes: " + t); }
         }
+        String drained = io.heaplens.agent.jfr.JfrSampling.drain(2000);   // JFR delivers its samples about once a second
+        if (drained != null && options.verbose) System.err.println("heaplens: " + drained);
         write(true);
         io.heaplens.agent.wire.ChannelServer c = channel;
         if (c != null) c.exiting();

@@ -85,6 +85,9 @@ final class ProfileWriter {
                 .field("maxNodes", io.heaplens.runtime.ThreadState.maxNodes).field("nodesCreated", io.heaplens.runtime.ThreadState.nodes)
                 .field("treeBytes", treeBytes).field("heapMax", heapGuard.heapMax()).field("frozenAtNodes", heapGuard.frozenAtNodes())
                 .field("lostTraces", io.heaplens.runtime.Sampler.lostTraces)
+                .field("jfrSamples", io.heaplens.agent.jfr.JfrSampling.counts()[0])
+                .field("jfrDropped", io.heaplens.agent.jfr.JfrSampling.counts()[1])
+                .field("jfrTruncated", io.heaplens.agent.jfr.JfrSampling.counts()[2])
                 .field("writeMillis", lastWriteMillis).field("bytesWritten", lastBytes).field("collectorCycles", cycles);
             String loss = io.heaplens.runtime.Sampler.firstLoss;
             if (loss != null) j.field("firstLostTrace", loss);

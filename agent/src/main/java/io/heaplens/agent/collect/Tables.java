@@ -28,6 +28,8 @@ public final class Tables {
         j.field("startTime", info.startTime).field("writeTime", System.currentTimeMillis())
             .field("final", fin).field("sequence", sequence);
         j.field("sampleBytes", options.sampleBytes);
+        // Where the sampled mode's data comes from: HotSpot's JFR allocation samples, or the agent's bytecode probes.
+        j.field("sampler", io.heaplens.agent.jfr.JfrSampling.active() ? "jfr" : "probes");
         j.name("modes").begin('[');
         for (io.heaplens.agent.ModeControl.Switch s : io.heaplens.agent.ModeControl.timeline()) {
             j.begin('{').field("mode", s.mode).field("since", s.since);

@@ -1,0 +1,279 @@
+package io.heaplens.agent.jfr;
+
+import io.heaplens.agent.ModeControl;
+import io.heaplens.agent.PackageFilter;
+import io.heaplens.agent.Registry;
+import io.heaplens.agent.collect.AgentThreads;
+import io.heaplens.agent.collect.TypeSizes;
+import io.heaplens.runtime.Keys;
+import io.heaplens.runtime.Layout;
+import io.heaplens.runtime.Sampler;
+import io.heaplens.runtime.ThreadState;
+import jdk.jfr.consumer.RecordedClass;
+import jdk.jfr.consumer.RecordedClassLoader;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.consumer.RecordingStream;
+
+import java.lang.instrument.Instrumentation;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Turns jdk.ObjectAllocationSample events into the sampled mode's data. An event names the allocated class, the
+ * thread, its stack, and a weight: the bytes the thread allocated since its previous sample. The sample's top
+ * frame becomes an allocation site (kind "jfr"); its stack, reduced to the frames exact mode would show
+ * (profiled methods), becomes the path in the thread's sampled tree, as the probe sampler's walk does. Objects:
+ * weight / instance size objects; arrays: one array per sample (JFR does not report an array's length), weight
+ * bytes, and the elements those bytes hold. Runs on one agent thread, the only writer of the sampled trees.
+ */
+final class JfrStream {
+    private static final String EVENT = "jdk.ObjectAllocationSample";
+
+    private final Registry registry;
+    private final PackageFilter filter;
+    private final TypeSizes sizes;
+    private final RecordingStream rs;
+    private final Map<Long, ThreadState> threads = new HashMap<>();
+    private final Map<String, Integer> methodIds = new HashMap<>();
+    private final Map<String, Integer> keys = new HashMap<>();
+    private final StringBuilder sb = new StringBuilder();
+    private int[] path = new int[64];
+    private long random = System.nanoTime() | 1;
+    volatile long samples, dropped, truncated;
+    private volatile long lastFlush;
+    private volatile boolean closed;
+    private boolean starterSeen;
+    private long starterWeight;
+
+    JfrStream(Registry registry, PackageFilter filter, Instrumentation inst) {
+        this.registry = registry;
+        this.filter = filter;
+        this.sizes = new TypeSizes(inst);
+        rs = new RecordingStream();
+        rs.enable(EVENT).with("throttle", JfrSampling.THROTTLE).withStackTrace();
+        rs.onEvent(EVENT, new Consumer<RecordedEvent>() {
+            @Override public void accept(RecordedEvent e) {
+                try {
+                    if (add(e)) samples++; else dropped++;
+                } catch (Throwable t) {
+                    dropped++;
+                }
+            }
+        });
+        // JFR writes a jdk.Flush event each time it hands its buffers over: one written after the drain began
+        // means every sample taken before it has been delivered.
+        rs.enable("jdk.Flush");
+        rs.onEvent("jdk.Flush", new Consumer<RecordedEvent>() {
+            @Override public void accept(RecordedEvent e) { lastFlush = e.getEndTime().toEpochMilli(); }
+        });
+        rs.onClose(new Runnable() {
+            @Override public void run() { closed = true; }
+        });
+    }
+
+    /**
+     * Starts the recording and returns once it runs, so the samples cover the program from its first instruction.
+     * The events are delivered on an agent thread of our own: JFR's startAsync thread is not a daemon and would
+     * keep the JVM from exiting.
+     */
+    void start() throws InterruptedException {
+        int before = running();
+        AgentThreads.start("heaplens-jfr", new Runnable() {
+            @Override public void run() {
+                try {
+                    rs.start();          // blocks, delivering events on this thread, until the stream closes
+                } catch (Throwable t) {
+                    // the JVM is shutting down, or JFR stopped: the samples so far stay in the trees
+                } finally {
+                    closed = true;
+                }
+            }
+        });
+        for (int i = 0; i < 500 && running() <= before && !closed; i++) Thread.sleep(10);
+    }
+
+    private static int running() {
+        int n = 0;
+        for (jdk.jfr.Recording r : jdk.jfr.FlightRecorder.getFlightRecorder().getRecordings()) {
+            if (r.getState() == jdk.jfr.RecordingState.RUNNING) n++;
+        }
+        return n;
+    }
+
+    /** Waits for one flush that began after now (JFR hands over its buffers about once a second). */
+    String drain(long timeoutMillis) {
+        long t0 = System.nanoTime(), since = System.currentTimeMillis(), end = t0 + timeoutMillis * 1_000_000L;
+        while (!closed && lastFlush < since && System.nanoTime() - end < 0) {
+            try { Thread.sleep(20); } catch (InterruptedException e) { break; }
+        }
+        String how = closed ? "stream closed" : lastFlush >= since ? "flushed" : "timed out";
+        Thread hook = jfrHook;
+        if (hook != null) {
+            try { hook.run(); } catch (Throwable t) { how += "; JFR's shutdown hook: " + t; }   // what JFR would have done
+        }
+        return "JFR samples drained in " + (System.nanoTime() - t0) / 1_000_000 + " ms (" + how + "), " + samples + " samples, " + dropped + " dropped";
+    }
+
+    private volatile Thread jfrHook;
+
+    /**
+     * JFR's shutdown hook closes every stream at exit, discarding the samples it has not delivered yet (up to a
+     * second's worth), and shutdown hooks run in no set order. So the agent takes the hook out and runs it itself
+     * after its drain. Without access to it (another JDK's internals) the tail of a run's samples can be lost.
+     */
+    String holdJfrShutdownHook(Instrumentation inst) {
+        try {
+            Class<?> hooks = Class.forName("java.lang.ApplicationShutdownHooks");
+            inst.redefineModule(Object.class.getModule(), java.util.Set.<Module>of(), java.util.Map.<String, java.util.Set<Module>>of(),
+                java.util.Map.of("java.lang", java.util.Set.of(JfrStream.class.getModule())), java.util.Set.<Class<?>>of(),
+                java.util.Map.<Class<?>, List<Class<?>>>of());
+            java.lang.reflect.Field f = hooks.getDeclaredField("hooks");
+            f.setAccessible(true);
+            Thread found = null;
+            synchronized (hooks) {
+                Map<?, ?> all = (Map<?, ?>) f.get(null);
+                for (Object t : all.keySet()) if (t instanceof Thread && "JFR Shutdown Hook".equals(((Thread) t).getName())) found = (Thread) t;
+            }
+            if (found == null) return "sampler=jfr: JFR's shutdown hook was not found; the last second's samples of a run may be lost";
+            if (Runtime.getRuntime().removeShutdownHook(found)) jfrHook = found;
+            return null;
+        } catch (Throwable t) {
+            return "sampler=jfr: JFR's shutdown hook could not be held back (" + t + "); the last second's samples of a run may be lost";
+        }
+    }
+
+    private boolean add(RecordedEvent e) {
+        RecordedThread th = e.getThread("eventThread");
+        RecordedClass c = e.getClass("objectClass");
+        RecordedStackTrace st = e.getStackTrace();
+        if (th == null || c == null || st == null) return false;
+        long weight = e.getLong("weight");
+        long at = e.getStartTime().toEpochMilli();
+        if (th.getJavaThreadId() == JfrSampling.starterId && !starterSeen) {
+            if (at < JfrSampling.notBefore) {
+                starterWeight += weight;           // the agent's start-up, JFR's own included
+                return false;
+            }
+            starterSeen = true;
+            weight -= Math.max(0, JfrSampling.starterBytes - starterWeight);
+        }
+        if (at < JfrSampling.notBefore || !"sampled".equals(ModeControl.modeAt(at))) return false;
+        ThreadState ts = state(th);
+        if (ts == null) return false;
+        List<RecordedFrame> frames = st.getFrames();
+        if (frames.isEmpty()) return false;
+        if (weight <= 0) return false;
+        if (st.isTruncated()) truncated++;      // deeper than JFR's stackdepth (64): the path starts mid-stack
+        int n = 0;
+        if (path.length < frames.size()) path = new int[frames.size()];
+        for (RecordedFrame f : frames) path[n++] = frameId(f.getMethod());
+        int key = key(frames.get(0), c);
+        if (key < 0) return false;
+        Registry.TypeInfo t = registry.typeById(Keys.type(key));
+        long count, elements;
+        if (t.array) {
+            count = 1;
+            elements = Math.max(0, weight - Layout.arrayHeader) / Math.max(1, t.elementSize);
+        } else {
+            long size = sizes.sizeOf(t);
+            count = round((double) weight / (size > 0 ? size : Keys.objectSize(key)));
+            elements = 0;
+        }
+        Sampler.record(ts, path, n, key, count, elements, weight);
+        return true;
+    }
+
+    /** The allocating thread's state; null for the agent's threads and JFR's own. */
+    private ThreadState state(RecordedThread th) {
+        long id = th.getJavaThreadId();
+        ThreadState ts = threads.get(id);
+        if (ts == null && !threads.containsKey(id)) {
+            String name = th.getJavaName();
+            if (name == null || !name.startsWith("JFR ")) {            // JFR's periodic tasks: work the agent asked for
+                Thread live = null;
+                ThreadGroup g = Thread.currentThread().getThreadGroup();
+                while (g.getParent() != null) g = g.getParent();
+                Thread[] all = new Thread[g.activeCount() * 2 + 16];      // no safepoint, unlike getAllStackTraces
+                int n = g.enumerate(all, true);
+                for (int i = 0; i < n; i++) if (all[i].getId() == id) live = all[i];
+                ts = ThreadState.of(live, id, name);
+            }
+            threads.put(id, ts);
+        }
+        return ts == null || ts.agentThread ? null : ts;
+    }
+
+    /** A profiled method's id (as the transformer would register it), else -1. */
+    private int frameId(RecordedMethod m) {
+        if (m == null) return -1;
+        RecordedClass c = m.getType();
+        String cls = c.getName();
+        sb.setLength(0);
+        String k = sb.append(cls).append('.').append(m.getName()).append(m.getDescriptor()).toString();
+        Integer known = methodIds.get(k);
+        if (known != null) return known;
+        int id = -1;
+        String internal = cls.replace('.', '/');
+        if (!m.isHidden() && !internal.startsWith("io/heaplens/")) {
+            id = registry.profiledMethodId(cls, m.getName(), m.getDescriptor());
+            if (id < 0 && !isJdk(c) && filter.profiles(internal)) {
+                Registry.MethodInfo mi = registry.method(internal, m.getName(), m.getDescriptor());
+                mi.profiled = true;
+                id = mi.id;
+            }
+        }
+        methodIds.put(k, id);
+        return id;
+    }
+
+    private static boolean isJdk(RecordedClass c) {
+        RecordedClassLoader l = c.getClassLoader();
+        if (l == null) return true;
+        String name = l.getName();
+        return name == null || name.equals("bootstrap") || name.equals("platform");
+    }
+
+    /** The key of (top frame's allocation site, type). */
+    private int key(RecordedFrame top, RecordedClass c) {
+        RecordedMethod m = top.getMethod();
+        if (m == null) return -1;
+        String desc = descriptor(c.getName());
+        sb.setLength(0);
+        String k = sb.append(m.getType().getName()).append('.').append(m.getName()).append(m.getDescriptor())
+            .append('@').append(top.getBytecodeIndex()).append(' ').append(desc).toString();
+        Integer known = keys.get(k);
+        if (known != null) return known;
+        Registry.MethodInfo mi = registry.method(m.getType().getName().replace('.', '/'), m.getName(), m.getDescriptor());
+        Registry.SiteInfo site = registry.site(mi.id, top.getBytecodeIndex(), top.getLineNumber(), "jfr", desc);
+        int key = registry.singleKey(site);
+        keys.put(k, key);
+        return key;
+    }
+
+    /** JFR's class name ({@code java.lang.String}, {@code [B}, a hidden class's {@code a.B$$Lambda/0x…}) → descriptor. */
+    static String descriptor(String name) {
+        if (name.startsWith("[")) return name.replace('.', '/');
+        int slash = name.indexOf('/');            // hidden classes: named without the run-specific suffix, as Types does
+        if (slash >= 0) name = name.substring(0, slash).replaceFirst("\\$\\$Lambda\\$\\d+$", "\\$\\$Lambda");
+        return "L" + name.replace('.', '/') + ";";
+    }
+
+    /** Unbiased stochastic rounding (xorshift64*). */
+    private long round(double v) {
+        long whole = (long) v;
+        double frac = v - whole;
+        if (frac > 0) {
+            long x = random;
+            x ^= x >>> 12; x ^= x << 25; x ^= x >>> 27;
+            random = x;
+            if (((x * 0x2545F4914F6CDD1DL) >>> 11) * 0x1.0p-53 < frac) whole++;
+        }
+        return whole;
+    }
+}

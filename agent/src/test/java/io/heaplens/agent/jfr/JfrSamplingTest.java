@@ -1,0 +1,45 @@
+package io.heaplens.agent.jfr;
+
+import io.heaplens.agent.Options;
+import io.heaplens.runtime.Mode;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JfrSamplingTest {
+    @Test
+    void samplerOptionIsProbesOrJfr() {
+        assertEquals("probes", Options.parse("mode=sampled").sampler);
+        assertEquals("jfr", Options.parse("mode=sampled,sampler=jfr").sampler);
+        Options bad = Options.parse("sampler=tlab");
+        assertEquals(1, bad.errors.size());
+        assertTrue(bad.errors.get(0).contains("'sampler' must be probes or jfr"), bad.errors.get(0));
+    }
+
+    @Test
+    void withJfrTheSampledModeNeedsNoInstrumentation() {
+        boolean before = Mode.sampledByJfr;
+        try {
+            Mode.sampledByJfr = false;
+            assertEquals(Mode.LEVEL_ALLOCATIONS, Mode.level(Mode.SAMPLED));
+            Mode.sampledByJfr = true;
+            assertEquals(Mode.LEVEL_NONE, Mode.level(Mode.SAMPLED));
+            assertEquals(Mode.LEVEL_NONE, Mode.level(Mode.PAUSED));
+            assertEquals(Mode.LEVEL_ALLOCATIONS, Mode.level(Mode.SITES));
+            assertEquals(Mode.LEVEL_TREE, Mode.level(Mode.EXACT));
+        } finally {
+            Mode.sampledByJfr = before;
+        }
+    }
+
+    @Test
+    void jfrClassNamesBecomeDescriptors() {
+        assertEquals("Ljava/lang/String;", JfrStream.descriptor("java.lang.String"));
+        assertEquals("[B", JfrStream.descriptor("[B"));
+        assertEquals("[Ljava/lang/String;", JfrStream.descriptor("[Ljava.lang.String;"));
+        // hidden classes lose their run-specific suffix, as Types.descriptorOf names them
+        assertEquals("Lp/Main$$Lambda;", JfrStream.descriptor("p.Main$$Lambda$14/0x0000000800c0b000"));
+        assertEquals("Lp/Main$$Lambda;", JfrStream.descriptor("p.Main$$Lambda/0x0000000800c0b000"));
+    }
+}
