@@ -3,9 +3,15 @@
 // HUP Figure 5 chart and the drag table with the dragged class lifetimes.Kept on top — then the fixture's source,
 // where the Kept allocation line carries the Information diagnostic. Screenshots go to build/vscode-screenshots/.
 
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** The line of `Holder.kept = new Kept(7);` in test/fixtures/java/lifetimes/Main.java. */
-const KEPT_LINE = 59;
+const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'java', 'lifetimes', 'Main.java');
+/** The line of `Holder.kept = new Kept(7);` in the fixture (read from it: the fixture grows). */
+const KEPT_LINE = readFileSync(FIXTURE, 'utf8').split('\n').findIndex((l) => l.includes('Holder.kept = new Kept(7);')) + 1;
+if (KEPT_LINE < 1) throw new Error(`no "Holder.kept = new Kept(7);" line in ${FIXTURE}`);
 
 async function palette(wb, text) {
   const page = wb.page;
