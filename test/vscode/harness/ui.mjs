@@ -26,12 +26,20 @@ class Workbench {
 
   async palette(text) {
     const page = this.page;
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 20000 });
-    await input.fill(`>${text}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor({ timeout: 20000 });
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
+    // A palette opened while the previous command's quick input is still closing can lose the typed text (the
+    // list then shows every command, seen once in CI): type again in a fresh palette, up to four times.
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 20000 });
+      await input.fill(`>${text}`);
+      const found = await row.waitFor({ timeout: 5000 }).then(() => true, () => false);
+      if (found && (await input.inputValue()) === `>${text}`) break;
+      if (attempt === 4) throw new Error(`the command palette has no "${text}" (typed: "${await input.inputValue()}")`);
+      await sleep(500);
+    }
     await page.keyboard.press('Enter');
   }
 
