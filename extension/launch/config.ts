@@ -26,6 +26,8 @@ export interface HeapLensConfig {
   include?: string[] | string;
   exclude?: string[] | string;
   mode?: string;
+  /** where the sampled mode's samples come from: the agent's probes (default) or JFR (agent option sampler) */
+  sampler?: string;
   /** thread-aware CPU sampling, monitor contention, deadlock detection (agent option threads=true) */
   threads?: boolean;
   /** write a heap dump (live objects) to this .hprof file when the program ends (agent option heapDumpAtExit) */

@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { findAgentJar, onPath } from '../cli/locate';
-import { agentArgument, AgentSettings } from '../cli/run-command';
+import { agentArgument, AgentSettings, jfrStackDepthArgs } from '../cli/run-command';
 import { HeapLensConfig, InternalConfig, LaunchError, parseEnvFile, patterns, splitArgs } from './config';
 
 export interface LaunchPlan {
@@ -156,7 +156,7 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
   const portFile = path.join(tmpDir, 'port.json');
   const settings: AgentSettings = {
     out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode,
-    extra: [`portFile=${portFile}`, ...sampleEveryOption(cfg), ...(cfg.threads === true ? ['threads=true'] : []), ...heapDumpOption(cfg, cwd)],
+    extra: [`portFile=${portFile}`, ...sampleEveryOption(cfg), ...samplerOption(cfg), ...(cfg.threads === true ? ['threads=true'] : []), ...heapDumpOption(cfg, cwd)],
     accounts: patterns(cfg.accounts),
   };
   // Accounts without a mode: the accounts mode (as `heaplens run --accounts`).
@@ -168,7 +168,8 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
   } catch (e) {
     throw new LaunchError(`Bad HeapLens settings: ${(e as Error).message}`);
   }
-  const args = [...splitArgs(cfg.vmArgs), agentArg];
+  const vmArgs = splitArgs(cfg.vmArgs);
+  const args = [...jfrStackDepthArgs(settings.extra, vmArgs), ...vmArgs, agentArg];
   if (modulePaths.length) args.push('--module-path', modulePaths.join(path.delimiter));
   const classPath = classPaths.length ? classPaths.join(path.delimiter) : undefined;
   if (classPath) args.push('-cp', classPath);
@@ -202,6 +203,13 @@ export function sampleEveryOption(cfg: HeapLensConfig): string[] {
   if (!Number.isInteger(n) || n < 1) throw new LaunchError(`"sampleEvery" must be a whole number of at least 1, not ${JSON.stringify(cfg.sampleEvery)}.`);
   if (cfg.mode !== 'lifetime') throw new LaunchError('"sampleEvery" applies to "mode": "lifetime".');
   return [`sampleEvery=${n}`];
+}
+
+/** `sampler`: `probes` (the default) or `jfr` (docs/modes.md, "sampler=jfr"). */
+export function samplerOption(cfg: HeapLensConfig): string[] {
+  if (cfg.sampler === undefined || cfg.sampler === '' || cfg.sampler === 'probes') return [];
+  if (cfg.sampler !== 'jfr') throw new LaunchError(`"sampler" must be "probes" or "jfr", not ${JSON.stringify(cfg.sampler)}.`);
+  return ['sampler=jfr'];
 }
 
 /** `heapDumpAtExit` as an agent option: an absolute .hprof path (relative ones are taken from the program's cwd). */

@@ -12,7 +12,7 @@ import { findJcmd, loadAgent, writeTokenFile } from './attach';
 import { HeapLensConfig, LaunchError, patterns } from './config';
 import { startFailure } from './java-errors';
 import { ChildJvm, Jvm, PidJvm } from './jvm-process';
-import { internalOf, LaunchPlan, planLaunch, profilePath, resolveJava } from './plan';
+import { internalOf, LaunchPlan, planLaunch, profilePath, resolveJava, samplerOption } from './plan';
 
 export interface StartResult { plan: LaunchPlan; live?: LiveSession; warning?: string }
 
@@ -104,7 +104,8 @@ export async function startAttach(host: StartHost, cfg: HeapLensConfig, opts: St
   fs.mkdirSync(path.dirname(profile), { recursive: true });
   const options = agentArgument(jar, {
     out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode,
-    accounts: patterns(cfg.accounts), extra: [`portFile=${portFile}`, `tokenFile=${tokenFile}`, ...(cfg.threads === true ? ['threads=true'] : [])],
+    accounts: patterns(cfg.accounts),
+    extra: [`portFile=${portFile}`, `tokenFile=${tokenFile}`, ...samplerOption(cfg), ...(cfg.threads === true ? ['threads=true'] : [])],
   }).slice(`-javaagent:${jar}=`.length);
   const plan: LaunchPlan = { java: jcmd, args: [], cwd: tmpDir, env: {}, profile, portFile, tmpDir, token, target: `process ${pid}`, agentJar: jar };
   host.output(`HeapLens: loading the agent into process ${pid} (${jcmd})\nHeapLens: the profile is written to ${profile}\n`);

@@ -20,6 +20,13 @@ const common = {
       'Object lifetimes (launch only; cannot be switched or paused): lag, drag and void space of a sample of objects (docs/lifetimes.md).',
     ],
   }),
+  sampler: str('Where the sampled mode\'s samples come from (docs/modes.md).', {
+    enum: ['probes', 'jfr'], default: 'probes',
+    enumDescriptions: [
+      'The agent\'s allocation probes: every allocation holds a chance of a sample by its bytes; unbiased estimates per type (1.7× CPU on the benchmark).',
+      'HotSpot\'s JFR allocation samples: no bytecode probes (1.1–1.3× CPU on the benchmark); totals close, per-type estimates biased (JFR samples when an allocation buffer fills).',
+    ],
+  }),
   threads: { type: 'boolean', default: false, description: 'Also sample CPU per thread (only threads that used CPU), record monitor contention and detect deadlocks (a notification names the threads and locks). See docs/threads.md.' },
   accounts: {
     type: ['array', 'string'], items: { type: 'string' },
