@@ -147,10 +147,7 @@ public final class Collector {
         // Normally on the agent's heaplens-shutdown thread (ExitHook); if that thread could not start, on the exiting
         // thread: the JVM's DestroyJavaVM thread after main returned (the agent's from now on), or a program thread
         // that called System.exit, whose profile stays and which records nothing more (the JVM halts after the hooks).
-        String name = Thread.currentThread().getName();
-        if (options.verbose) System.err.println("heaplens: final write on thread " + name);
-        if (SHUTDOWN_THREAD.equals(name) || "DestroyJavaVM".equals(name)) AgentThreads.markCurrent();
-        else ThreadState.current().busy++;
+        claimExitingThread();
         if (options.heapDumpAtExit != null && options.errors.isEmpty()) {
             try {
                 io.heaplens.agent.heap.HeapDumps.Result r = io.heaplens.agent.heap.HeapDumps.dump(options.heapDumpAtExit, true, true);
@@ -175,22 +172,34 @@ public final class Collector {
         if (options.verbose) System.err.println("heaplens: profile written to " + out + " (" + writer.lastBytes + " bytes, " + writer.lastWriteMillis + " ms)");
     }
 
+    /** The thread doing the final work records nothing from now on (see {@link #shutdown} for which it can be). */
+    private void claimExitingThread() {
+        String name = Thread.currentThread().getName();
+        if (options.verbose) System.err.println("heaplens: final write on thread " + name);
+        if (SHUTDOWN_THREAD.equals(name) || "DestroyJavaVM".equals(name)) AgentThreads.markCurrent();
+        else ThreadState.current().busy++;
+    }
+
     private synchronized void write(boolean fin) {
         if (finished) return;
-        try {
-            writer.write(out, fin, ++sequence, cycles);
-        } catch (OutOfMemoryError e) {
-            // a full heap: with the reserve given back, the next allocation's collection makes room for one more try
-            boolean retry = MemoryReserve.release();
-            try {
-                if (retry) writer.write(out, fin, sequence, cycles);
-                else System.err.println("heaplens: could not write the profile to " + out + ": the heap is full");
-            } catch (Throwable again) {
-                System.err.println("heaplens: could not write the profile to " + out + ": the heap is full");
-            }
-        } catch (Throwable t) {
-            System.err.println("heaplens: could not write the profile to " + out + ": " + t);
+        ++sequence;
+        Throwable failed = attempt(fin);
+        // a full heap: with the reserve given back, the next allocation's collection makes room for one more try
+        if (failed instanceof OutOfMemoryError && MemoryReserve.release()) failed = attempt(fin);
+        if (failed != null) {
+            System.err.println("heaplens: could not write the profile to " + out + ": "
+                + (failed instanceof OutOfMemoryError ? "the heap is full" : String.valueOf(failed)));
         }
         if (fin) finished = true;
+    }
+
+    /** One write of the profile; what it threw, or null. */
+    private Throwable attempt(boolean fin) {
+        try {
+            writer.write(out, fin, sequence, cycles);
+            return null;
+        } catch (Throwable t) {
+            return t;
+        }
     }
 }
