@@ -5,30 +5,6 @@
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function openFile(wb, name) {
-  const page = wb.page;
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 20000 });
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20000 });
-  await page.keyboard.press('Enter');
-  await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 20000 });
-}
-
-async function goToLine(wb, line) {
-  const page = wb.page;
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+G');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10000 });
-  await input.fill(`:${line}`);
-  await sleep(200);
-  await page.keyboard.press('Enter');
-  await sleep(400);
-}
-
 const lensLinks = (wb) => wb.page.locator('.monaco-editor .codelens-decoration a');
 
 export const EDITOR_SCENARIOS = {
@@ -39,7 +15,7 @@ export const EDITOR_SCENARIOS = {
     // room for the code: no secondary side bar, no panel
     if (await wb.page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await wb.tryCommand('View: Hide Secondary Side Bar');
     await wb.tryCommand('View: Hide Panel');
-    await openFile(wb, 'WordIndex.java');
+    await wb.openFile('WordIndex.java');
     const titles = await wb.waitFor('the allocation CodeLens', async () => {
       const t = await lensLinks(wb).allTextContents();
       return t.some((x) => /^HeapLens: [\d,]+ objects/.test(x)) ? t : undefined;
@@ -52,7 +28,7 @@ export const EDITOR_SCENARIOS = {
     await wb.shot('editor-codelens-wordindex');
 
     // the hottest application line: new Entry(...) in top()
-    await goToLine(wb, 79);
+    await wb.goToLine(79);
     await page.locator('.monaco-editor .view-overlays .cdr, .monaco-editor .margin-view-overlays .cgmr').first().waitFor({ timeout: 10000 });
     await wb.shot('editor-hot-lines');
     const line = page.locator('.monaco-editor .view-line', { hasText: 'entries.add(new Entry(' }).first();
@@ -67,7 +43,7 @@ export const EDITOR_SCENARIOS = {
     await page.keyboard.press('Escape');
 
     // a lens click: the flame tree (or, until the panel can focus a method, the panel and a note)
-    await goToLine(wb, 49);
+    await wb.goToLine(49);
     // tokenize's lens (80,006 objects on JDK 17; any method with 10,000 or more will do)
     const tokenize = lensLinks(wb).filter({ hasText: /^HeapLens: \d{2,3},\d{3} objects/ }).first();
     await tokenize.waitFor({ timeout: 10000 });

@@ -13,24 +13,12 @@ const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtu
 const KEPT_LINE = readFileSync(FIXTURE, 'utf8').split('\n').findIndex((l) => l.includes('Holder.kept = new Kept(7);')) + 1;
 if (KEPT_LINE < 1) throw new Error(`no "Holder.kept = new Kept(7);" line in ${FIXTURE}`);
 
-async function palette(wb, text) {
-  const page = wb.page;
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 20000 });
-  await input.fill(text);
-  await sleep(300);
-  return input;
-}
-
 export const LIFETIME_SCENARIOS = {
   async 'lifetimes: the Lifetimes view shows the dragged class on top and the editor hints at its allocation line'(wb) {
     const page = wb.page;
     await wb.startConfiguration('Profile Memory: lifetimes');
     await wb.waitFor('the lifetimes session to end', async () => /profile saved to .*Main-\d{8}-\d{6}\.heaplens/.test(await wb.consoleText()), 180000);
-    await palette(wb, '>HeapLens: Open Profile…');
-    await page.keyboard.press('Enter');
+    await wb.palette('HeapLens: Open Profile…');
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /Main-\d{8}-\d{6}\.heaplens/ }).first();
     await row.waitFor({ timeout: 10000 });
     await sleep(500);
@@ -51,13 +39,8 @@ export const LIFETIME_SCENARIOS = {
     await wb.shot('lifetimes-view');
 
     // the source: an Information diagnostic on the Kept allocation line
-    await palette(wb, 'Main.java');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Main.java' }).first().waitFor({ timeout: 20000 });
-    await page.keyboard.press('Enter');
-    await page.locator('.tab.active', { hasText: 'Main.java' }).waitFor({ timeout: 20000 });
-    await palette(wb, `:${KEPT_LINE}`);
-    await page.keyboard.press('Enter');
-    await sleep(500);
+    await wb.openFile('Main.java');
+    await wb.goToLine(KEPT_LINE);
     // the diagnostic's hover on the line (an Information diagnostic has no squiggle class to wait for in every version)
     const line = page.locator('.monaco-editor .view-line', { hasText: 'Holder.kept = new Kept(7);' }).first();
     const hover = page.locator('.monaco-hover', { hasText: 'HeapLens lifetimes' }).first();

@@ -43,6 +43,32 @@ class Workbench {
     await page.keyboard.press('Enter');
   }
 
+  /** Quick Open (Ctrl+P): the workspace file `name` in the active editor. */
+  async openFile(name) {
+    const page = this.page;
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 20000 });
+    await input.fill(name);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 20000 });
+  }
+
+  /** Go to Line (Ctrl+G) in the active editor. */
+  async goToLine(line) {
+    const page = this.page;
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+G');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10000 });
+    await input.fill(`:${line}`);
+    await sleep(200);
+    await page.keyboard.press('Enter');
+    await sleep(400);
+  }
+
   /** Runs a command by its palette title when it exists (layout command titles differ between versions). */
   async tryCommand(title) {
     const page = this.page;

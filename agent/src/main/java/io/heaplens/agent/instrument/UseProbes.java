@@ -184,14 +184,9 @@ public final class UseProbes implements Opcodes {
                     mn.instructions.insertBefore(insn, l);
                     break;
                 }
-                case ARRAYLENGTH: {
-                    InsnList l = new InsnList();
-                    l.add(new InsnNode(DUP));
-                    l.add(new LdcInsnNode(site));
-                    l.add(call("arrayUse", "(Ljava/lang/Object;J)V"));
-                    mn.instructions.insertBefore(insn, l);
+                case ARRAYLENGTH:
+                    mn.instructions.insertBefore(insn, useOfOperand("arrayUse", site));
                     break;
-                }
                 case IASTORE: case LASTORE: case FASTORE: case DASTORE: case AASTORE: case BASTORE: case CASTORE: case SASTORE: {
                     if (temps < 0) {
                         temps = mn.maxLocals;
@@ -216,15 +211,10 @@ public final class UseProbes implements Opcodes {
                     mn.instructions.insertBefore(insn, l);
                     break;
                 }
-                case CHECKCAST: case INSTANCEOF: case MONITORENTER: case MONITOREXIT: case ATHROW: {
+                case CHECKCAST: case INSTANCEOF: case MONITORENTER: case MONITOREXIT: case ATHROW:
                     // get operations whose operand may be of any type (seed 004 Table 3); null is no use
-                    InsnList l = new InsnList();
-                    l.add(new InsnNode(DUP));
-                    l.add(new LdcInsnNode(site));
-                    l.add(call("useAny", "(Ljava/lang/Object;J)V"));
-                    mn.instructions.insertBefore(insn, l);
+                    mn.instructions.insertBefore(insn, useOfOperand("useAny", site));
                     break;
-                }
                 case NEW: {
                     AbstractInsnNode next = nextReal(original, n);
                     if (next != null && next.getOpcode() == DUP) pendingNew.push((TypeInsnNode) insn);
@@ -287,6 +277,15 @@ public final class UseProbes implements Opcodes {
     private static AbstractInsnNode nextReal(List<AbstractInsnNode> insns, int n) {
         for (int i = n + 1; i < insns.size(); i++) if (insns.get(i).getOpcode() >= 0) return insns.get(i);
         return null;
+    }
+
+    /** {@code Lifetimes.probe(operand, site)} with the operand on top of the stack left in place. */
+    private static InsnList useOfOperand(String probe, long site) {
+        InsnList l = new InsnList();
+        l.add(new InsnNode(DUP));
+        l.add(new LdcInsnNode(site));
+        l.add(call(probe, "(Ljava/lang/Object;J)V"));
+        return l;
     }
 
     private static MethodInsnNode call(String name, String desc) {
