@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // `npm run bench`: HeapLens overhead benchmark. See docs/benchmark.md.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs, USAGE } from './lib/args.mjs';
 import { CONFIGS, configByName, EXTRA_CONFIGS, heaplens } from './lib/configs.mjs';
 import { makeContext } from './lib/context.mjs';
-import { RESULTS, ROOT, WORK } from './lib/paths.mjs';
+import { RESULTS, ROOT, WORK, agentJarCandidates } from './lib/paths.mjs';
 import { log } from './lib/sh.mjs';
 import { runOnce, runSet } from './lib/runone.mjs';
 import { measureStartup } from './lib/startup.mjs';
@@ -48,9 +49,18 @@ function fmtRun(r) {
   return `${r.workload} ${r.config} r${r.round}: wall ${r.wall.toFixed(2)} s cpu ${r.cpu?.toFixed(2)} s rss ${r.rssMB?.toFixed(0)} MB other ${r.otherCpu?.toFixed(2)} s${p}${err}`;
 }
 
+/** On a fresh clone there is no agent jar yet: build it (npm ci included) as `npm run build` would. */
+function buildWhenNeeded() {
+  if (agentJarCandidates().some((f) => existsSync(f))) return;
+  log('no agent jar yet: building (node scripts/build.mjs)');
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`the build failed (exit ${r.status}); the bench needs dist/heaplens-agent.jar`);
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (opts.help) { console.log(USAGE); return 0; }
+  buildWhenNeeded();
   const started = Date.now();
   const ctx = makeContext(opts);
   const notes = [];

@@ -1,7 +1,9 @@
 // npm run build [-- --skip-agent]: agent jar (Maven, offline) → dist/, esbuild bundles → dist/, tsc typecheck.
 import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { must, root } from './lib.mjs';
+import { ensureDeps, must, root } from './lib.mjs';
+
+ensureDeps(); // a fresh clone: `npm run build`, `package` and `bench` work as the first command
 
 const skipAgent = process.argv.includes('--skip-agent');
 const dist = join(root, 'dist');

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cleanNpmEnv } from './clean-env.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -37,6 +38,8 @@ export function ensureDeps() {
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return;
   console.log('installing npm dependencies …');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  must(npm, existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'], 'npm install');
+  // in the machine's environment: an outer `npm test`'s configuration must not become this install's
+  must(npm, existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'], 'npm install',
+    { env: cleanNpmEnv(process.env) });
   writeFileSync(stamp, hash);
 }

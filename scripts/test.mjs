@@ -99,6 +99,7 @@ if (tsc.status !== 0) stop('compile tests', tsc.status);
 const unit = findTests(join(root, 'out', 'test', 'unit'), /\.test\.js$/);
 if (unit.length === 0) stop('unit tests: none found', 1);
 unit.push(...findTests(join(root, 'bench', 'test'), /\.test\.mjs$/)); // the bench's own library (a few seconds)
+unit.push(...findTests(join(root, 'scripts', 'test'), /\.test\.mjs$/)); // the build and test scripts' own helpers
 await nodeTests('unit tests', unit);
 
 const e2e = [

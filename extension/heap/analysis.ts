@@ -5,7 +5,7 @@ import { ChunkReader } from './reader';
 import { indexDump } from './index-pass';
 import { buildGraph, HeapGraph } from './graph-pass';
 import { DominatorResult, dominatorChildren, dominators, retainedSizes } from './dominators';
-import { edgeLabel, rootLabel } from './labels';
+import { edgeLabel, rootLabel, threadName } from './labels';
 import { DominatorRow, HistogramRow } from './rows';
 
 export type { DominatorRow, HistogramRow } from './rows';
@@ -205,6 +205,11 @@ export class HeapAnalysis {
     return g.types[g.typeOf[obj]].name;
   }
 
+  /**
+   * Breadth-first from the GC roots. The profiler's own threads (heaplens-collector, …) hold the objects they
+   * are writing out on their stacks for a moment; those roots are visited last, so a path through them is shown
+   * only for an object nothing of the program keeps alive ("why is it still alive?" is about the program).
+   */
   private bfs(): { parent: Int32Array; order: Int32Array } {
     if (!this.bfsParent || !this.bfsOrder) {
       this.onProgress?.({ phase: 'paths', bytes: 0, total: 0 });
@@ -213,22 +218,54 @@ export class HeapAnalysis {
       const queue = new Int32Array(g.n + 1);
       let head = 0;
       let tail = 0;
-      queue[tail++] = g.n;
       parent[g.n] = g.n;
-      while (head < tail) {
-        const v = queue[head++];
-        for (let k = g.edgeStart[v], end = k + g.edgeCount[v]; k < end; k++) {
-          const w = g.edges[k];
-          if (parent[w] < 0) {
-            parent[w] = v;
-            queue[tail++] = w;
+      const deferred: number[] = [];
+      for (let k = g.edgeStart[g.n], end = k + g.edgeCount[g.n]; k < end; k++) {
+        const w = g.edges[k];
+        if (parent[w] >= 0) continue;
+        if (this.isProfilerRoot(w)) { deferred.push(w); continue; }
+        parent[w] = g.n;
+        queue[tail++] = w;
+      }
+      const drain = (): void => {
+        while (head < tail) {
+          const v = queue[head++];
+          for (let k = g.edgeStart[v], end = k + g.edgeCount[v]; k < end; k++) {
+            const w = g.edges[k];
+            if (parent[w] < 0) {
+              parent[w] = v;
+              queue[tail++] = w;
+            }
           }
         }
+      };
+      drain();
+      for (const w of deferred) {
+        if (parent[w] >= 0) continue;
+        parent[w] = g.n;
+        queue[tail++] = w;
       }
+      drain();
+      // order[0] is the super-root, as callers expect
+      const order = new Int32Array(tail + 1);
+      order[0] = g.n;
+      order.set(queue.subarray(0, tail), 1);
       this.bfsParent = parent;
-      this.bfsOrder = queue.subarray(0, tail);
+      this.bfsOrder = order;
     }
     return { parent: this.bfsParent, order: this.bfsOrder };
+  }
+
+  /** A root held by one of the agent's threads (their names start with "heaplens-"). */
+  private isProfilerRoot(obj: number): boolean {
+    const g = this.graph;
+    const root = g.roots.get(obj);
+    if (!root) return false;
+    let thread: number | undefined;
+    if (root.kind === 'java-frame' || root.kind === 'jni-local') thread = g.threads.get(root.thread)?.object;
+    else if (root.kind === 'thread-object') thread = obj;
+    if (thread === undefined) return false;
+    return /^heaplens-/.test(threadName(this.reader, g, thread) ?? '');
   }
 
   /** Class names as in the histogram that match `name` exactly, or by simple name when no exact match. */

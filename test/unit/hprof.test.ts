@@ -71,3 +71,19 @@ test('bad input: not a dump, a truncated dump', () => {
   fs.writeFileSync(cut, head);
   assert.throws(() => HeapAnalysis.open(cut), /ends early/);
 });
+
+test('a path through the profiler\'s own thread is shown only when the program holds nothing else', () => {
+  // heldbyagent: 50 Kept in a static map, and a "heaplens-collector" thread holding them all (and one Orphan)
+  const classes = path.join(tmp, 'held');
+  const held = path.join(tmp, 'held.hprof');
+  execFileSync('javac', ['--release', '17', '-d', classes, path.join(root, 'test/fixtures/java/heldbyagent/Main.java')]);
+  execFileSync('java', ['-cp', classes, 'heldbyagent.Main', held]);
+  const h = HeapAnalysis.open(held);
+  const kept = h.pathsTo('heldbyagent.Kept', 50);
+  assert.equal(kept.instances, 50);
+  assert.equal(kept.paths.length, 50);
+  for (const p of kept.paths) assert.match(formatPath(p), / -> heldbyagent\.Main\.STORE -> java\.util\.HashMap\.table -> /);
+  const orphan = h.pathsTo('heldbyagent.Orphan', 5);
+  assert.equal(orphan.paths.length, 1);
+  assert.match(formatPath(orphan.paths[0]), /heaplens-collector/);
+});

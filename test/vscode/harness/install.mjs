@@ -6,7 +6,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import { cleanNpmEnv, npmCliScript } from '../../../scripts/clean-env.mjs';
 
 export const NODE24_VERSION = '24.21.0';
 export const CODE_SERVER_VERSION = '4.139.1';
@@ -53,12 +54,17 @@ function ensureApt() {
   sh('apt-get', ['install', '-y', '-qq', ...want], { env });
 }
 
-function npmInstall(dir, pkgJson, spec, env = process.env, logFile) {
+/**
+ * `npm install spec` in `dir`, in a clean environment (scripts/clean-env.mjs: nothing of an outer `npm test`
+ * leaks in), run by `node` (Node 24 for code-server, so that its postinstall sees Node 24 in npm's user agent).
+ */
+function npmInstall(dir, pkgJson, spec, { node = process.execPath, prependPath = [], set = {}, logFile } = {}) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify(pkgJson));
-  const args = ['install', '--no-audit', '--no-fund', '--no-save', '--foreground-scripts', spec];
-  if (!logFile) return sh('npm', args, { cwd: dir, env });
-  const r = spawnSync('npm', args, { cwd: dir, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const env = cleanNpmEnv(process.env, { prependPath, set });
+  const args = [npmCliScript(env), 'install', '--no-audit', '--no-fund', '--no-save', '--foreground-scripts', spec];
+  if (!logFile) return sh(node, args, { cwd: dir, env });
+  const r = spawnSync(node, args, { cwd: dir, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   writeFileSync(logFile, `${r.stdout ?? ''}\n${r.stderr ?? ''}`);
   if (r.status !== 0) {
     const tail = `${r.stdout}\n${r.stderr}`.split('\n').slice(-40).join('\n');
@@ -80,16 +86,16 @@ function ensureCodeServer(p) {
   const spdlog = join(p.codeServer, 'lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === CODE_SERVER_VERSION && existsSync(spdlog)) return;
   log(`code-server@${CODE_SERVER_VERSION} (about 2 minutes on a cold cache)`);
-  // Its postinstall builds native modules with node-gyp: they must use Node 24's headers, and npm must
-  // allow code-server's and argon2's install scripts.
-  const env = {
-    ...process.env,
-    PATH: `${join(p.node24Dir, 'bin')}${delimiter}${process.env.PATH}`,
-    npm_config_nodedir: p.node24Dir,
-  };
+  // Its postinstall checks that npm runs on Node 24 and builds native modules with node-gyp: npm runs on
+  // Node 24, which is also first on PATH, with Node 24's headers; code-server's and argon2's install scripts
+  // are allowed.
   const dir = join(p.cache, 'code-server');
-  npmInstall(dir, { private: true, allowScripts: { 'code-server': true, argon2: true } },
-    `code-server@${CODE_SERVER_VERSION}`, env, join(p.cache, 'code-server-install.log'));
+  npmInstall(dir, { private: true, allowScripts: { 'code-server': true, argon2: true } }, `code-server@${CODE_SERVER_VERSION}`, {
+    node: p.node24,
+    prependPath: [join(p.node24Dir, 'bin')],
+    set: { npm_config_nodedir: p.node24Dir },
+    logFile: join(p.cache, 'code-server-install.log'),
+  });
   if (!existsSync(spdlog)) throw new Error(`code-server installed but ${spdlog} is missing (see ${join(p.cache, 'code-server-install.log')})`);
   writeFileSync(stamp, CODE_SERVER_VERSION);
 }

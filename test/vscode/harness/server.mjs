@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { cleanNpmEnv } from '../../../scripts/clean-env.mjs';
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -19,7 +20,8 @@ function freePort() {
 /** Installs a .vsix into the profile the way a user does (`code-server --install-extension`); returns its output. */
 export function installVsix(paths, data, extensions, vsix) {
   const base = dirname(data);
-  const env = { ...process.env, XDG_CONFIG_HOME: join(base, 'xdg-config'), XDG_DATA_HOME: join(base, 'xdg-data') };
+  // the server (and the extension host under it) runs in the machine's environment, not npm test's
+  const env = cleanNpmEnv(process.env, { set: { XDG_CONFIG_HOME: join(base, 'xdg-config'), XDG_DATA_HOME: join(base, 'xdg-data') } });
   const r = spawnSync(paths.node24, [paths.codeServerEntry, '--user-data-dir', data, '--extensions-dir', extensions,
     '--install-extension', vsix, '--force'], { encoding: 'utf8', timeout: 120000, env });
   const text = `${r.stdout ?? ''}${r.stderr ?? ''}`;
@@ -55,7 +57,7 @@ export async function startCodeServer(paths, base, { vsix } = {}) {
     '--vscode-option', 'enable-smoke-test-driver'], {
     detached: true, // own process group (setsid)
     stdio: ['ignore', out, out],
-    env: { ...process.env, XDG_CONFIG_HOME: join(base, 'xdg-config'), XDG_DATA_HOME: join(base, 'xdg-data') },
+    env: cleanNpmEnv(process.env, { set: { XDG_CONFIG_HOME: join(base, 'xdg-config'), XDG_DATA_HOME: join(base, 'xdg-data') } }),
   });
   const stop = async () => {
     for (const sig of ['SIGTERM', 'SIGKILL']) {

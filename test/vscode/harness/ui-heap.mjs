@@ -12,12 +12,13 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** "HeapLens: Open Heap Dump…" and the file typed into the open dialog (a quick input in the browser workbench). */
 async function openDump(wb, file) {
   await wb.palette('HeapLens: Open Heap Dump');
-  const input = wb.page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 20000 });
+  const input = wb.page.locator('.quick-input-widget input').first();
+  await wb.waitFor('the open dialog', async () => (await input.isVisible().catch(() => false))
+    && input.evaluate((el) => el === document.activeElement).catch(() => false), 20000);
   await sleep(500);
-  await input.fill(file);
+  await wb.typeInQuickInput(input, file);
   await sleep(500);
-  await wb.page.keyboard.press('Enter');
+  await wb.enterInQuickInput(input);
 }
 
 export const HEAP_SCENARIOS = {
@@ -42,8 +43,9 @@ export const HEAP_SCENARIOS = {
     if (!/Why is staticmap\.Leaked still alive\?.*of 200 objects/.test(title)) throw new Error(`unexpected title: ${title}`);
     await sleep(300);
     await wb.shot('heap-view-paths-to-roots');
-    await wb.palette('Debug: Stop');
-    await sleep(1000);
+    // the exact command (a fuzzy palette match once ran another one and the session went on), then its end
+    await wb.command('Debug: Stop');
+    await wb.waitFor('the session to end', async () => (await wb.statusText()) === undefined, 20000);
   },
 
   async 'heap view: a big dump is read in a worker: progress with MB read, Cancel stops it, a second read ends in the view'(wb) {

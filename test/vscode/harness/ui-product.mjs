@@ -16,16 +16,12 @@ export const WALKTHROUGH_STEPS = [
   'Accounts and lifetimes',
 ];
 
-async function quickOpen(wb, prefix, text, row) {
-  const page = wb.page;
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 20000 });
-  await input.fill(`${prefix}${text}`);
-  if (row) await page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first().waitFor({ timeout: 20000 });
-  else await sleep(300);
-  await page.keyboard.press('Enter');
+/** Quick Open (Ctrl+P) of a workspace file whose row shows `row`, through the harness's checked quick input. */
+async function quickOpen(wb, text, row) {
+  const input = await wb.openQuickInput('Control+P');
+  await wb.typeInQuickInput(input, text);
+  await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first().waitFor({ timeout: 20000 });
+  await wb.enterInQuickInput(input);
   await sleep(500);
 }
 
@@ -47,18 +43,7 @@ export async function picture(wb, name, selectors) {
 }
 
 /** Runs a palette command whose row label is exactly `title` (no prefix matches of longer titles). */
-async function command(wb, title) {
-  const page = wb.page;
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 20000 });
-  await input.fill(`>${title}`);
-  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
-  await row.waitFor({ timeout: 20000 });
-  await row.click();
-}
+const command = (wb, title) => wb.command(title);
 
 export const PRODUCT_SCENARIOS = {
   async 'installed .vsix: HeapLens in the Extensions view, its page with icon and README'(wb) {
@@ -148,14 +133,14 @@ export const PICTURE_SCENARIOS = {
     const page = wb.page;
     // CodeLens and hot lines: WordIndex.java as the editor scenario left it (its profile is the active one)
     await page.keyboard.press('Escape');
-    await quickOpen(wb, '', 'WordIndex.java', 'WordIndex.java');
+    await quickOpen(wb, 'WordIndex.java', 'WordIndex.java');
     await page.locator('.tabs-container .tab', { hasText: 'WordIndex.java' }).first().click();
     await command(wb, 'View: Close Other Editors in Group');
     await wb.tryCommand('View: Close Primary Side Bar');
     if (await page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await wb.tryCommand('View: Hide Secondary Side Bar');
     await wb.tryCommand('View: Hide Panel');
     await page.locator('.tabs-container .tab', { hasText: 'WordIndex.java' }).first().click();
-    await quickOpen(wb, ':', '71');
+    await wb.goToLine(71);
     await page.locator('.monaco-editor .codelens-decoration a:visible', { hasText: /^HeapLens: / }).first().waitFor({ timeout: 20000 });
     await sleep(800);
     await picture(wb, 'editor', ['.part.editor']);
@@ -171,7 +156,7 @@ export const PICTURE_SCENARIOS = {
       : '.notifications-center .monaco-list-row:has-text("HeapLens will run Java")']);
     await command(wb, 'Notifications: Clear All Notifications');
     // the configuration step: launch.json and a running session, its Debug Console and the status bar count
-    await quickOpen(wb, '', 'launch.json', 'launch.json');
+    await quickOpen(wb, 'launch.json', 'launch.json');
     await page.locator('.tabs-container .tab', { hasText: 'launch.json' }).first().waitFor({ timeout: 20000 });
     await wb.startConfiguration('Profile Memory');
     await wb.waitFor('program output', async () => /LiveDemo: second 2\b/.test(await wb.consoleText()), 60000);

@@ -1,6 +1,6 @@
 // UI scenarios in the real workbench (Playwright on Debian's Chromium): the user's path through
 // "Profile Memory". Each scenario takes screenshots into build/vscode-screenshots/.
-import { mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, workbenchUrl } from './browser.mjs';
 import { ACCOUNTS_SCENARIOS } from './ui-accounts.mjs';
@@ -24,78 +24,111 @@ class Workbench {
     console.log(`  screenshot ${file}`);
   }
 
+  /**
+   * Opens a quick input (F1, Ctrl+P, Ctrl+G …) and returns its text box once the harness has seen it open
+   * and holding the focus. Keys are never typed blind: a quick input still closing from the previous
+   * command, or one that never opened, would send them to the editor underneath (that once typed ":71"
+   * into a source file, and a later scenario's compile step failed on it).
+   */
+  async openQuickInput(keys, timeout = 20000) {
+    const page = this.page;
+    const input = page.locator('.quick-input-widget input').first();
+    await page.keyboard.press('Escape');
+    await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+    await page.keyboard.press(keys);
+    await this.waitFor(`the quick input (${keys}) to open with the focus`, async () =>
+      (await input.isVisible().catch(() => false)) && input.evaluate((el) => el === document.activeElement).catch(() => false), timeout);
+    return input;
+  }
+
+  /** Types `text` into the open quick input and checks it arrived there (and nowhere else). */
+  async typeInQuickInput(input, text) {
+    await input.fill(text);
+    const value = await input.inputValue();
+    const focused = await input.evaluate((el) => el === document.activeElement).catch(() => false);
+    if (value !== text || !focused) throw new Error(`the quick input did not take "${text}" (it holds "${value}", focused: ${focused})`);
+  }
+
+  /** Enter, only while the quick input holds the focus. */
+  async enterInQuickInput(input) {
+    if (!(await input.evaluate((el) => el === document.activeElement).catch(() => false))) {
+      throw new Error('the quick input lost the focus before Enter');
+    }
+    await this.page.keyboard.press('Enter');
+  }
+
   async palette(text) {
     const page = this.page;
-    const input = page.locator('.quick-input-widget input');
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
     // A palette opened while the previous command's quick input is still closing can lose the typed text (the
     // list then shows every command, seen once in CI): type again in a fresh palette, up to four times.
     for (let attempt = 1; ; attempt++) {
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 20000 });
+      const input = await this.openQuickInput('F1');
       await input.fill(`>${text}`);
       const found = await row.waitFor({ timeout: 5000 }).then(() => true, () => false);
-      if (found && (await input.inputValue()) === `>${text}`) break;
+      if (found && (await input.inputValue()) === `>${text}`) {
+        await this.enterInQuickInput(input);
+        return;
+      }
       if (attempt === 4) throw new Error(`the command palette has no "${text}" (typed: "${await input.inputValue()}")`);
       await sleep(500);
     }
-    await page.keyboard.press('Enter');
+  }
+
+  /** Runs a palette command whose row label is exactly `title` (no prefix matches of longer titles). */
+  async command(title) {
+    const page = this.page;
+    const input = await this.openQuickInput('F1');
+    await this.typeInQuickInput(input, `>${title}`);
+    const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+    await row.waitFor({ timeout: 20000 });
+    await row.click();
   }
 
   /** Quick Open (Ctrl+P): the workspace file `name` in the active editor. */
   async openFile(name) {
     const page = this.page;
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 20000 });
-    await input.fill(name);
+    const input = await this.openQuickInput('Control+P');
+    await this.typeInQuickInput(input, name);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20000 });
-    await page.keyboard.press('Enter');
+    await this.enterInQuickInput(input);
     await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 20000 });
   }
 
-  /** Go to Line (Ctrl+G) in the active editor. */
+  /** Go to Line (Ctrl+G) in the active editor; the editor's cursor must then be on that line. */
   async goToLine(line) {
     const page = this.page;
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+G');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10000 });
-    await input.fill(`:${line}`);
+    const input = await this.openQuickInput('Control+G', 10000);
+    await this.typeInQuickInput(input, `:${line}`);
     await sleep(200);
-    await page.keyboard.press('Enter');
-    await sleep(400);
+    await this.enterInQuickInput(input);
+    await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+    await sleep(200);
   }
 
   /** Runs a command by its palette title when it exists (layout command titles differ between versions). */
   async tryCommand(title) {
     const page = this.page;
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10000 });
-    await input.fill(`>${title}`);
+    const input = await this.openQuickInput('F1', 10000);
+    await this.typeInQuickInput(input, `>${title}`);
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     const found = await row.waitFor({ timeout: 3000 }).then(() => true, () => false);
-    await page.keyboard.press(found ? 'Enter' : 'Escape');
+    if (found) await this.enterInQuickInput(input);
+    else await page.keyboard.press('Escape');
     await sleep(300);
   }
 
   /** The "debug " quick access (as in Ctrl+P, "debug "), then the configuration whose label is exactly `name`. */
   async startConfiguration(name) {
     const page = this.page;
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 20000 });
+    const input = await this.openQuickInput('F1');
     const exact = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
     const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
     // Right after start-up the launch configurations may not be known yet ("No matching launch configurations").
     await this.waitFor(`the launch configuration "${name}"`, async () => {
       await input.fill('');
-      await input.fill(`debug ${name}`);
+      await this.typeInQuickInput(input, `debug ${name}`);
       await sleep(300);
       return (await row.count()) > 0;
     }, 30000);
@@ -226,15 +259,10 @@ const SCENARIOS = {
     await view.locator('#tab-flame').click();
     const theme = async (name) => {
       const page = wb.page;
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: 20000 });
-      await input.fill('>Preferences: Color Theme');
-      const cmd = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first();
-      await cmd.waitFor({ timeout: 10000 });
-      await cmd.click();
-      await input.fill(name);
+      await wb.command('Preferences: Color Theme');
+      const input = page.locator('.quick-input-widget input').first();
+      await wb.waitFor('the theme picker', async () => input.evaluate((el) => el === document.activeElement).catch(() => false), 10000);
+      await wb.typeInQuickInput(input, name);
       const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) }).first();
       await row.waitFor({ timeout: 10000 });
       await row.click();
@@ -246,6 +274,43 @@ const SCENARIOS = {
     await wb.shot('profile-editor-dark');
   },
 };
+
+/** What a scenario may edit (sources, launch and task files): copied aside once, restored before each scenario. */
+const EDITABLE = ['src', '.vscode'];
+
+function keepPristine(folder) {
+  const copy = `${folder}.pristine`;
+  rmSync(copy, { recursive: true, force: true });
+  for (const d of EDITABLE) cpSync(join(folder, d), join(copy, d), { recursive: true });
+  return copy;
+}
+
+/**
+ * Each scenario starts from the workspace as prepared: no editor open (an unsaved change is discarded) and the
+ * sources and launch files as they were, so that nothing one scenario typed can break the next one's compile
+ * step. What the runs wrote (.heaplens/, dumps) stays: later scenarios open earlier profiles, as a user would.
+ */
+async function startPristine(wb, folder, pristine) {
+  // a modal dialog left by the previous scenario would take every key: answer it "Cancel"
+  const cancel = wb.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Cancel$/ }).first();
+  if (await cancel.isVisible().catch(() => false)) {
+    console.log(`  (a dialog was left open: ${(await wb.text('.monaco-dialog-box')).trim().slice(0, 120)})`);
+    await cancel.click();
+  }
+  await wb.command('View: Close All Editors');
+  const dontSave = wb.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Don't Save$/ }).first();
+  await sleep(400);
+  for (let i = 0; i < 10 && await dontSave.isVisible().catch(() => false); i++) {
+    await dontSave.click();
+    await sleep(300);
+  }
+  for (const d of EDITABLE) {
+    if (!existsSync(join(pristine, d))) continue;
+    rmSync(join(folder, d), { recursive: true, force: true });
+    cpSync(join(pristine, d), join(folder, d), { recursive: true });
+  }
+  await wb.page.keyboard.press('Escape');
+}
 
 /**
  * Runs every scenario in one workbench; resolves to { passed, failed }. `installed`: the workbench runs the
@@ -270,10 +335,12 @@ export async function runUiScenarios(server, paths, folder, shots, { installed =
       ...(installed ? PRODUCT_SCENARIOS : {}), ...SCENARIOS, ...EDITOR_SCENARIOS, ...ACCOUNTS_SCENARIOS, ...LIFETIME_SCENARIOS,
       ...(installed ? PICTURE_SCENARIOS : {}), ...HEAP_SCENARIOS,
     }).filter(([n]) => !pick || n.includes(pick));
+    const pristine = keepPristine(folder);
     for (const [name, body] of all) {
       const t0 = Date.now();
       console.log(`UI: ${name}`);
       try {
+        await startPristine(wb, folder, pristine);
         await body(wb);
         passed++;
         console.log(`  ✔ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
