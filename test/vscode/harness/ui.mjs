@@ -138,7 +138,8 @@ class Workbench {
   async statusText() {
     const item = this.page.locator('.statusbar-item', { hasText: 'HeapLens:' }).first();
     if (await item.count() === 0) return undefined;
-    return (await item.textContent())?.trim();
+    // the item can go between the two calls (a session ending): then it is gone, not a 30 s wait
+    return (await item.textContent({ timeout: 1000 }).catch(() => undefined))?.trim();
   }
 
   async waitFor(what, fn, ms = 30000) {
