@@ -46,7 +46,7 @@ export function hotLineHover(h: HoverInput): string {
   if (l.types.length > 8) out.push(`| … ${l.types.length - 8} more types | | | |`);
   const siteMethods = l.methods.map((id) => profile.methods.get(id)).filter((m): m is MethodEntry => !!m);
   const names = accountNames(profile);
-  /** seed 001: the account of the innermost accounted method of the context (its allocations are charged there) */
+  /** Bouché et al. 2009: the account of the innermost accounted method of the context (its allocations are charged there) */
   const accountOf = (frames: MethodEntry[]): string => {
     for (let i = frames.length - 1; i >= 0; i--) {
       const k = accountIndexOf(names!, frames[i].class);

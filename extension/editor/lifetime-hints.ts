@@ -1,4 +1,4 @@
-// Lifetime hints in the editor (seed 004 §3.1.1): an Information diagnostic at each allocation line whose objects
+// Lifetime hints in the editor (Pan 2001 (HUP) §3.1.1): an Information diagnostic at each allocation line whose objects
 // carry at least HINT_SHARE of the profile's lag, drag or void space, saying what was measured and which of HUP's
 // transformations it suggests to check. The text comes from model/lifetimes.ts (lifetimeHints).
 import * as vscode from 'vscode';

@@ -1,4 +1,4 @@
-// Memory accounts (seed 001 §4–5; docs/accounts.md, docs/format.md "accounts"): the snapshot series a profile
+// Memory accounts (Bouché et al. 2009 §4–5; docs/accounts.md, docs/format.md "accounts"): the snapshot series a profile
 // carries, validated, as tables, and the leak suspects found by comparing snapshots. No vscode, no fs.
 import { ProfileError } from './parse';
 import { ProfileFile } from './types';

@@ -114,7 +114,7 @@ export interface ArrayStats {
   bytes: number;
 }
 
-/** Array statistics by seed-000 element code (B C D F I J S Z R), every code present. */
+/** Array statistics by element type code (Binder 2006) (B C D F I J S Z R), every code present. */
 export function arraysByElementCode(profile: Profile, roots?: readonly MctNode[]): Record<ElementCode, ArrayStats> {
   const out = {} as Record<ElementCode, ArrayStats>;
   for (const code of ELEMENT_CODES) out[code] = { arrays: 0, elements: 0, bytes: 0 };

@@ -1,4 +1,4 @@
-// Array statistics for the Arrays view: seed 000's per element type table, per context, and the
+// Array statistics for the Arrays view: Binder 2006's per element type table, per context, and the
 // distribution of allocation records by their average length.
 //
 // The profile records, per (context, site, type), the number of arrays and their total elements, not

@@ -16,7 +16,7 @@ const ELEMENT_NAMES: Record<string, ElementCode> = {
   byte: 'B', char: 'C', double: 'D', float: 'F', int: 'I', long: 'J', short: 'S', boolean: 'Z', reference: 'R',
 };
 
-/** Whether an array type's element type is `want`: a seed-000 code (B C D F I J S Z R), a primitive name, or a component type name. */
+/** Whether an array type's element type is `want`: an element type code (Binder 2006) (B C D F I J S Z R), a primitive name, or a component type name. */
 export function elementMatches(t: TypeEntry, want: string): boolean {
   if (!t.array) return false;
   const code = /^[BCDFIJSZR]$/.test(want) ? want : ELEMENT_NAMES[want];

@@ -27,7 +27,7 @@ export interface BudgetRule {
   under?: string[];
   /** allocated type name, `*` wildcards allowed */
   type?: string;
-  /** arrays whose element type is this: seed-000 code, primitive name, or component type name */
+  /** arrays whose element type is this: element type code (Binder 2006), primitive name, or component type name */
   elementType?: string;
   /** thread name, `*` wildcards allowed */
   thread?: string;

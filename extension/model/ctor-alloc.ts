@@ -1,4 +1,4 @@
-// Object counts derived from constructor calls in the MCT: seed 000, Figure 2.
+// Object counts derived from constructor calls in the MCT: Binder 2006, Figure 2.
 //
 //   getAlloc(c)      = Σ calls(x) over callees x of c whose method is "<init>"
 //                      − calls(c)   if c is a constructor of a class other than java.lang.Object
@@ -8,7 +8,7 @@
 // where M(c) is the alternate (`this(…)`) or superclass (`super(…)`) constructor that c invokes on
 // `this` (the method's `ctorTarget` in the profile).
 //
-// DEVIATION from the seed: in the seed's MCT every constructor invocation is a node, so M(c) is always
+// DEVIATION from Binder 2006: in its MCT every constructor invocation is a node, so M(c) is always
 // a callee of c and the subtraction removes it. Our MCT holds only *profiled* methods: JDK constructors
 // (java.lang.Object.<init>, java.util.ArrayList.<init>, …) are never nodes. So we subtract calls(c) only
 // when M(c) is itself a profiled method (methods[ctorTarget].profiled === true); when it is not, the

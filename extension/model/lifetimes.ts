@@ -1,4 +1,4 @@
-// The lifetime mode's data (docs/format.md "lifetimes"; seed 004, HUP): lag, drag, void and use space per class,
+// The lifetime mode's data (docs/format.md "lifetimes"; Pan 2001 (HUP)): lag, drag, void and use space per class,
 // allocation site, method and nested allocation site, lifetime patterns, HUP's `stat`, and Figure 5's series.
 // Spaces are byte x byte-time (object size x allocation-clock duration), scaled by the sampling rate.
 import { ProfileError } from './parse';
@@ -266,7 +266,7 @@ export const HINT_SHARE = 0.05;
 const MIB = 1 << 20;
 
 /**
- * Hints for the editor: what was measured at an allocation line and what HUP's transformations (seed 004 §3.1.1)
+ * Hints for the editor: what was measured at an allocation line and what HUP's transformations (Pan 2001 (HUP) §3.1.1)
  * suggest — worded as a suggestion to check, never as a claim that the change is safe.
  */
 export function lifetimeHints(profile: Profile, l: LifetimeSection, sourceOf: (m: MethodEntry) => string | undefined): LifetimeHint[] {

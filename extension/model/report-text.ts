@@ -58,7 +58,7 @@ export function reportText(profile: Profile, opts: TextReportOptions = {}): stri
     t.type.name, num(t.count), t.type.array ? num(t.elements) : '', num(t.bytes), percent(t.bytes, all.bytes),
   ]), ['l', 'r', 'r', 'r', 'r']));
 
-  section('Arrays by element type (seed 000)');
+  section('Arrays by element type');
   const arrays = arraysByElementCode(profile);
   out.push(...table(['code', 'element', 'arrays', 'elements', 'avg length', 'est. bytes'], ELEMENT_CODES.map((code) => {
     const s = arrays[code];
@@ -79,7 +79,7 @@ export function reportText(profile: Profile, opts: TextReportOptions = {}): stri
   out.push(`transform warnings: ${tr.warnings.length === 0 ? 'none' : tr.warnings.length}`);
   for (const w of tr.warnings) out.push(`  ${w}`);
 
-  section('Constructor analysis (seed 000 Figure 2)');
+  section('Constructor analysis');
   const ctorWarnings = [...profile.methods.values()].filter((m) => m.ctorWarning);
   out.push(`warnings: ${ctorWarnings.length === 0 ? 'none' : ctorWarnings.length}`);
   for (const m of ctorWarnings) out.push(`  ${m.class}.${m.name}${m.desc}: ${m.ctorWarning}`);

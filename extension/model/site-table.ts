@@ -1,4 +1,4 @@
-// hprof `heap=sites`-style table (seed 002): one row per allocation site, allocated type and calling
+// hprof `heap=sites`-style table (Liang & Viswanathan 1999): one row per allocation site, allocated type and calling
 // context, ranked by a metric, with self and accumulated shares of the total.
 import { FrameTree, pathOf } from './frames';
 import { MethodEntry, SiteEntry, TypeEntry } from './types';

@@ -4,7 +4,7 @@
 export const PROFILE_FORMAT = 'heaplens-profile';
 export const PROFILE_VERSION = 1;
 
-/** seed 000 element type of an array: primitive codes, or R for references (arrays of arrays too). */
+/** Binder 2006 element type of an array: primitive codes, or R for references (arrays of arrays too). */
 export type ElementCode = 'B' | 'C' | 'D' | 'F' | 'I' | 'J' | 'S' | 'Z' | 'R';
 export const ELEMENT_CODES: readonly ElementCode[] = ['B', 'C', 'D', 'F', 'I', 'J', 'S', 'Z', 'R'];
 
@@ -94,7 +94,7 @@ export interface SiteEntry {
 /** An allocation record: [site, type, count, elements, bytes]. */
 export type AllocRecord = [site: number, type: number, count: number, elements: number, bytes: number];
 
-/** One method invocation context (seed 000 §2). The root has no `m` and no `calls`. */
+/** One method invocation context (Binder 2006 §2). The root has no `m` and no `calls`. */
 export interface MctNode {
   m?: number;
   calls?: number;

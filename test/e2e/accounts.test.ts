@@ -1,4 +1,4 @@
-// Fixture `server` (srv.Main): memory accounts, seed 001 §3–5. Accounts srv.http.* and srv.cache; srv.xml is a
+// Fixture `server` (srv.Main): memory accounts, Bouché et al. 2009 §3–5. Accounts srv.http.* and srv.cache; srv.xml is a
 // library that is NOT an account, srv (Main) neither. Run in the accounts mode with exact liveness and periodic
 // snapshots; the program collects garbage and pauses between its six rounds of 200 requests.
 // Expected counts (see the fixture's comment): srv.http.*: 1200 Request, 6000 Scratch, 3600 Element and 3600

@@ -1,7 +1,7 @@
 // Fixture `ctorcross`: the cross-check of the two ways of counting objects on one profile file:
-// allocation-site records versus seed 000 Figure 2 (b) computed from constructor calls in the MCT and map M
+// allocation-site records versus Binder 2006 Figure 2 (b) computed from constructor calls in the MCT and map M
 // (each method's ctorTarget). They must agree in every context for every application class, except for the
-// documented case of seed 000 section 6: `new Base(boom())` where boom() throws after `new` and before the
+// documented case of Binder 2006 section 6: `new Base(boom())` where boom() throws after `new` and before the
 // constructor runs — counted by the site, invisible to the constructor method (a difference of exactly 1).
 import * as assert from 'assert/strict';
 import { before, describe, it } from 'node:test';

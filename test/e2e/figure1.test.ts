@@ -1,4 +1,4 @@
-// Fixture `figure1`: seed 000 Figure 1's class A — A() { this(new Object()); }  A(Object o) { super(); }.
+// Fixture `figure1`: Binder 2006 Figure 1's class A — A() { this(new Object()); }  A(Object o) { super(); }.
 // run() does 7 x new A() and 5 x new A(x) with one shared x.
 import * as assert from 'assert/strict';
 import { before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Fixture `figure3`: the eight multi-dimensional array allocations of seed 000 Figure 3, one per method.
+// Fixture `figure3`: the eight multi-dimensional array allocations of Binder 2006 Figure 3, one per method.
 import * as assert from 'assert/strict';
 import { before, describe, it } from 'node:test';
 import { elementCode, under } from './support/collapsed';
@@ -9,7 +9,7 @@ import { FixtureRun } from './support/heaplens';
 const fx = new Fixture({ name: 'figure3' });
 const RUN = 'figure3.Main.main;figure3.Main.run';
 
-/** Seed 000 Figure 3, verbatim: code → [arrays, elements]. */
+/** Binder 2006 Figure 3, verbatim: code → [arrays, elements]. */
 const FIGURE3: Record<string, Record<string, [number, number]>> = {
   obj235: { R: [9, 38] }, // new Object[2][3][5]
   obj230: { R: [9, 8] }, // new Object[2][3][0]
@@ -87,7 +87,7 @@ for (const jdk of JDKS) {
       }
     });
 
-    it('labels the array types with the seed element codes and records one multianewarray site each', () => {
+    it('labels the array types with the element codes of Binder 2006 and records one multianewarray site each', () => {
       const p = run.profile;
       for (const t of p.types.values()) {
         if (!t.array) continue;

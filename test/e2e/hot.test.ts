@@ -3,7 +3,7 @@
 // methods so compiled code takes over as soon as it is requested. C2 then applies boxing elimination (an
 // Integer.valueOf whose result is only unboxed is removed), escape analysis (the non-escaping Pair and int[]
 // are scalar-replaced) and the Arrays.copyOf intrinsic (ArrayList growth). The profile must still count what
-// the bytecode allocates: the seed's metric is the number of objects the unmodified program allocates.
+// the bytecode allocates: Binder 2006's metric is the number of objects the unmodified program allocates.
 import * as assert from 'assert/strict';
 import { before, describe, it } from 'node:test';
 import { assertUnder } from './support/collapsed';

@@ -78,7 +78,7 @@ for (const jdk of JDKS) {
   });
 
   describe(`lambdas with leaves=keep on JDK ${jdk.name}`, () => {
-    it('every profiled method is a node again, with its call count (seed 000 MCT)', async () => {
+    it('every profiled method is a node again, with its call count (Binder 2006 MCT)', async () => {
       const classes = await fx.classes();
       const out = path.join(PROFILE_DIR, `lambdas-keep-jdk${jdk.name}.heaplens`);
       const r = await exec(process.execPath, [CLI, 'run', '--java', jdk.java, '--out', out, '--agent-opt', 'leaves=keep',

@@ -1,4 +1,4 @@
-// The lifetime mode (seed 004, HUP) on real JVMs (JDK 17 and 25), on test/fixtures/java/lifetimes where each
+// The lifetime mode (Pan 2001 (HUP)) on real JVMs (JDK 17 and 25), on test/fixtures/java/lifetimes where each
 // object's category is known by construction: used at once and dropped; used only after SPAN fillers (lag);
 // never used (void); used at once and kept to the end by a static field (drag); an int[] written, never read.
 // Time is bytes allocated: one filler is a byte[65536], 65,552 bytes with its header (asserted from the file).
@@ -105,7 +105,7 @@ for (const jdk of JDKS) {
       const pair = rep('lifetimes.Pair');
       assert.deepEqual([pair.puts, pair.uses], [2, 3], 'Pair: two putfields (long, int) are puts; two getfields from outside and a checkcast are uses');
 
-      // instanceof, monitorenter and monitorexit are get operations too (seed 004 Table 3): Checked is lagged, not void
+      // instanceof, monitorenter and monitorexit are get operations too (Pan 2001 (HUP) Table 3): Checked is lagged, not void
       const checked = row('lifetimes.Checked');
       const cs = rep('lifetimes.Checked');
       assert.deepEqual([checked.objects, checked.voidObjects, cs.uses], [1, 0, 3], 'Checked: instanceof + monitorenter + monitorexit');

@@ -26,12 +26,12 @@ function multi(base: string, code: ElementCode, levels: Array<[string, number, n
   });
 }
 
-test('seed 000 Figure 3: new int[2][3][5] gives R 3/8 and I 6/30', () => {
+test('Binder 2006 Figure 3: new int[2][3][5] gives R 3/8 and I 6/30', () => {
   const p = multi('int', 'I', [['int[][][]', 1, 2], ['int[][]', 2, 6], ['int[]', 6, 30]]);
   assert.deepEqual(codes(p), { I: [6, 30], R: [3, 8] });
 });
 
-test('seed 000 Figure 3: the other rows', () => {
+test('Binder 2006 Figure 3: the other rows', () => {
   assert.deepEqual(codes(multi('int', 'I', [['int[][][]', 1, 2], ['int[][]', 2, 6], ['int[]', 6, 0]])), { I: [6, 0], R: [3, 8] });
   assert.deepEqual(codes(multi('int', 'I', [['int[][][]', 1, 2], ['int[][]', 2, 0], ['int[]', 0, 0]])), { R: [3, 2] });
   assert.deepEqual(codes(multi('int', 'I', [['int[][][]', 1, 0], ['int[][]', 0, 0], ['int[]', 0, 0]])), { R: [1, 0] });

@@ -1,4 +1,4 @@
-// Seed 000 Figure 1/Figure 2: class A { A() { this(new Object()); }  A(Object o) { super(); } }
+// Binder 2006 Figure 1/Figure 2: class A { A() { this(new Object()); }  A(Object o) { super(); } }
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { crossCheckCtorAlloc, getAlloc, getAllocByClass, siteObjectCounts } from '../../extension/model/ctor-alloc';
@@ -7,7 +7,7 @@ import { arrType, method, objType, profileOf, site } from './helpers';
 
 const OBJ = 'java.lang.Object';
 
-/** main() calls `new A()` three times. `objectProfiled` models the seed's MCT, where Object.<init> is a node. */
+/** main() calls `new A()` three times. `objectProfiled` models Binder 2006's MCT, where Object.<init> is a node. */
 function figure1(objectProfiled: boolean) {
   const objInit = (calls: number): MctNode[] => (objectProfiled ? [{ m: 4, calls }] : []);
   const aObject: MctNode = { m: 3, calls: 3, c: objInit(3) };
@@ -35,14 +35,14 @@ test('Figure 2 when java.lang.Object.<init> is not profiled (our MCT)', () => {
   // A() calls A(Object) 3 times and M(A()) = A(Object) is profiled: those calls allocate nothing.
   assert.equal(getAlloc(p, aNoArg), 0);
   assert.equal(getAlloc(p, aNoArg, 'A'), 0);
-  // M(A(Object)) = Object.<init> is not profiled, so not in the tree: nothing to subtract (the seed would give −3).
+  // M(A(Object)) = Object.<init> is not profiled, so not in the tree: nothing to subtract (Binder 2006's tree would give −3).
   assert.equal(getAlloc(p, aObject), 0);
   assert.equal(getAlloc(p, aObject, 'A'), 0);
   assert.deepEqual([...getAllocByClass(p, main)], [['A', 3]]);
   assert.deepEqual([...getAllocByClass(p, aNoArg)], []);
 });
 
-test('Figure 2 on the seed\'s full MCT (Object.<init> is a node)', () => {
+test('Figure 2 on Binder 2006\'s full MCT (Object.<init> is a node)', () => {
   const { p, main, aNoArg, aObject } = figure1(true);
   assert.equal(getAlloc(p, main), 3);
   // A(): callees Object.<init> 3 + A(Object) 3, minus calls(A()) 3 = the 3 `new Object()`.

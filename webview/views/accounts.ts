@@ -1,4 +1,4 @@
-// Memory accounts (seed 001): per account its allocated and live memory with the per-class breakdown, live bytes
+// Memory accounts (Bouché et al. 2009): per account its allocated and live memory with the per-class breakdown, live bytes
 // per account over the snapshots, the leak suspects with their evidence, and a diff between two snapshots.
 import { scaleLinear, scaleOrdinal } from 'd3-scale';
 import { schemeTableau10 } from 'd3-scale-chromatic';

@@ -1,4 +1,4 @@
-// Arrays (seed 000): per element type B C D F I J S Z R — arrays, elements, average length, est. bytes —
+// Arrays (Binder 2006): per element type B C D F I J S Z R — arrays, elements, average length, est. bytes —
 // per context, and how arrays distribute over their allocation record's average length.
 import { scaleBand, scaleSymlog } from 'd3-scale';
 import { select } from 'd3-selection';
@@ -27,7 +27,7 @@ export class ArraysView implements View {
 
   constructor() {
     this.root = el('section', { class: 'view view-arrays', 'aria-label': 'Arrays' }, this.bar,
-      el('h2', {}, 'By element type (seed 000)'), this.codes, this.chart, el('h2', {}, 'By context'), this.contexts);
+      el('h2', {}, 'By element type'), this.codes, this.chart, el('h2', {}, 'By context'), this.contexts);
   }
 
   render(ctx: AppContext): void {

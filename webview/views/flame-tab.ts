@@ -204,7 +204,7 @@ export class FlameTab implements View {
 
   private accountFrames?: { tree: FrameTree; account: Int32Array; color: (name: string) => string; names: string[] };
 
-  /** Colour by memory account: a frame's account is its class's, else its caller's (seed 001 principal–agent). */
+  /** Colour by memory account: a frame's account is its class's, else its caller's (Bouché et al. 2009 principal–agent). */
   private accountColor(ctx: AppContext, tree: FrameTree, i: number): string | undefined {
     const a = ctx.state.colorByAccount ? ctx.data.accounts() : undefined;
     if (!a) return undefined;

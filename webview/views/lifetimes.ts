@@ -1,4 +1,4 @@
-// Lifetimes (seed 004, HUP): the heap over allocation time split into in-use, lag, drag and void (HUP Figure 5),
+// Lifetimes (Pan 2001 (HUP)): the heap over allocation time split into in-use, lag, drag and void (HUP Figure 5),
 // HUP's `stat`, and its `lag|drag|void class|method|nested` queries as a table; a selected row drills down to its
 // lifetime patterns (first-use trace, last-use site) and a representative object's traces. Rows open the source.
 import { scaleLinear } from 'd3-scale';

@@ -1,4 +1,4 @@
-// Allocation sites (hprof heap=sites, seed 002): rank, self %, accumulated %, instances, est. bytes,
+// Allocation sites (hprof heap=sites, Liang & Viswanathan 1999): rank, self %, accumulated %, instances, est. bytes,
 // type, site, calling trace; sortable and filterable; a row highlights its context in the flame tree.
 import { FrameTree } from '../../extension/model/frames';
 import { shortClass, shortFrame } from '../../extension/model/names';

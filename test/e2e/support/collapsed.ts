@@ -61,7 +61,7 @@ export function assertUnder(lines: Map<string, number>, prefix: string, expected
   assert.deepEqual(got, sorted, `${what ? what + ': ' : ''}collapsed lines under ${prefix}`);
 }
 
-/** The seed-000 element code of an array type name (`int[]` → I, `int[][]` → R, `java.lang.Object[]` → R). */
+/** Binder 2006's element code of an array type name (`int[]` → I, `int[][]` → R, `java.lang.Object[]` → R). */
 export function elementCode(typeName: string): string | undefined {
   if (!typeName.endsWith('[]')) return undefined;
   const component = typeName.slice(0, -2);

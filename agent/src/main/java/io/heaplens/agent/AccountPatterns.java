@@ -5,7 +5,7 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The memory accounts of a launch (seed 001 §5): one account per package pattern, {@code a.b} for the classes of
+ * The memory accounts of a launch (Bouché et al. 2009 §5): one account per package pattern, {@code a.b} for the classes of
  * package a.b only, {@code a.b.*} for a.b and every sub-package. A class belongs to the account of the most
  * specific matching pattern (the longest package; for the same package the exact name beats the wildcard).
  * Account 0 is "(unaccounted)": allocations with no accounted method on the stack.

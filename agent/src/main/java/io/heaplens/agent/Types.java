@@ -25,7 +25,7 @@ public final class Types {
         return base + "[]".repeat(dims);
     }
 
-    /** Seed 000's element type code of an array descriptor: the primitive code, or R for references. */
+    /** Binder 2006's element type code of an array descriptor: the primitive code, or R for references. */
     public static char elementCode(String arrayDescriptor) {
         char c = arrayDescriptor.charAt(1);
         return c == '[' || c == 'L' ? 'R' : c;

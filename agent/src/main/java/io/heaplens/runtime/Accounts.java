@@ -7,7 +7,7 @@ import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 
 /**
- * Memory accounts (seed 001 §4–5). The thread's current account lives in its {@link ThreadState}; an accounted
+ * Memory accounts (Bouché et al. 2009 §4–5). The thread's current account lives in its {@link ThreadState}; an accounted
  * method saves it in a local on entry, sets its own, and restores the saved one at every return and in a
  * method-wide exception handler ({@code instrument/AccountProbes}; the restore is a plain field store). Allocations in the accounts mode are charged
  * to the current account ({@link Recorder}'s shared path).

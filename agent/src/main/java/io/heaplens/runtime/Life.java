@@ -3,7 +3,7 @@ package io.heaplens.runtime;
 import java.lang.ref.WeakReference;
 
 /**
- * One tracked (sampled) object's lifetime record (seed 004 §2.2). Times are bytes allocated since the start
+ * One tracked (sampled) object's lifetime record (Pan 2001 (HUP) §2.2). Times are bytes allocated since the start
  * ({@link Lifetimes#clock}). The record is a weak reference to its object: the GC clears it and enqueues it on
  * {@link Lifetimes#QUEUE} when the object becomes unreachable, which is how the unreachable time is observed.
  * Fields are written racily by the program's threads (a use is a few plain stores): a lost update moves a

@@ -8,8 +8,8 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * The lifetime mode's probes (seed 004, HUP): object uses (get operations, Table 3/9), puts (Table 4), and the
- * byte clock. Identity lookups never loop over tracked objects (seed 003 problem 3.1):
+ * The lifetime mode's probes (Pan 2001 (HUP)): object uses (get operations, Table 3/9), puts (Table 4), and the
+ * byte clock. Identity lookups never loop over tracked objects (the drag-profiler report problem 3.1):
  * <ul>
  * <li>objects of profiled classes carry their record in a synthetic field ({@code $hl$rec}) that the
  *     instrumented code reads and hands to {@link #use(Object, long)}: an untracked object costs a field load and a

@@ -1,7 +1,7 @@
 package io.heaplens.runtime;
 
 /**
- * Seed 000 §5, Figure 4: the arrays a {@code multianewarray} allocates.
+ * Binder 2006 §5, Figure 4: the arrays a {@code multianewarray} allocates.
  * Level i (1-based) of an allocation with dimensions dim(1..allocDim) creates prod(dim(1..i-1)) arrays holding
  * prod(dim(1..i)) elements in all. Figure 4 sums the levels by element type (R for every level whose elements
  * are references, the base type t for the innermost level of a fully allocated primitive array); the recorder

@@ -4,7 +4,7 @@ import jdk.internal.vm.annotation.DontInline;
 import jdk.internal.vm.annotation.ForceInline;
 
 /**
- * One method invocation context (seed 000 §2): all invocations of one method with the same call stack, on one
+ * One method invocation context (Binder 2006 §2): all invocations of one method with the same call stack, on one
  * thread. Only its own thread mutates it; the collector reads it racily (counters are plain longs, tables are
  * replaced whole, so a reader always sees a consistent array).
  */

@@ -6,7 +6,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Seed 000 Figure 3, all eight rows, through the Figure 4 algorithm and through the recorder's per-level counts. */
+/** Binder 2006 Figure 3, all eight rows, through the Figure 4 algorithm and through the recorder's per-level counts. */
 class MultiArraysTest {
     @ParameterizedTest(name = "{0}[{1}][{2}][{3}]")
     @CsvSource({

@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Memory-account snapshots (seed 001 §4–5, docs/format.md "accounts"): per account and class, the objects and
+ * Memory-account snapshots (Bouché et al. 2009 §4–5, docs/format.md "accounts"): per account and class, the objects and
  * estimated bytes allocated so far and — with liveness on — the objects still alive (exact, or a sample scaled up)
  * and how many garbage collections they survived. Kept in memory as a series and written with every profile.
  *

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Finished lifetime records, aggregated as they arrive (seed 004 §2.2): per nested allocation site (allocation
+ * Finished lifetime records, aggregated as they arrive (Pan 2001 (HUP) §2.2): per nested allocation site (allocation
  * site key + allocation trace), and inside it per lifetime pattern (first-use trace + last-use site) with a
  * representative object; plus HUP's Figure 5, the in-use/lag/drag/void heap over allocation time. Records are
  * dropped once added, so memory stays bounded by the number of distinct sites and patterns.

@@ -8,7 +8,7 @@ import java.lang.ref.Reference;
 import java.util.BitSet;
 
 /**
- * Observes tracked objects becoming unreachable (seed 004 §2.2, seed 003 §1.1): the GC clears each record's weak
+ * Observes tracked objects becoming unreachable (Pan 2001 (HUP) §2.2, the drag-profiler report §1.1): the GC clears each record's weak
  * reference and enqueues it; the check points below take it off the queue.
  *
  * <p>Precision. An object is known reachable at its allocation, its last use or put, and at the start of every
@@ -19,7 +19,7 @@ import java.util.BitSet;
  * <p>Cycle. Young collections find short-lived objects for free; older ones need a full GC. It is forced by the
  * thread whose allocation moves the byte clock {@code target} bytes past the previous forced GC (a compare in
  * the clock probe, so the distance does not depend on this thread being scheduled), and only while tracked
- * objects are live. The target adapts to the overhead budget (seed 003 problem 4.2: no cycle size for the user
+ * objects are live. The target adapts to the overhead budget (the drag-profiler report problem 4.2: no cycle size for the user
  * to tune): after each forced GC the target becomes the allocation rate times the spacing that keeps forced GCs
  * at {@link #BUDGET} of the run time (mean GC duration / BUDGET), never below {@link #MIN_TARGET}; and no GC is
  * forced while forced GCs have already taken more than BUDGET of the time since the start.

@@ -19,7 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Account switches in the methods of an accounted class (seed 001 §5), as a pass of its own over the class the
+ * Account switches in the methods of an accounted class (Bouché et al. 2009 §5), as a pass of its own over the class the
  * allocation instrumenter produced: {@code ts = ThreadState.current(); saved = Accounts.enter(ts, id)} on entry,
  * {@code ts.account = saved} before every return and in a method-wide exception handler (last in the table, so
  * the method's own handlers run first), exactly like the call-tree probes. The thread's state is looked up once

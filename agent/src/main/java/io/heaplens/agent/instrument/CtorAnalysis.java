@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Seed 000 §4: which alternate or superclass constructor a constructor invokes on {@code this} (the map M).
+ * Binder 2006 §4: which alternate or superclass constructor a constructor invokes on {@code this} (the map M).
  * Abstract interpretation of the stack and locals (ASM's AnalyzerAdapter, driven by the class's own stack map
  * frames) follows the uninitialised {@code this} to the invokespecial {@code <init>} that receives it.
  */

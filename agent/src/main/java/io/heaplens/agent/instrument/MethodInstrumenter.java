@@ -100,7 +100,7 @@ final class MethodInstrumenter implements Opcodes {
             info.ctorTarget = registry.method(call.owner, "<init>", call.desc).id;
         } else if (a.targets.size() > 1) {
             info.ctorWarning = "invokes " + a.targets.size() + " different constructors on this depending on the path "
-                + a.targets + " (hand-crafted bytecode, seed 000 Appendix B): object counts from constructor calls may be wrong";
+                + a.targets + " (hand-crafted bytecode, Binder 2006 Appendix B): object counts from constructor calls may be wrong";
         } else if (!plan.name.equals("java/lang/Object")) {
             info.ctorWarning = a.incomplete
                 ? "the constructor analysis lost track of this (no stack map frames): no alternate/superclass constructor found"

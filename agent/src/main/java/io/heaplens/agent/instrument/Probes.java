@@ -84,7 +84,7 @@ final class Probes implements Opcodes {
         return l;
     }
 
-    /** After MULTIANEWARRAY: record every dimension level (seed 000 Figure 4). */
+    /** After MULTIANEWARRAY: record every dimension level (Binder 2006 Figure 4). */
     static InsnList multi(int firstKey, int dims, int firstTemp, int nodeLocal) {
         InsnList l = new InsnList();
         l.add(nodeLocal >= 0 ? new VarInsnNode(ALOAD, nodeLocal) : new InsnNode(ACONST_NULL));

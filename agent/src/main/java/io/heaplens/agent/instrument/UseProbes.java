@@ -26,7 +26,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The lifetime mode's instrumentation (seed 004 §4.1, Tables 3, 4 and 9), added to profiled classes next to the
+ * The lifetime mode's instrumentation (Pan 2001 (HUP) §4.1, Tables 3, 4 and 9), added to profiled classes next to the
  * allocation probes. Uses are HUP's get operations: a method invoked on the object (probed once, at the entry of
  * the object's own instance methods, so calls from any caller — the JDK included — count), getfield, array loads,
  * arraylength, and checkcast, instanceof, monitorenter/exit and athrow (whose operand may be of any type: the
@@ -212,7 +212,7 @@ public final class UseProbes implements Opcodes {
                     break;
                 }
                 case CHECKCAST: case INSTANCEOF: case MONITORENTER: case MONITOREXIT: case ATHROW:
-                    // get operations whose operand may be of any type (seed 004 Table 3); null is no use
+                    // get operations whose operand may be of any type (Pan 2001 (HUP) Table 3); null is no use
                     mn.instructions.insertBefore(insn, useOfOperand("useAny", site));
                     break;
                 case NEW: {

@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Thread-aware CPU sampling, monitor contention and deadlock detection (seed 002; docs/threads.md).
+ * Thread-aware CPU sampling, monitor contention and deadlock detection (Liang & Viswanathan 1999; docs/threads.md).
  *
  * Every {@code intervalMillis} the sampler reads each thread's CPU time (ThreadMXBean): only threads whose CPU
  * time grew since the last tick are charged a sample — the paper's "did the registers change" test, answered

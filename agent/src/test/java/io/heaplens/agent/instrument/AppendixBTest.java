@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import static org.objectweb.asm.Opcodes.*;
 
 /**
- * Seed 000 Appendix B, Figure 7: a constructor that invokes the alternate or the superclass constructor depending
+ * Binder 2006 Appendix B, Figure 7: a constructor that invokes the alternate or the superclass constructor depending
  * on its argument. Compiled Java never does this; the analyser must say so, and the instrumented class must
  * still verify and behave exactly as the original (count = 1).
  */
