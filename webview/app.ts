@@ -6,7 +6,7 @@ import { timed } from './timing';
 import { AppContext, View } from './context';
 import { ProfileData } from './data';
 import { Host } from './host';
-import { HostMessage, isHostMessage } from './protocol';
+import { HostMessage, isHostMessage } from '../extension/model/webview-protocol';
 import { restoreState, UiState, ViewName, VIEWS } from './state';
 import { AccountsView } from './views/accounts';
 import { ArraysView } from './views/arrays';

@@ -1,7 +1,7 @@
 // What every view gets from the app: the data, the state, and the ways to change them or ask the host.
 import { Theme } from './core/colors';
 import { ProfileData } from './data';
-import { WebviewMessage } from './protocol';
+import { WebviewMessage } from '../extension/model/webview-protocol';
 import { UiState } from './state';
 import { MethodEntry } from '../extension/model/types';
 

@@ -8,7 +8,7 @@ import { parseProfile } from '../extension/model/parse';
 import { speedscope } from '../extension/model/speedscope';
 import { ProfileFile } from '../extension/model/types';
 import { Host } from './host';
-import { HostMessage, WebviewMessage } from './protocol';
+import { HostMessage, WebviewMessage } from '../extension/model/webview-protocol';
 import { hashState } from './state';
 
 export interface EmbeddedData {

@@ -11,7 +11,7 @@ import { loadProfile } from '../model/load';
 import { validateProfile } from '../model/parse';
 import { speedscope } from '../model/speedscope';
 import { Profile, ProfileFile } from '../model/types';
-import { HostMessage, isWebviewMessage, WebviewMessage } from '../../webview/protocol';
+import { HostMessage, isWebviewMessage, WebviewMessage } from '../model/webview-protocol';
 import { panelHtml } from './html';
 import { HeapViewData } from '../heap/view-data';
 import { openSource } from './source';

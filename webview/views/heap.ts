@@ -3,7 +3,7 @@
 import type { HeapViewData } from '../../extension/heap/rows';
 import type { HistogramRow, DominatorRow } from '../../extension/heap/rows';
 import { bytes, num } from '../core/format';
-import { WebviewMessage } from '../protocol';
+import { WebviewMessage } from '../../extension/model/webview-protocol';
 import { button, clear, el, toggle } from './dom';
 import { Column, renderTable } from './table';
 

@@ -1,10 +1,10 @@
 // Messages between the webview and its host (the extension's panel, or the HTML report's page script).
 // The host sends data; the webview only asks (navigate, export, snapshot, a baseline to compare with):
 // the host decides what to do.
-import { ProfileFile } from '../extension/model/types';
-import { Metric } from '../extension/model/aggregate';
-import type { HeapViewData } from '../extension/heap/rows';
-import { TreeKind } from '../extension/model/modes';
+import { ProfileFile } from './types';
+import { Metric } from './aggregate';
+import type { HeapViewData } from '../heap/rows';
+import { TreeKind } from './modes';
 
 export interface FrameRef {
   class: string;
