@@ -7,7 +7,8 @@ import { BudgetError, BudgetFile, IGNORE_KINDS, IgnoreKind, parseBudget } from '
 import { evaluateBudget, passed, RuleResult } from '../model/budget-measure';
 import { checkJUnit, checkText, ruleMessage } from '../model/budget-report';
 import { Margin, parseMargin, updateBudgetText } from '../model/budget-update';
-import { num, table } from '../model/text-table';
+import { num } from '../model/format';
+import { table } from '../model/text-table';
 import { Profile } from '../model/types';
 import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';

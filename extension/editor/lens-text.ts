@@ -6,32 +6,14 @@ import { shortClass } from '../model/names';
 import { MethodEntry } from '../model/types';
 import { sourceMethodName } from './match';
 import { MethodLens } from './lens-model';
+import { bytes as fmtBytes, num, percent } from '../model/format';
 
-const int = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+export { num };
+/** Bytes as the editor shows them: 1.5 KiB, 12 MiB. */
+export const bytes = (v: number): string => fmtBytes(v, 'short');
+/** A share as the editor shows it: 14%, 0.4%, <0.1%. */
+export const pct = (share: number): string => percent(share, 'short');
 
-export function num(v: number): string {
-  return int.format(v);
-}
-
-/** 1,536 → `1.5 KiB` (binary units, as the views show them). */
-export function bytes(v: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let u = 0;
-  let x = v;
-  while (x >= 1024 && u < units.length - 1) {
-    x /= 1024;
-    u++;
-  }
-  return `${u === 0 ? String(Math.round(x)) : x.toFixed(x < 10 ? 1 : 0)} ${units[u]}`;
-}
-
-/** 0.1372 → `14%`, 0.004 → `0.4%`, tiny → `<0.1%`. */
-export function pct(share: number): string {
-  const p = share * 100;
-  if (p === 0) return '0%';
-  if (p < 0.1) return '<0.1%';
-  return p < 9.95 ? `${p.toFixed(1).replace(/\.0$/, '')}%` : `${Math.round(p)}%`;
-}
 
 function plural(n: number, one: string, many: string): string {
   return `${num(n)} ${n === 1 ? one : many}`;

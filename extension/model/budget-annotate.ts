@@ -6,7 +6,7 @@ import { evaluateBudget, RuleResult, Verdict } from './budget-measure';
 import { ruleMessage } from './budget-report';
 import { JsonNode, JsonSyntaxError, member, parseJsonTree, ruleNodes } from './json-locate';
 import { METRIC_LABELS } from './frames';
-import { num } from './text-table';
+import { num } from './format';
 import { Profile } from './types';
 
 export interface TextRange {

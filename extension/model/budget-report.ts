@@ -1,7 +1,8 @@
 // `heaplens check` output: one line per rule (measured value, limit, verdict), and JUnit XML for CI systems.
 import { RuleResult, Verdict } from './budget-measure';
 import { METRIC_LABELS } from './frames';
-import { num, table } from './text-table';
+import { num } from './format';
+import { table } from './text-table';
 
 export interface CheckInfo {
   /** the profile and budget file names as given */

@@ -1,7 +1,8 @@
 // `heaplens diff` output: a readable table of the largest increases and decreases, or JSON for tools.
 import { decreases, DiffRow, DiffTable, increases } from './diff-table';
 import { METRIC_LABELS } from './frames';
-import { dateTime, num, table } from './text-table';
+import { num } from './format';
+import { dateTime, table } from './text-table';
 import { Profile } from './types';
 
 export interface DiffSideInfo {

@@ -3,7 +3,11 @@ import { modeTimeline, TreeKind, treeLabel } from './modes';
 import { arraysByElementCode, selfTotals, threadTotals, topContexts, totals, totalsByType } from './aggregate';
 import { crossCheckCtorAlloc } from './ctor-alloc';
 import { frameName, mergeThreads } from './mct';
-import { bytes, dateTime, num, percent, shortPath, table } from './text-table';
+import { bytes as fmtBytes, num, percent as share } from './format';
+import { dateTime, shortPath, table } from './text-table';
+
+const bytes = (v: number): string => fmtBytes(v, 'table');
+const percent = (part: number, whole: number): string => (whole === 0 ? '-' : share(part / whole, 'table'));
 import { ELEMENT_CODES, ElementCode, Profile } from './types';
 
 const ELEMENT_NAMES: Record<ElementCode, string> = {

@@ -13,28 +13,6 @@ export function table(headers: string[], rows: string[][], align: Align[] = []):
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
-/** 1234567 → "1,234,567". */
-export function num(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
-
-/** Bytes with a binary unit: "512 B", "1.5 KiB", "2.25 MiB". */
-export function bytes(n: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n;
-  let u = 0;
-  while (Math.abs(v) >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return u === 0 ? `${v} B` : `${v.toFixed(2)} ${units[u]}`;
-}
-
-/** Percentage with one decimal ("12.5%"); "-" when the whole is 0. */
-export function percent(part: number, whole: number): string {
-  return whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`;
-}
-
 /** `com.acme.Outer$Inner.run` → `Outer$Inner.run`. */
 export function shortFrame(frame: string): string {
   const dot = frame.lastIndexOf('.');

@@ -7,7 +7,7 @@ import { before, describe, it } from 'node:test';
 import { pathToFileURL } from 'url';
 import { collapsed } from '../../extension/model/collapsed';
 import { loadProfile } from '../../extension/model/load';
-import { percent } from '../../webview/core/format';
+import { percent } from '../../extension/model/format';
 import { chromium, findChromium } from './support/chromium';
 import { CLI, JDK17, PROFILE_DIR } from './support/env';
 import { compileFixture, exec, runFixture } from './support/heaplens';

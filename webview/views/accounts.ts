@@ -6,7 +6,7 @@ import { select } from 'd3-selection';
 import {
   AccountDelta, AccountRow, Accounts, accountTotals, AccountTotal, LeakSuspect, leakSuspects, livenessLabel, snapshotDiff,
 } from '../../extension/model/accounts';
-import { bytes, num, signed } from '../core/format';
+import { bytes, num, signed } from '../../extension/model/format';
 import { AppContext, View } from '../context';
 import { button, clear, el, select as selectBox } from './dom';
 import { Column, renderTable } from './table';

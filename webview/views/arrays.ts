@@ -7,7 +7,7 @@ import {
 } from '../../extension/model/array-stats';
 import { FrameTree } from '../../extension/model/frames';
 import { ELEMENT_CODES, ElementCode } from '../../extension/model/types';
-import { bytes, num, percent } from '../core/format';
+import { bytes, num, percent } from '../../extension/model/format';
 import { AppContext, View } from '../context';
 import { clear, el, select as selectBox } from './dom';
 import { allocationsPatch, threadOptions } from './flame-tab';

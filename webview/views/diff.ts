@@ -4,7 +4,7 @@ import { biggestChanges, ContextChange, diffTrees, DiffTree, TypeChange } from '
 import { METRIC_LABELS, pathOf, findPath, ViewMetric } from '../../extension/model/frames';
 import { frameTitle, shortFrame } from '../../extension/model/names';
 import { diffColor } from '../core/colors';
-import { num, percent, signed } from '../core/format';
+import { num, percent, signed } from '../../extension/model/format';
 import { AppContext, View } from '../context';
 import { ProfileData } from '../data';
 import { button, clear, el, select } from './dom';

@@ -8,7 +8,7 @@ import { packageOf, shortFrame } from '../../extension/model/names';
 import { accountIndexOf } from '../../extension/model/accounts';
 import { packageColor, Theme } from '../core/colors';
 import { accountColor } from './accounts';
-import { num, percent } from '../core/format';
+import { num, percent } from '../../extension/model/format';
 import { search, SearchResult } from '../core/search';
 import { AppContext, View } from '../context';
 import { button, clear, el, select, toggle } from './dom';

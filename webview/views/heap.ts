@@ -2,7 +2,7 @@
 // and the shortest reference paths from GC roots to the chosen class, each step naming the field or index.
 import type { HeapViewData } from '../../extension/heap/rows';
 import type { HistogramRow, DominatorRow } from '../../extension/heap/rows';
-import { bytes, num } from '../core/format';
+import { bytes, num } from '../../extension/model/format';
 import { WebviewMessage } from '../../extension/model/webview-protocol';
 import { button, clear, el, toggle } from './dom';
 import { Column, renderTable } from './table';

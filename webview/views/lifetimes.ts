@@ -7,7 +7,7 @@ import {
   frameText, LifetimeGrouping, LifetimePattern, LifetimeRow, LifetimeSection, lifetimeRows, lifetimeStat, lifetimesOf,
   SpaceKind, sortRows, traceFrames, TraceFrame, useSiteText,
 } from '../../extension/model/lifetimes';
-import { bytes, num, percent } from '../core/format';
+import { bytes, num, percent } from '../../extension/model/format';
 import { AppContext, View } from '../context';
 import { clear, el, select as selectBox } from './dom';
 import { Column, renderTable } from './table';

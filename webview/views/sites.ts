@@ -4,7 +4,7 @@ import { FrameTree } from '../../extension/model/frames';
 import { shortClass, shortFrame } from '../../extension/model/names';
 import { filterRows, SiteRow, siteTable } from '../../extension/model/site-table';
 import { MethodEntry } from '../../extension/model/types';
-import { bytes, num, percent } from '../core/format';
+import { bytes, num, percent } from '../../extension/model/format';
 import { AppContext, View } from '../context';
 import { clear, el, select } from './dom';
 import { allocationsPatch, threadOptions } from './flame-tab';

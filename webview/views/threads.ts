@@ -3,7 +3,7 @@
 // beside the contention figures, and by a screen reader) with "Open in flame tree" for the interactive one,
 // monitor contention and deadlocks.
 import { VIEW_METRICS, ViewMetric } from '../../extension/model/frames';
-import { bytes, num, percent } from '../core/format';
+import { bytes, num, percent } from '../../extension/model/format';
 import { AppContext, View } from '../context';
 import { button, el } from './dom';
 import { allocationsPatch } from './flame-tab';

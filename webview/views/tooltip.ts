@@ -3,7 +3,7 @@
 import { ALLOCATION_METRICS, breakdownByType, FrameTree, METRIC_LABELS, ViewMetric } from '../../extension/model/frames';
 import { frameTitle } from '../../extension/model/names';
 import { MethodEntry, TypeEntry } from '../../extension/model/types';
-import { bytes, num, percent } from '../core/format';
+import { bytes, num, percent } from '../../extension/model/format';
 import { el } from './dom';
 
 export interface TooltipInput {
