@@ -1,10 +1,11 @@
 // Plain data that crosses module and process boundaries: which profile (a saved file or a live session),
 // which frame, and the heaplens.focusMethod request. No `vscode` import.
 import { MethodEntry } from '../model/types';
+import { COMMANDS } from '../commands';
 
 export type SourceRef = { kind: 'file'; file: string } | { kind: 'live'; sessionId: string };
 
-export const FOCUS_COMMAND = 'heaplens.focusMethod';
+export const FOCUS_COMMAND = COMMANDS.focusMethod;
 
 export interface FrameId {
   class: string;

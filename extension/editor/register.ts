@@ -15,6 +15,7 @@ import { Outlines, RangeSource } from './outlines';
 import { FocusRequest, FOCUS_COMMAND, isFocusRequest } from './refs';
 import { SourceFrame, sourceMap } from './source-map';
 import { ProfileSources } from './sources';
+import { COMMANDS } from '../commands';
 
 export interface EditorApi {
   /** makes a saved profile the one the editor annotations show (the views call it when they show a file) */
@@ -73,7 +74,7 @@ export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.Outp
   const hot = new HotLines(vscode.Uri.joinPath(ctx.extensionUri, 'media'), sources, hotLineSettings);
   const status = vscode.window.createStatusBarItem('heaplens.editorProfile', vscode.StatusBarAlignment.Right, 90);
   status.name = 'HeapLens: profile shown in the editor';
-  status.command = 'heaplens.selectEditorProfile';
+  status.command = COMMANDS.selectEditorProfile;
   const focusRequests: FocusRequest[] = [];
 
   const updateStatus = (): void => {
@@ -137,10 +138,10 @@ export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.Outp
       }
       return focusMethod(req, fallbackFocus);
     }),
-    vscode.commands.registerCommand('heaplens.revealFrame', (frame: SourceFrame) => sourceMap.reveal(frame)),
-    vscode.commands.registerCommand('heaplens.toggleCodeLens', () => toggle('codeLens.enabled')),
-    vscode.commands.registerCommand('heaplens.toggleHotLines', () => toggle('hotLines.enabled')),
-    vscode.commands.registerCommand('heaplens.selectEditorProfile', async () => {
+    vscode.commands.registerCommand(COMMANDS.revealFrame, (frame: SourceFrame) => sourceMap.reveal(frame)),
+    vscode.commands.registerCommand(COMMANDS.toggleCodeLens, () => toggle('codeLens.enabled')),
+    vscode.commands.registerCommand(COMMANDS.toggleHotLines, () => toggle('hotLines.enabled')),
+    vscode.commands.registerCommand(COMMANDS.selectEditorProfile, async () => {
       type Item = vscode.QuickPickItem & { run: () => unknown };
       const active = sources.active();
       const items: Item[] = sources.all().map((s) => ({

@@ -4,6 +4,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { findJcmd, listJvms } from './attach';
 import { RecentProfiles } from './recent';
+import { COMMANDS } from '../commands';
 
 /** The modes as the "Switch Profiling Mode" picker offers them (costs: docs/modes.md). */
 const MODE_PICKS: Array<vscode.QuickPickItem & { mode: string }> = [
@@ -93,10 +94,10 @@ export async function pickJavaProcess(): Promise<string | undefined> {
 
 export function registerCommands(ctx: vscode.ExtensionContext, sessions: ReadonlyMap<string, vscode.DebugSession>, recent: RecentProfiles): void {
   const reg = (id: string, fn: (...a: unknown[]) => unknown): void => { ctx.subscriptions.push(vscode.commands.registerCommand(id, fn)); };
-  reg('heaplens.pauseProfiling', () => request(sessions, 'pause'));
-  reg('heaplens.resumeProfiling', () => request(sessions, 'resume'));
-  reg('heaplens.resetProfiling', () => request(sessions, 'reset'));
-  reg('heaplens.switchMode', async (mode?: unknown) => {
+  reg(COMMANDS.pauseProfiling, () => request(sessions, 'pause'));
+  reg(COMMANDS.resumeProfiling, () => request(sessions, 'resume'));
+  reg(COMMANDS.resetProfiling, () => request(sessions, 'reset'));
+  reg(COMMANDS.switchMode, async (mode?: unknown) => {
     const picked = typeof mode === 'string' ? mode : (await vscode.window.showQuickPick(MODE_PICKS, {
       placeHolder: 'Switch the profiling mode (the data so far is kept; the profile\'s timeline marks the switch)',
     }))?.mode;
@@ -107,11 +108,11 @@ export function registerCommands(ctx: vscode.ExtensionContext, sessions: Readonl
     const how = typeof r.retransformed === 'number' ? ` (${r.retransformed} classes re-instrumented in ${String(r.retransformMillis)} ms)` : '';
     vscode.window.setStatusBarMessage(`HeapLens: now profiling in ${picked} mode${how}`, 6000);
   });
-  reg('heaplens.forceGc', async () => {
+  reg(COMMANDS.forceGc, async () => {
     if (await request(sessions, 'gc')) vscode.window.setStatusBarMessage('HeapLens: garbage collection requested', 3000);
   });
   // `{ gc: true }` as argument: the agent runs a full GC first, so memory-account snapshots show only live objects
-  reg('heaplens.takeSnapshot', async (arg?: unknown) => {
+  reg(COMMANDS.takeSnapshot, async (arg?: unknown) => {
     const gc = typeof arg === 'object' && arg !== null && (arg as { gc?: unknown }).gc === true;
     const r = await request(sessions, 'snapshot', gc ? { gc: true } : undefined);
     const file = typeof r?.file === 'string' ? r.file : undefined;
@@ -120,7 +121,7 @@ export function registerCommands(ctx: vscode.ExtensionContext, sessions: Readonl
     const open = await vscode.window.showInformationMessage(`HeapLens: snapshot written to ${vscode.workspace.asRelativePath(file)}`, 'Open');
     if (open) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file));
   });
-  reg('heaplens.openProfile', () => openProfile(recent));
-  reg('heaplens.profileJavaConfiguration', () => profileJavaConfiguration());
-  reg('heaplens.pickJavaProcess', () => pickJavaProcess());
+  reg(COMMANDS.openProfile, () => openProfile(recent));
+  reg(COMMANDS.profileJavaConfiguration, () => profileJavaConfiguration());
+  reg(COMMANDS.pickJavaProcess, () => pickJavaProcess());
 }

@@ -5,6 +5,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { HeapLensConfig } from './config';
 import { checkJdk, JdkCheck, JdkChecks, MIN_JAVA, describeSource } from './jdk';
+import { COMMANDS } from '../commands';
 
 export const JAVA_HOME_SETTING = 'heaplens.javaHome';
 export const SETTING_LABEL = 'from the "heaplens.javaHome" setting';
@@ -75,7 +76,7 @@ export function describeCheck(r: JdkCheck, fromSetting: boolean): string {
 /** "HeapLens: Check the Java Runtime": what a launch would run; the fix when it cannot. */
 export function registerJdkCommands(ctx: vscode.ExtensionContext, checks: JdkChecks, log: (m: string) => void): void {
   ctx.subscriptions.push(
-    vscode.commands.registerCommand('heaplens.checkJava', async () => {
+    vscode.commands.registerCommand(COMMANDS.checkJava, async () => {
       const folder = vscode.workspace.workspaceFolders?.[0];
       const cfg: HeapLensConfig = { type: 'heaplens', request: 'launch', name: 'check' } as HeapLensConfig;
       const fromSetting = applyJavaHomeSetting(folder, cfg);
@@ -90,6 +91,6 @@ export function registerJdkCommands(ctx: vscode.ExtensionContext, checks: JdkChe
       if (pick === CHOOSE) await chooseJdk();
       return r;
     }),
-    vscode.commands.registerCommand('heaplens.chooseJdk', () => chooseJdk()),
+    vscode.commands.registerCommand(COMMANDS.chooseJdk, () => chooseJdk()),
   );
 }

@@ -10,6 +10,7 @@ import { registerJdkCommands } from './jdk-ui';
 import { HeapLensConfigurationProvider } from './provider';
 import { RecentProfiles } from './recent';
 import { ProfilingStatus } from './status-bar';
+import { COMMANDS } from '../commands';
 
 export interface LaunchApi {
   recentProfiles(): string[];
@@ -76,7 +77,7 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
         log(`profile saved: ${file}`);
         void vscode.window.showInformationMessage(`HeapLens: profile saved to ${vscode.workspace.asRelativePath(file)}`, 'Open', 'Show All').then(async (choice) => {
           if (choice === 'Open') await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file));
-          if (choice === 'Show All') await vscode.commands.executeCommand('heaplens.openProfile');
+          if (choice === 'Show All') await vscode.commands.executeCommand(COMMANDS.openProfile);
         });
       } else if (e.event === EVENTS.channelLost) {
         // The program runs on and its agent keeps writing the file: show that file, which the editor follows.

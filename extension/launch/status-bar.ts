@@ -1,6 +1,7 @@
 // The status bar item shown while a HeapLens session profiles: objects/s, total objects, paused state.
 import * as vscode from 'vscode';
 import type { StatsBody } from './adapter';
+import { COMMANDS } from '../commands';
 
 export function compact(n: number): string {
   if (n < 1000) return String(Math.round(n));
@@ -75,7 +76,7 @@ export class ProfilingStatus implements vscode.Disposable {
         `Click to ${st.paused ? 'resume' : 'pause'} profiling`,
       ].join('\n')
       : `HeapLens — ${s.name}: waiting for the agent`;
-    this.item.command = st?.paused ? 'heaplens.resumeProfiling' : 'heaplens.pauseProfiling';
+    this.item.command = st?.paused ? COMMANDS.resumeProfiling : COMMANDS.pauseProfiling;
     this.item.show();
   }
 

@@ -15,6 +15,7 @@ import { HostMessage, isWebviewMessage, WebviewMessage } from '../model/webview-
 import { panelHtml } from './html';
 import { HeapViewData } from '../heap/view-data';
 import { openSource } from './source';
+import { COMMANDS } from '../commands';
 
 export interface ControllerOptions {
   title: string;
@@ -103,10 +104,10 @@ export class WebviewController implements vscode.Disposable {
         return;
       case 'heapPaths':
         if (this.options.heapPaths) this.options.heapPaths(msg.className);
-        else await vscode.commands.executeCommand('heaplens.showRetention', { className: msg.className });
+        else await vscode.commands.executeCommand(COMMANDS.showRetention, { className: msg.className });
         return;
       case 'heapDump':
-        await vscode.commands.executeCommand('heaplens.takeHeapDump');
+        await vscode.commands.executeCommand(COMMANDS.takeHeapDump);
         return;
       case 'navigate':
         await openSource(msg.frame);
@@ -184,10 +185,10 @@ export function dumpAtExit(profile: ProfileFile | undefined): string | undefined
 
 export async function whyAlive(className: string, file?: string): Promise<void> {
   const commands = await vscode.commands.getCommands(true);
-  if (!commands.includes('heaplens.showRetention')) {
+  if (!commands.includes(COMMANDS.showRetention)) {
     void vscode.window.showInformationMessage(`HeapLens: heap retention is not available in this build, so what keeps ${className} alive cannot be shown.`);
     return;
   }
   // the program's own dump at exit when there is one; else showRetention dumps the live session or asks for a dump
-  await vscode.commands.executeCommand('heaplens.showRetention', file ? { className, file } : { className });
+  await vscode.commands.executeCommand(COMMANDS.showRetention, file ? { className, file } : { className });
 }

@@ -11,6 +11,7 @@ import type { HeapViewData } from '../heap/view-data';
 import { HeapCancelled, HeapWorker } from '../heap/worker-host';
 import { LaunchApi } from '../launch/register';
 import { WebviewController } from './controller';
+import { COMMANDS } from '../commands';
 
 export interface RetentionResult {
   file: string;
@@ -170,7 +171,7 @@ export function registerHeap(context: vscode.ExtensionContext, output: vscode.Ou
 
   context.subscriptions.push(
     { dispose: () => panel.dispose() },
-    vscode.commands.registerCommand('heaplens.takeHeapDump', async () => {
+    vscode.commands.registerCommand(COMMANDS.takeHeapDump, async () => {
       try {
         const file = await takeDump();
         if (!file) {
@@ -183,7 +184,7 @@ export function registerHeap(context: vscode.ExtensionContext, output: vscode.Ou
         return fail(e);
       }
     }),
-    vscode.commands.registerCommand('heaplens.openHeapDump', async (uri?: vscode.Uri) => {
+    vscode.commands.registerCommand(COMMANDS.openHeapDump, async (uri?: vscode.Uri) => {
       const file = uri instanceof vscode.Uri ? uri.fsPath : await pickDump();
       if (!file) return undefined;
       try {
@@ -194,7 +195,7 @@ export function registerHeap(context: vscode.ExtensionContext, output: vscode.Ou
         return fail(e);
       }
     }),
-    vscode.commands.registerCommand('heaplens.showRetention', async (args?: { className?: string; file?: string }): Promise<RetentionResult | undefined> => {
+    vscode.commands.registerCommand(COMMANDS.showRetention, async (args?: { className?: string; file?: string }): Promise<RetentionResult | undefined> => {
       try {
         let file = args?.file;
         if (!file) file = (await takeDump()) ?? last;
