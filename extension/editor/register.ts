@@ -16,6 +16,7 @@ import { FocusRequest, FOCUS_COMMAND, isFocusRequest } from './refs';
 import { SourceFrame, sourceMap } from './source-map';
 import { ProfileSources } from './sources';
 import { COMMANDS } from '../commands';
+import { setting, updateSetting } from '../settings';
 
 export interface EditorApi {
   /** makes a saved profile the one the editor annotations show (the views call it when they show a file) */
@@ -33,33 +34,23 @@ export interface EditorApi {
   readonly focusRequests: FocusRequest[];
 }
 
-function cfg(): vscode.WorkspaceConfiguration {
-  return vscode.workspace.getConfiguration('heaplens');
-}
-
 function lensSettings(): LensSettings {
-  const c = cfg();
-  return { enabled: c.get('codeLens.enabled', true), inclusive: c.get<string>('codeLens.inclusive', 'lens') === 'tooltip' ? 'tooltip' : 'lens' };
+  return { enabled: setting('codeLens.enabled'), inclusive: setting('codeLens.inclusive') === 'tooltip' ? 'tooltip' : 'lens' };
 }
 
 function hotLineSettings(): HotLineSettings {
-  const c = cfg();
   return {
-    enabled: c.get('hotLines.enabled', true),
-    count: Math.max(1, Math.min(100, Math.round(c.get('hotLines.count', 10)))),
-    metric: c.get<string>('hotLines.metric', 'count') === 'bytes' ? 'bytes' : 'count',
-    scope: c.get<string>('hotLines.scope', 'application') === 'all' ? 'all' : 'application',
-    afterText: c.get('hotLines.afterText', true),
+    enabled: setting('hotLines.enabled'),
+    count: Math.max(1, Math.min(100, Math.round(setting('hotLines.count')))),
+    metric: setting('hotLines.metric') === 'bytes' ? 'bytes' : 'count',
+    scope: setting('hotLines.scope') === 'all' ? 'all' : 'application',
+    afterText: setting('hotLines.afterText'),
   };
 }
 
-async function toggle(key: string): Promise<void> {
-  const c = cfg();
-  const info = c.inspect<boolean>(key);
-  const target = info?.workspaceFolderValue !== undefined ? vscode.ConfigurationTarget.WorkspaceFolder
-    : info?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-  const now = c.get<boolean>(key, true);
-  await c.update(key, !now, target);
+async function toggle(key: 'codeLens.enabled' | 'hotLines.enabled'): Promise<void> {
+  const now = setting(key);
+  await updateSetting(key, !now);
   vscode.window.setStatusBarMessage(`HeapLens: ${key.startsWith('codeLens') ? 'allocation CodeLens' : 'hot allocation lines'} ${now ? 'off' : 'on'}`, 3000);
 }
 
@@ -67,8 +58,8 @@ export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.Outp
   const log = (m: string): void => output.appendLine(m);
   // live updates: at most once per interval, and never more than a fifth of the time spent recomputing
   let lastCostMs = 0;
-  const sources = new ProfileSources(deps.launch, () => Math.max(250, cfg().get('editor.liveUpdateInterval', 1000), 5 * lastCostMs), log);
-  const outlines = new Outlines(() => cfg().get<RangeSource>('codeLens.methodRanges', 'auto'), log,
+  const sources = new ProfileSources(deps.launch, () => Math.max(250, setting('editor.liveUpdateInterval'), 5 * lastCostMs), log);
+  const outlines = new Outlines(() => setting('codeLens.methodRanges') as RangeSource, log,
     vscode.Uri.joinPath(ctx.extensionUri, 'dist', 'outline-worker.js').fsPath);
   const lenses = new AllocationLenses(sources, outlines, lensSettings);
   const hot = new HotLines(vscode.Uri.joinPath(ctx.extensionUri, 'media'), sources, hotLineSettings);

@@ -9,6 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { bestMatch, expectedPath, sourceName } from '../panels/source-match';
 import { CONVENTIONAL_ROOTS, expandRoot, findInRoots } from './source-roots';
+import { setting } from '../settings';
 
 export interface SourceFrame {
   class: string;
@@ -59,7 +60,7 @@ export class SourceMap {
         if (c.type !== 'heaplens' || !Array.isArray(c.sourcePaths)) continue;
         for (const p of c.sourcePaths) if (typeof p === 'string') roots.push(expand(p, folder));
       }
-      for (const p of vscode.workspace.getConfiguration('heaplens', folder).get<string[]>('sourcePaths') ?? []) roots.push(expand(p, folder));
+      for (const p of setting('sourcePaths', folder.uri)) roots.push(expand(p, folder));
       for (const r of CONVENTIONAL_ROOTS) roots.push(path.join(folder.uri.fsPath, r));
     }
     return [...new Set(roots)];

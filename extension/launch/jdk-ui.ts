@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { HeapLensConfig } from './config';
 import { checkJdk, JdkCheck, JdkChecks, MIN_JAVA, describeSource } from './jdk';
 import { COMMANDS } from '../commands';
+import { setting } from '../settings';
 
 export const JAVA_HOME_SETTING = 'heaplens.javaHome';
 export const SETTING_LABEL = 'from the "heaplens.javaHome" setting';
@@ -14,7 +15,7 @@ const OPEN_SETTINGS = 'Open Settings';
 
 /** The setting, with ~ and ${workspaceFolder} expanded; undefined when empty. */
 export function javaHomeSetting(folder: vscode.WorkspaceFolder | undefined): string | undefined {
-  const raw = vscode.workspace.getConfiguration('heaplens', folder?.uri).get<string>('javaHome', '').trim();
+  const raw = setting('javaHome', folder?.uri).trim();
   if (!raw) return undefined;
   const ws = folder?.uri.scheme === 'file' ? folder.uri.fsPath : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   let p = raw.replace(/^~(?=$|[\\/])/, os.homedir());
@@ -61,6 +62,7 @@ export async function chooseJdk(): Promise<string | undefined> {
     await showJdkProblem(r.message);
     return undefined;
   }
+  // always the user settings: a JDK is a property of this machine, not of the workspace
   await vscode.workspace.getConfiguration('heaplens').update('javaHome', folder, vscode.ConfigurationTarget.Global);
   void vscode.window.showInformationMessage(`HeapLens will run Java ${r.jdk.version} from ${folder} ("heaplens.javaHome" in your user settings).`);
   return folder;

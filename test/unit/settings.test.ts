@@ -1,0 +1,39 @@
+// The settings table (extension/settings-table.ts) against package.json: the same keys, the same defaults.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'fs';
+import * as path from 'path';
+import { SETTINGS } from '../../extension/settings-table';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+function contributed(): Record<string, { default?: unknown }> {
+  const c = manifest.contributes.configuration;
+  const out: Record<string, { default?: unknown }> = {};
+  for (const part of Array.isArray(c) ? c : [c]) Object.assign(out, part.properties);
+  return out;
+}
+
+test('the table has every contributed setting with the manifest\'s default, and no other', () => {
+  const props = contributed();
+  const keys = Object.keys(props).map((k) => k.replace(/^heaplens\./, '')).sort();
+  assert.deepEqual(Object.keys(SETTINGS).sort(), keys);
+  for (const k of keys) assert.deepEqual((SETTINGS as Record<string, unknown>)[k], props[`heaplens.${k}`].default, k);
+});
+
+test('no extension source reads a heaplens setting by name, outside extension/settings.ts', () => {
+  const bad: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const p = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(p);
+      else if (p.endsWith('.ts') && p !== 'extension/settings.ts') {
+        const text = fs.readFileSync(path.join(root, p), 'utf8');
+        for (const m of text.matchAll(/getConfiguration\('heaplens'[^)]*\)\s*\.(get|inspect)\b/g)) bad.push(`${p}: ${m[0]}`);
+      }
+    }
+  };
+  walk('extension');
+  assert.deepEqual(bad, []);
+});
