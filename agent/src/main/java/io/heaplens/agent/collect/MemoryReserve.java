@@ -54,6 +54,11 @@ public final class MemoryReserve {
 
     /** Releases the reserve when a thread dies of OutOfMemoryError (see the class comment). */
     static void releaseOnUncaughtOutOfMemory() {
+        // Print one stack trace now, into nothing: the classes that printing loads on first use (Throwable's
+        // print wrappers, the identity set against cycles) are then loaded. In a full heap, loading a class
+        // through the transformer fails ("can't create byte array") and the report would be lost.
+        java.io.PrintStream nowhere = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+        report(Thread.currentThread(), new OutOfMemoryError("warm-up"), nowhere);
         final Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler(new Thread.UncaughtExceptionHandler() {
             @Override
@@ -62,12 +67,34 @@ public final class MemoryReserve {
                 if (previous != null) {
                     previous.uncaughtException(t, e);
                 } else if (!"java.lang.ThreadDeath".equals(e.getClass().getName())) {
-                    // what java.lang.ThreadGroup prints when no default handler is set
-                    System.err.print("Exception in thread \"" + t.getName() + "\" ");
-                    e.printStackTrace(System.err);
+                    report(t, e, System.err);
                 }
             }
         });
+    }
+
+    /**
+     * What java.lang.ThreadGroup prints when no default handler is set. The heap may still be full here (the released
+     * reserve is reclaimed only by the next collection, and other threads allocate too), so the first line is printed
+     * from strings that already exist, and a stack trace that cannot be built is left out rather than replaced by
+     * the JVM's "thrown from the UncaughtExceptionHandler" line.
+     */
+    static void report(Thread t, Throwable e, java.io.PrintStream err) {
+        err.print("Exception in thread \"");
+        err.print(t.getName());
+        err.print("\" ");
+        try {
+            e.printStackTrace(err);
+        } catch (OutOfMemoryError again) {
+            try {
+                err.print(e.getClass().getName());
+                String m = e.getMessage();
+                if (m != null) { err.print(": "); err.print(m); }
+                err.println();
+            } catch (Throwable ignored) {
+                // nothing more can be printed in this heap
+            }
+        }
     }
 
     /** Gives the reserve back to the heap; true the first time (when there was one). */
