@@ -118,8 +118,23 @@ public final class ThreadState {
         return miss(t);
     }
 
+    /**
+     * The state of every thread the JVM is still attaching (its Thread object is being constructed: no name and no
+     * holder yet). It is busy, so such a thread's probes record nothing, and shared, so they take no lock: a
+     * contended monitor in a half-made thread crashes HotSpot (JDK 25: SIGSEGV in set_thread_status while the
+     * DestroyJavaVM thread was attached and a sites-mode trace waited on a lock).
+     */
+    private static final ThreadState ATTACHING = attaching();
+
+    private static ThreadState attaching() {
+        ThreadState s = new ThreadState(null, -1);
+        s.busy = 1;
+        return s;
+    }
+
     @DontInline
     private static ThreadState miss(Thread t) {
+        if (t.getName() == null) return ATTACHING;
         ThreadState s = CURRENT.get();
         if (s.named || nameChecked(s, t)) CACHE[(int) t.getId() & 1023] = s;
         return s;
