@@ -24,6 +24,9 @@ export interface StartHost {
     cb: (r: { success: boolean; message?: string; body?: { processId?: number; shellProcessId?: number } }) => void): void;
 }
 
+/** How long a failed handshake waits for the JVM's end before calling the channel broken (its final write comes first). */
+const EXIT_GRACE_MS = 5000;
+
 interface StartOptions { env?: NodeJS.ProcessEnv; portTimeoutMs?: number }
 
 /** Waits for the port file, giving up with the JVM's own words when it dies first; then connects. */
@@ -44,7 +47,10 @@ async function connect(jvm: Jvm | undefined, plan: LaunchPlan, client: string, t
     const live = await LiveSession.connect({ port: info.port, token: plan.token, client });
     return { plan, live };
   } catch (e) {
-    if (jvm && !jvm.alive) throw new LaunchError(startFailure(jvm.stderrHead, jvm.exit!.code, jvm.exit!.signal, { classPath: plan.classPath }).message);
+    // The agent wrote its port file, so the program started. A program that ends during the handshake (System.exit
+    // at once) resets the connection a moment before its process is seen to end: wait for that end, and treat it
+    // as the program's normal end (the adapter reports its exit code and its profile), never as a broken channel.
+    if (jvm && (await jvm.waitForExit(EXIT_GRACE_MS))) return { plan };
     return { plan, warning: `The agent's channel could not be opened: ${(e as Error).message}. The profile file is still written.` };
   }
 }

@@ -69,6 +69,19 @@ test('a wrong main class: a clear error, not a stack trace', async () => {
   assert.match(message, /Check "mainClass"/);
 });
 
+test('a program that exits during the handshake ends cleanly with its profile, no channel error (issue 20)', async () => {
+  const dap = await session();
+  const launch = await dap.request('launch', config({ mainClass: 'demo.ExitInHandshake' }));
+  assert.equal(launch.success, true, launch.message);
+  const exited = await dap.waitFor((m) => m.event === 'exited', 10000);
+  assert.equal(exited.body.exitCode, 3);
+  await dap.waitFor((m) => m.event === 'terminated');
+  assert.deepEqual(dap.events('heaplens.error').map((e) => e.body.message), []);
+  assert.doesNotMatch(dap.output('console') + dap.output('stderr'), /could not be opened/);
+  assert.equal(dap.events('heaplens.profileSaved').length, 1);
+  assert.match(dap.output('console'), /The program exited with code 3/);
+});
+
 test('a JVM that dies at start, before the agent: the launch fails with the JVM\'s reason', async () => {
   const dap = await session();
   const launch = await dap.request('launch', config({ mainClass: 'demo.Crash' }));
