@@ -1,6 +1,7 @@
 // `heaplens check PROFILE --budget FILE [--junit FILE] [--ignore KINDS] [--format text|json] [--update [--margin M]]`.
 // Exit codes: 0 every budget met, 1 a budget exceeded (or a rule that measures nothing or has no limit),
 // 2 usage or file errors (unreadable profile, invalid budget file).
+import { FileProblem, readRegularFile } from '../model/safe-file';
 import * as fs from 'fs';
 import * as path from 'path';
 import { BudgetError, BudgetFile, IGNORE_KINDS, IgnoreKind, parseBudget } from '../model/budget';
@@ -28,10 +29,10 @@ const SPEC = {
 function readBudget(file: string, shown: string): { text: string; budget: BudgetFile } {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFile(file, 16 << 20);
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    throw new UsageError(`${shown}: cannot read the budget file: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+    if (e instanceof FileProblem) throw new UsageError(`${shown}: cannot read the budget file: ${e.message.replace(/^cannot read: /, '')}`);
+    throw e;
   }
   try {
     return { text, budget: parseBudget(text) };

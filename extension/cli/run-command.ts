@@ -1,4 +1,5 @@
 // `heaplens run [options] -- <java arguments>`: launches java with the agent and waits for it.
+import { prepareOutput } from '../model/safe-file';
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -138,8 +139,9 @@ export async function runCommand(argv: readonly string[], ctx: CliContext): Prom
     if (session) removeSession(session);
     throw e;
   }
-  fs.mkdirSync(path.dirname(plan.out), { recursive: true });
-  if (plan.heapDump) fs.mkdirSync(path.dirname(plan.heapDump), { recursive: true });
+  // before the program runs: an output that cannot be written must not cost the user a whole run
+  prepareOutput(plan.out);
+  if (plan.heapDump) prepareOutput(plan.heapDump);
   const started = Date.now();
   const child = spawn(plan.java, plan.args, { stdio: 'inherit', cwd: ctx.cwd, env: ctx.env });
   const forward = (sig: NodeJS.Signals) => (): void => {

@@ -11,6 +11,7 @@ import { findAgentJar } from '../cli/locate';
 import { findJcmd, loadAgent, writeTokenFile } from './attach';
 import { HeapLensConfig, LaunchError, patterns } from './config';
 import { startFailure } from './java-errors';
+import { FileProblem, makeDirs } from '../model/safe-file';
 import { ChildJvm, Jvm, PidJvm } from './jvm-process';
 import { internalOf, LaunchPlan, planLaunch, profilePath, resolveJava, samplerOption } from './plan';
 
@@ -26,6 +27,16 @@ export interface StartHost {
 
 /** How long a failed handshake waits for the JVM's end before calling the channel broken (its final write comes first). */
 const EXIT_GRACE_MS = 5000;
+
+/** Creates the profile's folder, or says plainly why the profile cannot be saved there (before the program starts). */
+function saveableTo(profile: string): void {
+  try {
+    makeDirs(path.dirname(profile));
+  } catch (e) {
+    if (e instanceof FileProblem) throw new LaunchError(`The profile cannot be saved: ${e.message}. Check "profile".`);
+    throw e;
+  }
+}
 
 interface StartOptions { env?: NodeJS.ProcessEnv; portTimeoutMs?: number }
 
@@ -65,7 +76,7 @@ function changedEnv(env: Record<string, string>, base: NodeJS.ProcessEnv): Recor
 export async function startLaunch(host: StartHost, cfg: HeapLensConfig, opts: StartOptions): Promise<StartResult> {
   const base = opts.env ?? process.env;
   const plan = planLaunch(cfg, base);
-  fs.mkdirSync(path.dirname(plan.profile), { recursive: true });
+  saveableTo(plan.profile);
   host.output(`HeapLens: profiling ${plan.target} (${plan.java})\nHeapLens: the profile is written to ${plan.profile}\n`);
   const timeout = opts.portTimeoutMs ?? 30000;
   const client = cfg.__heaplens?.client ?? 'heaplens';
@@ -107,7 +118,7 @@ export async function startAttach(host: StartHost, cfg: HeapLensConfig, opts: St
   const tokenFile = writeTokenFile(tmpDir, token);
   const portFile = path.join(tmpDir, 'port.json');
   const profile = profilePath(cfg, internal, `pid${pid}`, internal.workspaceFolder ?? os.homedir(), new Date());
-  fs.mkdirSync(path.dirname(profile), { recursive: true });
+  saveableTo(profile);
   const options = agentArgument(jar, {
     out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode,
     accounts: patterns(cfg.accounts),

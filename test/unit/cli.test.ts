@@ -157,3 +157,26 @@ test('heap and heapdump: usage errors exit 2 with one line', async () => {
   assert.equal(await runCli(['heapdump', 'd.bin'], badName), 2);
   assert.match(badName.err, /must end with \.hprof/);
 });
+
+test('devices, FIFOs, folders and unwritable outputs fail at once with one line (issue 20)', async () => {
+  const fifo = path.join(tmp, 'a-fifo');
+  require('child_process').execFileSync('mkfifo', [fifo]);
+  const sample = dataFile('sample.heaplens');
+  const cases: Array<[string[], number, RegExp]> = [
+    [['report', '/dev/zero'], 1, /^heaplens: \/dev\/zero: cannot read: a device, not a file\n$/],
+    [['report', fifo], 1, /cannot read: a named pipe \(FIFO\), not a file\n$/],
+    [['report', tmp], 1, /cannot read: a directory, not a file\n$/],
+    [['report', sample, '-o', '/proc/nope/x.html'], 1, /^heaplens: cannot create \/proc\/nope: no such file\n$/],
+    [['report', sample, '--format', 'html', '-o', fifo], 1, /cannot write .*a-fifo: a named pipe \(FIFO\), not a file\n$/],
+    [['check', sample, '--budget', '/dev/zero'], 2, /cannot read the budget file: a device, not a file\n$/],
+    [['run', '--java', fakeJava, '--out', '/proc/x/y.heaplens', '--', 'Main'], 1, /^heaplens: cannot create \/proc\/x: no such file\n$/],
+  ];
+  fs.rmSync(path.join(tmp, 'args.txt'), { force: true });
+  for (const [argv, code, message] of cases) {
+    const c = ctx();
+    assert.equal(await runCli(argv, c), code, argv.join(' '));
+    assert.match(c.err, message, argv.join(' '));
+    assert.equal(c.out, '');
+  }
+  assert.equal(fs.existsSync(path.join(tmp, 'args.txt')), false, 'java never started for an unwritable --out');
+});

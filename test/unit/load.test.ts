@@ -114,7 +114,7 @@ test('loadProfile names the file in its errors', () => {
   fs.writeFileSync(file, '{"format":"heaplens-profile","vers');
   assert.throws(() => loadProfile(file), (e: Error) => e.message.startsWith(`${file}: not a HeapLens profile: the file is truncated`));
   assert.throws(() => loadProfile(path.join(dir, 'none.heaplens')), /none\.heaplens: cannot read: no such file$/);
-  assert.throws(() => loadProfile(dir), /: cannot read: is a directory$/);
+  assert.throws(() => loadProfile(dir), /: cannot read: a directory, not a file$/);
   fs.writeFileSync(file, JSON.stringify(valid()));
   assert.equal(loadProfile(file).methods.size, 3);
   fs.rmSync(dir, { recursive: true });
