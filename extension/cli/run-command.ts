@@ -1,4 +1,6 @@
 // `heaplens run [options] -- <java arguments>`: launches java with the agent and waits for it.
+import { classifyStderr } from '../launch/java-errors';
+import { requireJdk } from './java-check';
 import { prepareOutput } from '../model/safe-file';
 import { spawn } from 'child_process';
 import * as fs from 'fs';
@@ -128,6 +130,9 @@ function display(file: string, cwd: string): string {
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
 }
 
+/** What java says when the program itself never ran (a class failing later, e.g. a newer class version, is not here). */
+const NOT_STARTED = new Set(['mainClassNotFound', 'jarMissing', 'noMainManifest', 'vmOptions', 'agentJar', 'agentOptions']);
+
 /** Runs java with the agent; resolves to the exit code to use (the child's, or 128+signal). */
 export async function runCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
   // The session directory lets `heaplens heapdump` find this run's channel (port and token files).
@@ -140,10 +145,23 @@ export async function runCommand(argv: readonly string[], ctx: CliContext): Prom
     throw e;
   }
   // before the program runs: an output that cannot be written must not cost the user a whole run
-  prepareOutput(plan.out);
-  if (plan.heapDump) prepareOutput(plan.heapDump);
+  try {
+    requireJdk(plan.java);
+    prepareOutput(plan.out);
+    if (plan.heapDump) prepareOutput(plan.heapDump);
+  } catch (e) {
+    if (session) removeSession(session);
+    throw e;
+  }
   const started = Date.now();
-  const child = spawn(plan.java, plan.args, { stdio: 'inherit', cwd: ctx.cwd, env: ctx.env });
+  // stderr passes through and its head is kept, to tell "the program did not start" from a program's own failure
+  const child = spawn(plan.java, plan.args, { stdio: ['inherit', 'inherit', 'pipe'], cwd: ctx.cwd, env: ctx.env });
+  let stderrHead = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (s: string) => {
+    ctx.stderr(s);
+    if (stderrHead.length < 64 * 1024) stderrHead += s;
+  });
   const forward = (sig: NodeJS.Signals) => (): void => {
     child.kill(sig);
   };
@@ -170,7 +188,12 @@ export async function runCommand(argv: readonly string[], ctx: CliContext): Prom
   } catch {
     written = false;
   }
-  if (written) ctx.stderr(`heaplens: profile written to ${shown}\n`);
+  const failed = code !== 0 ? classifyStderr(stderrHead) : undefined;
+  if (failed && NOT_STARTED.has(failed.kind)) {
+    // the agent's first write holds no data of the program: an empty profile must not pass for a result
+    if (written) fs.rmSync(plan.out, { force: true });
+    ctx.stderr(`heaplens: the program did not start: ${failed.message}${written ? ` (no profile kept)` : ''}\n`);
+  } else if (written) ctx.stderr(`heaplens: profile written to ${shown}\n`);
   else if (fs.existsSync(plan.out)) ctx.stderr(`heaplens: warning: ${shown} was not updated by this run (the agent did not start or did not write; see messages above)\n`);
   else ctx.stderr(`heaplens: warning: no profile was written to ${shown} (the agent did not start or the JVM ended before its first write; see messages above)\n`);
   if (plan.heapDump) {

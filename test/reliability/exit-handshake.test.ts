@@ -3,14 +3,16 @@
 // saved with all its objects — never "the agent's channel could not be opened". The exit lands at delays swept over
 // the handshake; before the fix about 1 launch in 8 on JDK 25 reported the channel as broken.
 import * as assert from 'assert/strict';
+import * as fs from 'fs';
 import * as path from 'path';
+import { runCli } from '../../extension/cli/cli';
 import { before, describe, it } from 'node:test';
 import { HeapLensDebugSession } from '../../extension/launch/adapter';
 import { HeapLensConfig } from '../../extension/launch/config';
 import { DapClient } from '../unit/support/dap-client';
 import { JDK17, JDKS, ROOT } from '../e2e/support/env';
 import { compileFixture } from '../e2e/support/heaplens';
-import { OUT_DIR, readProfile } from './support';
+import { AGENT, OUT_DIR, readProfile } from './support';
 
 let classes: string;
 before(async () => { classes = await compileFixture('faults', { jdk: JDK17 }); });
@@ -46,5 +48,22 @@ for (const jdk of JDKS) {
       // not asserted (the machine is shared): printed for the record, a hang at exit would show here
       console.log(`JDK ${jdk.name}: from the launch request to the exit event, ms: ${endMs.join(' ')}`);
     });
+  });
+}
+
+// Issue 20, item 8, with real JVMs: a main class that is not there leaves no profile and says the program did not start.
+for (const jdk of JDKS) {
+  it(`heaplens run, JDK ${jdk.name}: a wrong main class says the program did not start and leaves no profile`, async () => {
+    const out = path.join(OUT_DIR, `missing-main-jdk${jdk.name}.heaplens`);
+    fs.rmSync(out, { force: true });
+    let err = '';
+    const code = await runCli(['run', '--no-channel', '--java', jdk.java, '--out', out, '--', '-cp', classes, 'faults.NoSuchMain'], {
+      env: { PATH: process.env.PATH, HEAPLENS_AGENT: AGENT }, cwd: ROOT, cliDir: path.join(ROOT, 'dist'),
+      stdout: () => undefined, stderr: (t: string) => { err += t; },
+    });
+    assert.equal(code, 1, err);
+    assert.match(err, /^heaplens: the program did not start: Main class "faults\.NoSuchMain" was not found/m);
+    assert.doesNotMatch(err, /profile written/);
+    assert.equal(fs.existsSync(out), false);
   });
 }

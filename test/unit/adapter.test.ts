@@ -67,6 +67,11 @@ test('a wrong main class: a clear error, not a stack trace', async () => {
     : launch.body.error.format;
   assert.match(message, /Main class "demo\.Missing" was not found on the classpath/);
   assert.match(message, /Check "mainClass"/);
+  // the empty profile the agent wrote at start is not left behind to pass for a result (issue 20)
+  await dap.waitFor((m) => m.event === 'output' && /no profile was kept/.test(m.body.output), 10000);
+  assert.deepEqual(dap.events('heaplens.profileSaved'), []);
+  const dir = path.join(tmp, 'ws', '.heaplens');
+  assert.deepEqual(fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith('Missing-')) : [], []);
 });
 
 test('a program that exits during the handshake ends cleanly with its profile, no channel error (issue 20)', async () => {

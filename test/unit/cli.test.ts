@@ -16,6 +16,9 @@ fs.writeFileSync(jar, 'not really a jar');
 /** A stand-in for java: records its arguments, writes the profile named by out=…, exits with $FAKE_EXIT. */
 const fakeJava = path.join(tmp, 'java');
 fs.writeFileSync(fakeJava, `#!/bin/sh
+[ "$1" = -version ] && { echo 'openjdk version "17.0.9" 2023-10-17' >&2; exit 0; }
+[ "$FAKE_MISSING_MAIN" = 1 ] && out=$(printf '%s' "$1" | sed -n 's/.*=out=\\([^,]*\\).*/\\1/p') && echo '{}' > "$out" \\
+  && echo 'Error: Could not find or load main class demo.Missing' >&2 && echo 'Caused by: java.lang.ClassNotFoundException: demo.Missing' >&2 && exit 1
 printf '%s\\n' "$@" > "${tmp}/args.txt"
 out=$(printf '%s' "$1" | sed -n 's/.*=out=\\([^,]*\\).*/\\1/p')
 [ -n "$FAKE_WRITE" ] && echo '{}' > "$out"
@@ -179,4 +182,22 @@ test('devices, FIFOs, folders and unwritable outputs fail at once with one line 
     assert.equal(c.out, '');
   }
   assert.equal(fs.existsSync(path.join(tmp, 'args.txt')), false, 'java never started for an unwritable --out');
+});
+
+test('run: --java must be the java of a JDK 17+; a main class that is not found leaves no profile (issue 20)', async () => {
+  for (const [java, said] of [['/bin/true', /\/bin\/true is not a Java runtime \(asked for its version, it said: no output\)/],
+    ['/usr/bin/python3', /python3.* is not a Java runtime/]] as const) {
+    fs.rmSync(path.join(tmp, 'args.txt'), { force: true });
+    const c = ctx();
+    assert.equal(await runCli(['run', '--java', java, '--out', 'o/j.heaplens', '--', 'Main'], c), 2, java);
+    assert.match(c.err, said);
+    assert.match(c.err, /give the java of a JDK 17 or newer with --java\n$/);
+    assert.equal(fs.existsSync(path.join(tmp, 'o/j.heaplens')), false);
+  }
+  const c = ctx({ FAKE_MISSING_MAIN: '1' });
+  assert.equal(await runCli(['run', '--no-channel', '--java', fakeJava, '--out', 'o/missing.heaplens', '--', 'demo.Missing'], c), 1);
+  assert.match(c.err, /^heaplens: the program did not start: Main class "demo\.Missing" was not found/m);
+  assert.match(c.err, /\(no profile kept\)\n$/);
+  assert.doesNotMatch(c.err, /profile written/);
+  assert.equal(fs.existsSync(path.join(tmp, 'o/missing.heaplens')), false);
 });

@@ -71,6 +71,7 @@ async function mainProgram(): Promise<void> {
   process.on('SIGTERM', () => finish(143));
   if (agent) agent.onStop = () => setTimeout(() => finish(143), 20);
   if (main === 'demo.Missing') {
+    writeProfile(false);        // the agent's first write comes before the JVM looks for the main class
     await new Promise((r) => setTimeout(r, 150));
     process.stderr.write(`Error: Could not find or load main class ${main}\nCaused by: java.lang.ClassNotFoundException: ${main}\n`);
     process.exit(1);
