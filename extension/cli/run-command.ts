@@ -1,4 +1,5 @@
 // `heaplens run [options] -- <java arguments>`: launches java with the agent and waits for it.
+import { plainText } from './plain-text';
 import { classifyStderr } from '../launch/java-errors';
 import { requireJdk } from './java-check';
 import { prepareOutput } from '../model/safe-file';
@@ -181,7 +182,7 @@ export async function runCommand(argv: readonly string[], ctx: CliContext): Prom
   process.removeListener('SIGINT', onInt);
   process.removeListener('SIGTERM', onTerm);
   if (session) removeSession(session);
-  const shown = display(plan.out, ctx.cwd);
+  const shown = plainText(display(plan.out, ctx.cwd));
   let written = false;
   try {
     written = fs.statSync(plan.out).mtimeMs >= started - 1000;

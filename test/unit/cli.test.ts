@@ -201,3 +201,15 @@ test('run: --java must be the java of a JDK 17+; a main class that is not found 
   assert.doesNotMatch(c.err, /profile written/);
   assert.equal(fs.existsSync(path.join(tmp, 'o/missing.heaplens')), false);
 });
+
+test('terminal escapes from a file name or its content are shown, not sent to the terminal (issue 20)', async () => {
+  const name = path.join(tmp, 'evil\u001b]0;pwned\u0007\u001b[31m.heaplens');
+  fs.writeFileSync(name, '{"format":"heaplens-profile","version":1,\u001b[2J\u009b31m');
+  for (const argv of [['report', name], ['report', path.join(tmp, 'nope\u001b[2J.heaplens')], ['check', name, '--budget', name]]) {
+    const c = ctx();
+    assert.notEqual(await runCli(argv, c), 0);
+    assert.match(c.err, /^heaplens: /);
+    assert.doesNotMatch(c.err, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, JSON.stringify(c.err));
+    assert.match(c.err, /\\x1b/, 'the escape is shown as \\x1b');
+  }
+});
