@@ -119,3 +119,15 @@ test('loadProfile names the file in its errors', () => {
   assert.equal(loadProfile(file).methods.size, 3);
   fs.rmSync(dir, { recursive: true });
 });
+
+test('implausible counts (2^62, 1e300, past 2^53−1) are refused, not printed as data (issue 20)', () => {
+  for (const [text, shown] of [['4611686018427387904', '4611686018427388000'], ['1e300', '1e+300'], ['9007199254740992', '9007199254740992']]) {
+    const json = JSON.stringify(valid()).replace('[[1,1,4,0,64]]', `[[1,1,${text},0,64]]`);
+    assert.ok(json.includes(text), 'the count was replaced');
+    rejects(json, new RegExp(`allocation record \\[1,1,${shown.replace('+', '\\+')},0,64\\], expected .* whole numbers from 0 to 2\\^53−1`));
+    const calls = JSON.stringify(valid()).replace('"calls":1', `"calls":${text}`);
+    rejects(calls, /node of method 1 has "calls" /);
+  }
+  // the largest exact count still loads
+  assert.equal(parseProfile(JSON.stringify(valid()).replace('[[1,1,4,0,64]]', '[[1,1,9007199254740991,0,64]]')).threads.length, 1);
+});
