@@ -1,6 +1,8 @@
 // `heaplens check PROFILE --budget FILE [--junit FILE] [--ignore KINDS] [--format text|json] [--update [--margin M]]`.
 // Exit codes: 0 every budget met, 1 a budget exceeded (or a rule that measures nothing or has no limit),
 // 2 usage or file errors (unreadable profile, invalid budget file).
+import { starterBudgetText } from '../model/budget-starter';
+import { prepareOutput } from '../model/safe-file';
 import { FileProblem, readRegularFile } from '../model/safe-file';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -94,8 +96,17 @@ export function checkCommand(argv: readonly string[], ctx: CliContext): number {
   }
   const ignore = parseIgnore(p.options.get('ignore'));
   const budgetFile = path.resolve(ctx.cwd, budgetName);
-  const { text, budget } = readBudget(budgetFile, budgetName);
   const profileName = p.positional[0];
+  if (isUpdate && !fs.existsSync(budgetFile)) {
+    // the first step in CI: no budget yet, so write a starter one from this profile and fill in its limits
+    const profile = loadForCli(ctx, profileName);
+    prepareOutput(budgetFile);
+    const text = starterBudgetText(profile, profileName);
+    fs.writeFileSync(budgetFile, text);
+    ctx.stderr(`heaplens: ${budgetName} did not exist: wrote a starter budget from ${profileName}\n`);
+    return update(ctx, budgetFile, budgetName, text, evaluateBudget(profile, parseBudget(text), ignore), margin);
+  }
+  const { text, budget } = readBudget(budgetFile, budgetName);
   const profile = loadForCli(ctx, profileName);
   const warning = modeWarning(profile, profileName);
   if (warning) ctx.stderr(warning);
