@@ -10,7 +10,7 @@ import * as path from 'path';
 import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
 import { defaultOutName, findAgentJar, findJava } from './locate';
-import { CliSession, createSession, removeSession } from './sessions';
+import { CliSession, createSession, removeSession, UnsafeSessionsRoot } from './sessions';
 
 export const RUN_USAGE = `heaplens run [--out FILE] [--include PKG,..] [--exclude PKG,..] [--java PATH]
              [--mode exact|sites|sampled|paused|accounts|lifetime] [--accounts PKG,PKG.*] [--liveness off|sampled|exact]
@@ -137,7 +137,14 @@ const NOT_STARTED = new Set(['mainClassNotFound', 'jarMissing', 'noMainManifest'
 /** Runs java with the agent; resolves to the exit code to use (the child's, or 128+signal). */
 export async function runCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
   // The session directory lets `heaplens heapdump` find this run's channel (port and token files).
-  const session = planRun(argv, ctx).channel ? createSession(ctx.env, { args: argv.slice(argv.indexOf('--') + 1) }) : undefined;
+  let session: CliSession | undefined;
+  try {
+    session = planRun(argv, ctx).channel ? createSession(ctx.env, { args: argv.slice(argv.indexOf('--') + 1) }) : undefined;
+  } catch (e) {
+    if (!(e instanceof UnsafeSessionsRoot)) throw e;
+    // the run goes on, profiled, without the live channel `heaplens heapdump` would use
+    ctx.stderr(`heaplens: warning: ${plainText(e.message)}; this run cannot be reached by heaplens heapdump\n`);
+  }
   let plan: RunPlan;
   try {
     plan = planRun(argv, ctx, new Date(), session);

@@ -213,3 +213,48 @@ test('terminal escapes from a file name or its content are shown, not sent to th
     assert.match(c.err, /\\x1b/, 'the escape is shown as \\x1b');
   }
 });
+
+test('sessions folder: another user\'s or a link is never used, ours is made private; stale sessions are never chosen (issue 20)', async () => {
+  const { rootProblem } = await import('../../extension/cli/sessions');
+  const st = (uid: number, dir = true, link = false) => ({ uid, mode: 0o40777, isDirectory: () => dir, isSymbolicLink: () => link });
+  assert.equal(rootProblem(st(1000), 1000), undefined);
+  assert.equal(rootProblem(st(1001), 1000), 'belongs to another user (uid 1001, mode 777)');
+  assert.equal(rootProblem(st(1000, false, true), 1000), 'is a symbolic link');
+  assert.equal(rootProblem(st(1000, false), 1000), 'is not a folder');
+
+  const base = path.join(tmp, 'sessions-safety');
+  fs.rmSync(base, { recursive: true, force: true });
+  fs.mkdirSync(base);
+  const root = path.join(base, `heaplens-sessions-${process.getuid!()}`);
+  // a planted link in the shared temp dir: the run goes on without a session, and says so
+  const elsewhere = path.join(base, 'planted');
+  fs.mkdirSync(elsewhere);
+  fs.symlinkSync(elsewhere, root);
+  const linked = ctx({ HEAPLENS_SESSIONS: base });
+  assert.equal(await runCli(['run', '--java', fakeJava, '--out', 'o/s.heaplens', '--', 'Main'], linked), 0);
+  assert.match(linked.err, /^heaplens: warning: the sessions folder .* is a symbolic link: not used .*; this run cannot be reached by heaplens heapdump$/m);
+  assert.doesNotMatch(fs.readFileSync(path.join(tmp, 'args.txt'), 'utf8'), /portFile=/);
+  assert.deepEqual(fs.readdirSync(elsewhere), []);
+  const heapdump = ctx({ HEAPLENS_SESSIONS: base });
+  assert.equal(await runCli(['heapdump', 'd.hprof'], heapdump), 1);
+  assert.match(heapdump.err, /is a symbolic link: not used/);
+  // our own folder left open to others (0777) is made private before use
+  fs.unlinkSync(root);
+  fs.mkdirSync(root);
+  fs.chmodSync(root, 0o777);
+  assert.equal(await runCli(['run', '--java', fakeJava, '--out', 'o/s.heaplens', '--', 'Main'], ctx({ HEAPLENS_SESSIONS: base })), 0);
+  assert.equal(fs.statSync(root).mode & 0o777, 0o700);
+  // stale sessions: one whose `heaplens run` is gone, one whose JVM pid is not the run's child (a reused pid)
+  const stale = (cli: number, jvm: number): void => {
+    const dir = path.join(root, String(cli));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'token'), 'x');
+    fs.writeFileSync(path.join(dir, 'session.json'), '{"args":["Main"]}');
+    fs.writeFileSync(path.join(dir, 'port.json'), JSON.stringify({ port: 9, pid: jvm, protocol: 1 }));
+  };
+  stale(2 ** 22 + 12345, process.pid);     // no such `heaplens run` process
+  stale(process.pid, 1);                   // pid 1 is alive but not a child of this process
+  const none = ctx({ HEAPLENS_SESSIONS: base });
+  assert.equal(await runCli(['heapdump', 'd.hprof'], none), 2);
+  assert.match(none.err, /no running heaplens session/);
+});
