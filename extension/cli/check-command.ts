@@ -1,6 +1,9 @@
 // `heaplens check PROFILE --budget FILE [--junit FILE] [--ignore KINDS] [--format text|json] [--update [--margin M]]`.
 // Exit codes: 0 every budget met, 1 a budget exceeded (or a rule that measures nothing or has no limit),
 // 2 usage or file errors (unreadable profile, invalid budget file).
+import { starterBudgetText } from '../model/budget-starter';
+import { prepareOutput } from '../model/safe-file';
+import { FileProblem, readRegularFile } from '../model/safe-file';
 import * as fs from 'fs';
 import * as path from 'path';
 import { BudgetError, BudgetFile, IGNORE_KINDS, IgnoreKind, parseBudget } from '../model/budget';
@@ -29,10 +32,10 @@ const SPEC = {
 function readBudget(file: string, shown: string): { text: string; budget: BudgetFile } {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFile(file, 16 << 20);
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    throw new UsageError(`${shown}: cannot read the budget file: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+    if (e instanceof FileProblem) throw new UsageError(`${shown}: cannot read the budget file: ${e.message.replace(/^cannot read: /, '')}`);
+    throw e;
   }
   try {
     return { text, budget: parseBudget(text) };
@@ -94,8 +97,17 @@ export function checkCommand(argv: readonly string[], ctx: CliContext): number {
   }
   const ignore = parseIgnore(p.options.get('ignore'));
   const budgetFile = path.resolve(ctx.cwd, budgetName);
-  const { text, budget } = readBudget(budgetFile, budgetName);
   const profileName = p.positional[0];
+  if (isUpdate && !fs.existsSync(budgetFile)) {
+    // the first step in CI: no budget yet, so write a starter one from this profile and fill in its limits
+    const profile = loadForCli(ctx, profileName);
+    prepareOutput(budgetFile);
+    const text = starterBudgetText(profile, profileName);
+    fs.writeFileSync(budgetFile, text);
+    ctx.stderr(`heaplens: ${budgetName} did not exist: wrote a starter budget from ${profileName}\n`);
+    return update(ctx, budgetFile, budgetName, text, evaluateBudget(profile, parseBudget(text), ignore), margin);
+  }
+  const { text, budget } = readBudget(budgetFile, budgetName);
   const profile = loadForCli(ctx, profileName);
   const warning = modeWarning(profile, profileName);
   if (warning) ctx.stderr(warning);

@@ -1,4 +1,5 @@
 // Dispatches `heaplens run|report|diff|check|help|--version`; every error becomes one line on stderr.
+import { plainText } from './plain-text';
 import { version } from '../../package.json';
 import { ProfileError } from '../model/load';
 import { UsageError } from './args';
@@ -69,16 +70,17 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
         throw new UsageError(`unknown command "${command}" (try: heaplens help)`);
     }
   } catch (e) {
+    // messages quote file names and file content: never let them reach the terminal as escape sequences
     if (e instanceof UsageError) {
-      ctx.stderr(`heaplens: ${e.message}\n`);
+      ctx.stderr(`heaplens: ${plainText(e.message)}\n`);
       return 2;
     }
     if (e instanceof ProfileError) {
-      ctx.stderr(`heaplens: ${e.message}\n`);
+      ctx.stderr(`heaplens: ${plainText(e.message)}\n`);
       return 1;
     }
     const err = e as NodeJS.ErrnoException;
-    ctx.stderr(`heaplens: ${err.message ?? String(e)}\n`);
+    ctx.stderr(`heaplens: ${plainText(err.message ?? String(e))}\n`);
     return 1;
   }
 }

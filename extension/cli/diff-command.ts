@@ -1,4 +1,5 @@
 // `heaplens diff A B [--metric M] [--by method|site|type] [--format text|json] [--top N] [--out FILE]`.
+import { prepareOutput } from '../model/safe-file';
 import * as fs from 'fs';
 import * as path from 'path';
 import { METRICS, Metric } from '../model/aggregate';
@@ -49,7 +50,7 @@ export function emit(ctx: CliContext, out: string | undefined, text: string): vo
     return;
   }
   const target = path.resolve(ctx.cwd, out);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  prepareOutput(target);
   fs.writeFileSync(target, text);
 }
 

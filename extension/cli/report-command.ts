@@ -12,6 +12,7 @@ import { LIFETIME_GROUPINGS, LifetimeGrouping, lifetimeStatText, lifetimeTsv } f
 import { reportText } from '../model/report-text';
 import { speedscope } from '../model/speedscope';
 import { reportHtml } from '../panels/html';
+import { prepareOutput } from '../model/safe-file';
 import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
 import { readReportAssets } from './html-assets';
@@ -59,6 +60,9 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
       if (p.options.has(o)) throw new UsageError(`--${o} does not apply to --format ${format}`);
     }
   }
+  // an unwritable output fails now, not after minutes of work (and never hangs: see safe-file.ts)
+  const outOption = optionValue(p, 'out');
+  if (outOption) prepareOutput(path.resolve(ctx.cwd, outOption));
   const metric = (optionValue(p, 'metric') ?? (format === 'speedscope' ? 'bytes' : 'objects')) as Metric | 'samples';
   const file = path.resolve(ctx.cwd, p.positional[0]);
   const loaded = loadProfile(file);
@@ -102,7 +106,7 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
   const out = optionValue(p, 'out');
   if (out) {
     const target = path.resolve(ctx.cwd, out);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
+    prepareOutput(target);
     fs.writeFileSync(target, text);
   } else if (format === 'html' && process.stdout.isTTY) {
     throw new UsageError('--format html writes a whole page: give --out FILE (or redirect the output)');

@@ -1,4 +1,8 @@
 // `heaplens run [options] -- <java arguments>`: launches java with the agent and waits for it.
+import { plainText } from './plain-text';
+import { classifyStderr } from '../launch/java-errors';
+import { requireJdk } from './java-check';
+import { prepareOutput } from '../model/safe-file';
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -6,7 +10,7 @@ import * as path from 'path';
 import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
 import { defaultOutName, findAgentJar, findJava } from './locate';
-import { CliSession, createSession, removeSession } from './sessions';
+import { CliSession, createSession, removeSession, UnsafeSessionsRoot } from './sessions';
 
 export const RUN_USAGE = `heaplens run [--out FILE] [--include PKG,..] [--exclude PKG,..] [--java PATH]
              [--mode exact|sites|sampled|paused|accounts|lifetime] [--accounts PKG,PKG.*] [--liveness off|sampled|exact]
@@ -127,10 +131,20 @@ function display(file: string, cwd: string): string {
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
 }
 
+/** What java says when the program itself never ran (a class failing later, e.g. a newer class version, is not here). */
+const NOT_STARTED = new Set(['mainClassNotFound', 'jarMissing', 'noMainManifest', 'vmOptions', 'agentJar', 'agentOptions']);
+
 /** Runs java with the agent; resolves to the exit code to use (the child's, or 128+signal). */
 export async function runCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
   // The session directory lets `heaplens heapdump` find this run's channel (port and token files).
-  const session = planRun(argv, ctx).channel ? createSession(ctx.env, { args: argv.slice(argv.indexOf('--') + 1) }) : undefined;
+  let session: CliSession | undefined;
+  try {
+    session = planRun(argv, ctx).channel ? createSession(ctx.env, { args: argv.slice(argv.indexOf('--') + 1) }) : undefined;
+  } catch (e) {
+    if (!(e instanceof UnsafeSessionsRoot)) throw e;
+    // the run goes on, profiled, without the live channel `heaplens heapdump` would use
+    ctx.stderr(`heaplens: warning: ${plainText(e.message)}; this run cannot be reached by heaplens heapdump\n`);
+  }
   let plan: RunPlan;
   try {
     plan = planRun(argv, ctx, new Date(), session);
@@ -138,10 +152,24 @@ export async function runCommand(argv: readonly string[], ctx: CliContext): Prom
     if (session) removeSession(session);
     throw e;
   }
-  fs.mkdirSync(path.dirname(plan.out), { recursive: true });
-  if (plan.heapDump) fs.mkdirSync(path.dirname(plan.heapDump), { recursive: true });
+  // before the program runs: an output that cannot be written must not cost the user a whole run
+  try {
+    requireJdk(plan.java);
+    prepareOutput(plan.out);
+    if (plan.heapDump) prepareOutput(plan.heapDump);
+  } catch (e) {
+    if (session) removeSession(session);
+    throw e;
+  }
   const started = Date.now();
-  const child = spawn(plan.java, plan.args, { stdio: 'inherit', cwd: ctx.cwd, env: ctx.env });
+  // stderr passes through and its head is kept, to tell "the program did not start" from a program's own failure
+  const child = spawn(plan.java, plan.args, { stdio: ['inherit', 'inherit', 'pipe'], cwd: ctx.cwd, env: ctx.env });
+  let stderrHead = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (s: string) => {
+    ctx.stderr(s);
+    if (stderrHead.length < 64 * 1024) stderrHead += s;
+  });
   const forward = (sig: NodeJS.Signals) => (): void => {
     child.kill(sig);
   };
@@ -161,14 +189,19 @@ export async function runCommand(argv: readonly string[], ctx: CliContext): Prom
   process.removeListener('SIGINT', onInt);
   process.removeListener('SIGTERM', onTerm);
   if (session) removeSession(session);
-  const shown = display(plan.out, ctx.cwd);
+  const shown = plainText(display(plan.out, ctx.cwd));
   let written = false;
   try {
     written = fs.statSync(plan.out).mtimeMs >= started - 1000;
   } catch {
     written = false;
   }
-  if (written) ctx.stderr(`heaplens: profile written to ${shown}\n`);
+  const failed = code !== 0 ? classifyStderr(stderrHead) : undefined;
+  if (failed && NOT_STARTED.has(failed.kind)) {
+    // the agent's first write holds no data of the program: an empty profile must not pass for a result
+    if (written) fs.rmSync(plan.out, { force: true });
+    ctx.stderr(`heaplens: the program did not start: ${failed.message}${written ? ` (no profile kept)` : ''}\n`);
+  } else if (written) ctx.stderr(`heaplens: profile written to ${shown}\n`);
   else if (fs.existsSync(plan.out)) ctx.stderr(`heaplens: warning: ${shown} was not updated by this run (the agent did not start or did not write; see messages above)\n`);
   else ctx.stderr(`heaplens: warning: no profile was written to ${shown} (the agent did not start or the JVM ended before its first write; see messages above)\n`);
   if (plan.heapDump) {

@@ -179,7 +179,11 @@ export class HeapLensDebugSession extends DebugSession {
     this.print(`\n${who} ${codeText}${where}.\n`);
     const profile = this.plan?.profile;
     if (known && known.kind !== 'exited') {
-      if (profile && fs.existsSync(profile)) this.print(`HeapLens: the program did not start; its empty profile is ${profile}\n`);
+      // the agent's first write holds nothing of the program: an empty profile must not pass for a result
+      if (profile && fs.existsSync(profile)) {
+        fs.rmSync(profile, { force: true });
+        this.print('HeapLens: the program did not start; no profile was kept.\n');
+      }
     } else if (profile && fs.existsSync(profile)) {
       this.print(`HeapLens: profile saved to ${profile}\n`);
       this.sendEvent(new Event(EVENTS.saved, { file: profile }));

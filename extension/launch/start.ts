@@ -11,6 +11,7 @@ import { findAgentJar } from '../cli/locate';
 import { findJcmd, loadAgent, writeTokenFile } from './attach';
 import { HeapLensConfig, LaunchError, patterns } from './config';
 import { startFailure } from './java-errors';
+import { FileProblem, makeDirs } from '../model/safe-file';
 import { ChildJvm, Jvm, PidJvm } from './jvm-process';
 import { internalOf, LaunchPlan, planLaunch, profilePath, resolveJava, samplerOption } from './plan';
 
@@ -22,6 +23,19 @@ export interface StartHost {
   adopt(jvm: Jvm, plan: LaunchPlan): void;
   runInTerminalRequest(args: { kind: 'integrated' | 'external'; title: string; cwd: string; args: string[]; env: Record<string, string | null> }, timeout: number,
     cb: (r: { success: boolean; message?: string; body?: { processId?: number; shellProcessId?: number } }) => void): void;
+}
+
+/** How long a failed handshake waits for the JVM's end before calling the channel broken (its final write comes first). */
+const EXIT_GRACE_MS = 5000;
+
+/** Creates the profile's folder, or says plainly why the profile cannot be saved there (before the program starts). */
+function saveableTo(profile: string): void {
+  try {
+    makeDirs(path.dirname(profile));
+  } catch (e) {
+    if (e instanceof FileProblem) throw new LaunchError(`The profile cannot be saved: ${e.message}. Check "profile".`);
+    throw e;
+  }
 }
 
 interface StartOptions { env?: NodeJS.ProcessEnv; portTimeoutMs?: number }
@@ -44,7 +58,10 @@ async function connect(jvm: Jvm | undefined, plan: LaunchPlan, client: string, t
     const live = await LiveSession.connect({ port: info.port, token: plan.token, client });
     return { plan, live };
   } catch (e) {
-    if (jvm && !jvm.alive) throw new LaunchError(startFailure(jvm.stderrHead, jvm.exit!.code, jvm.exit!.signal, { classPath: plan.classPath }).message);
+    // The agent wrote its port file, so the program started. A program that ends during the handshake (System.exit
+    // at once) resets the connection a moment before its process is seen to end: wait for that end, and treat it
+    // as the program's normal end (the adapter reports its exit code and its profile), never as a broken channel.
+    if (jvm && (await jvm.waitForExit(EXIT_GRACE_MS))) return { plan };
     return { plan, warning: `The agent's channel could not be opened: ${(e as Error).message}. The profile file is still written.` };
   }
 }
@@ -59,7 +76,7 @@ function changedEnv(env: Record<string, string>, base: NodeJS.ProcessEnv): Recor
 export async function startLaunch(host: StartHost, cfg: HeapLensConfig, opts: StartOptions): Promise<StartResult> {
   const base = opts.env ?? process.env;
   const plan = planLaunch(cfg, base);
-  fs.mkdirSync(path.dirname(plan.profile), { recursive: true });
+  saveableTo(plan.profile);
   host.output(`HeapLens: profiling ${plan.target} (${plan.java})\nHeapLens: the profile is written to ${plan.profile}\n`);
   const timeout = opts.portTimeoutMs ?? 30000;
   const client = cfg.__heaplens?.client ?? 'heaplens';
@@ -101,7 +118,7 @@ export async function startAttach(host: StartHost, cfg: HeapLensConfig, opts: St
   const tokenFile = writeTokenFile(tmpDir, token);
   const portFile = path.join(tmpDir, 'port.json');
   const profile = profilePath(cfg, internal, `pid${pid}`, internal.workspaceFolder ?? os.homedir(), new Date());
-  fs.mkdirSync(path.dirname(profile), { recursive: true });
+  saveableTo(profile);
   const options = agentArgument(jar, {
     out: profile, include: patterns(cfg.include), exclude: patterns(cfg.exclude), mode: cfg.mode,
     accounts: patterns(cfg.accounts),

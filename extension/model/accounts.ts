@@ -41,7 +41,8 @@ export const UNACCOUNTED = '(unaccounted)';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+// whole numbers up to 2^53−1 only: larger ones are not exact in a double and mean a corrupted file (parse.ts)
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 function fail(message: string): never {
   throw new ProfileError(`invalid profile: accounts: ${message}`);
 }

@@ -49,6 +49,18 @@ export function arraysByCode(tree: FrameTree, types: ReadonlyMap<number, TypeEnt
   return out;
 }
 
+/**
+ * A row whose `trace` (the context's method path) is computed when first read: in a tree a million calls deep,
+ * a path for every row would take memory quadratic in the depth, and views read it for the rows they show.
+ */
+function contextRow(tree: FrameTree, code: ElementCode, node: number): ContextArrayRow {
+  let trace: number[] | undefined;
+  return {
+    code, node, arrays: 0, elements: 0, bytes: 0,
+    get trace(): number[] { return (trace ??= pathOf(tree, node)); },
+  };
+}
+
 /** One row per (context, element code) with arrays, sorted by bytes then arrays, descending. */
 export function arraysByContext(tree: FrameTree, types: ReadonlyMap<number, TypeEntry>): ContextArrayRow[] {
   const rows: ContextArrayRow[] = [];
@@ -60,12 +72,12 @@ export function arraysByContext(tree: FrameTree, types: ReadonlyMap<number, Type
       const code = codeOf(types, rec[1]);
       if (!code || rec[2] === 0) continue;
       let r = here.get(code);
-      if (!r) here.set(code, (r = { code, node: i, trace: pathOf(tree, i), arrays: 0, elements: 0, bytes: 0 }));
+      if (!r) here.set(code, (r = contextRow(tree, code, i)));
       r.arrays += rec[2];
       r.elements += rec[3];
       r.bytes += rec[4];
     }
-    rows.push(...here.values());
+    for (const r of here.values()) rows.push(r);
   }
   return rows.sort((a, b) => b.bytes - a.bytes || b.arrays - a.arrays || a.node - b.node);
 }
@@ -109,7 +121,8 @@ export function averageLengthDistribution(tree: FrameTree, types: ReadonlyMap<nu
   for (const code of ELEMENT_CODES) {
     const byBucket = counts.get(code);
     if (!byBucket) continue;
-    const maxK = Math.max(...byBucket.keys());
+    let maxK = 0;
+    for (const k of byBucket.keys()) maxK = Math.max(maxK, k);
     const buckets: LengthBucket[] = [];
     for (let k = 0; k <= maxK; k++) {
       const [lo, hi] = bucketBounds(k);

@@ -2,7 +2,7 @@
 import { RuleResult, Verdict } from './budget-measure';
 import { METRIC_LABELS } from './frames';
 import { num } from './format';
-import { table } from './text-table';
+import { append, table } from './text-table';
 
 export interface CheckInfo {
   /** the profile and budget file names as given */
@@ -46,7 +46,7 @@ export function checkText(results: readonly RuleResult[], info: CheckInfo): stri
     const own = r.rule.ignore ? ` [ignore: ${r.rule.ignore.length ? r.rule.ignore.join(', ') : 'nothing'}]` : '';
     return `${r.rule.id === undefined ? '' : r.scope}${own}`.trim();
   };
-  out.push(...table(['rule', 'measures', 'metric', 'measured', 'limit', 'verdict'], results.map((r) => [
+  append(out, table(['rule', 'measures', 'metric', 'measured', 'limit', 'verdict'], results.map((r) => [
     r.name, scope(r), r.rule.metric, r.verdict === 'missing' ? '-' : num(r.value),
     r.rule.max === undefined ? '-' : num(r.rule.max), r.verdict === 'exceeded' ? `EXCEEDED (${over(r)})` : VERDICT_TEXT[r.verdict],
   ]), ['l', 'l', 'l', 'r', 'r', 'l']));

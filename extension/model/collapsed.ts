@@ -11,6 +11,15 @@ export interface CollapsedOptions {
   threads: boolean;
 }
 
+/**
+ * Frames an exported stack keeps: the agent's default maxDepth (4096) plus the thread's first frame, so a profile
+ * the agent wrote with default options is never cut. Deeper calls (a hand-made or maxDepth-raised tree a million
+ * calls deep) fold into their ancestor at this depth under one `[deeper calls folded]` frame: every line repeats
+ * its whole stack, so without a bound a deep chain's export grows with the square of its depth.
+ */
+export const EXPORT_FRAMES_MAX = 4097;
+export const FOLDED_FRAME = '[deeper calls folded]';
+
 /** A frame may not contain the separator `;` nor a line break. */
 function clean(frame: string): string {
   return frame.replace(/[;\r\n]/g, '_');
@@ -32,10 +41,18 @@ export function collapsed(profile: Profile, opts: CollapsedOptions): string[] {
   };
   for (const thread of profile.threads) {
     const prefix = opts.threads ? [clean(`thread:${thread.name}`)] : [];
+    const foldedStack = new Map<MctNode, string>();   // per ancestor at the depth bound: its stack + the folded frame
     walk(thread.root, (node, path) => {
       const recs = recordsOf(node);
       if (recs.length === 0) return;
-      const stack = prefix.concat(path.map(frameOf)).join(';');
+      let stack: string;
+      if (path.length <= EXPORT_FRAMES_MAX) stack = prefix.concat(path.map(frameOf)).join(';');
+      else {
+        const at = path[EXPORT_FRAMES_MAX - 1];
+        let s = foldedStack.get(at);
+        if (s === undefined) foldedStack.set(at, (s = prefix.concat(path.slice(0, EXPORT_FRAMES_MAX).map(frameOf), FOLDED_FRAME).join(';')));
+        stack = s;
+      }
       for (const rec of recs) {
         const type = profile.types.get(rec[1]);
         if (!type) continue;

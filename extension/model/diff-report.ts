@@ -2,7 +2,7 @@
 import { decreases, DiffRow, DiffTable, increases } from './diff-table';
 import { METRIC_LABELS } from './frames';
 import { num } from './format';
-import { dateTime, table } from './text-table';
+import { append, dateTime, table } from './text-table';
 import { Profile } from './types';
 
 export interface DiffSideInfo {
@@ -53,7 +53,7 @@ export function diffText(t: DiffTable, before: DiffSideInfo, after: DiffSideInfo
   const section = (title: string, rows: DiffRow[], all: number): void => {
     out.push('', `${title}${rows.length < all ? ` (top ${rows.length} of ${all})` : ''}`);
     if (rows.length === 0) out.push('(none)');
-    else out.push(...rowsTable(t, rows));
+    else append(out, rowsTable(t, rows));
   };
   const up = increases(t, top);
   const down = decreases(t, top);

@@ -1,5 +1,5 @@
 // Loads a `.heaplens` profile file; parsing and validation live in parse.ts (no file system, shared with the webview).
-import * as fs from 'fs';
+import { FileProblem, readRegularFile } from './safe-file';
 import { parseProfile, ProfileError } from './parse';
 import { Profile } from './types';
 
@@ -9,11 +9,10 @@ export { parseProfile, ProfileError, validateProfile } from './parse';
 export function loadProfile(path: string): Profile {
   let text: string;
   try {
-    text = fs.readFileSync(path, 'utf8');
+    text = readRegularFile(path);
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.message;
-    throw new ProfileError(`${path}: cannot read: ${why}`);
+    if (e instanceof FileProblem) throw new ProfileError(`${path}: ${e.message}`);
+    throw e;
   }
   try {
     return parseProfile(text);

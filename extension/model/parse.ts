@@ -18,8 +18,12 @@ type Obj = Record<string, unknown>;
 function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
-function isCount(v: unknown): v is number {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0;
+/**
+ * A count or id: a whole number from 0 to 2^53−1. Larger values (2^62, 1e300) cannot be exact in a double and no
+ * run allocates that many: they mean a corrupted or forged file, never data to print.
+ */
+export function isCount(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 }
 function fail(message: string): never {
   throw new ProfileError(message);
@@ -187,7 +191,7 @@ function checkTree(
 
 function checkRecord(rec: unknown, where: string, types: Map<number, TypeEntry>, sites: Map<number, SiteEntry>): void {
   if (!Array.isArray(rec) || rec.length !== 5 || !rec.every(isCount)) {
-    fail(`invalid profile: ${where} has an allocation record ${JSON.stringify(rec)}, expected [site, type, count, elements, bytes]`);
+    fail(`invalid profile: ${where} has an allocation record ${JSON.stringify(rec)}, expected [site, type, count, elements, bytes] of whole numbers from 0 to 2^53−1`);
   }
   const [site, type] = rec as AllocRecord;
   if (!sites.has(site)) fail(`dangling id: an allocation record in ${where} names site ${site}, which is not in "sites"`);

@@ -4,7 +4,7 @@ import { arraysByElementCode, selfTotals, threadTotals, topContexts, totals, tot
 import { crossCheckCtorAlloc } from './ctor-alloc';
 import { frameName, mergeThreads } from './mct';
 import { bytes as fmtBytes, num, percent as share } from './format';
-import { dateTime, shortPath, table } from './text-table';
+import { append, dateTime, shortPath, table } from './text-table';
 
 const bytes = (v: number): string => fmtBytes(v, 'table');
 const percent = (part: number, whole: number): string => (whole === 0 ? '-' : share(part / whole, 'table'));
@@ -49,7 +49,7 @@ export function reportText(profile: Profile, opts: TextReportOptions = {}): stri
   const nContexts = opts.contexts ?? 15;
   section(`Top ${nContexts} contexts by objects (self, all threads)`);
   const ctx = topContexts(profile, { metric: 'objects', by: 'self', limit: nContexts, root: merged });
-  out.push(...table(['objects', 'arrays', 'est. bytes', 'context'], ctx.map((c) => {
+  append(out, table(['objects', 'arrays', 'est. bytes', 'context'], ctx.map((c) => {
     const t = selfTotals(profile, c.path[c.path.length - 1]);
     return [num(t.objects), num(t.arrays), num(t.bytes), shortPath(c.path.map((n) => frameName(profile, n)))];
   }), ['r', 'r', 'r', 'l']));
@@ -58,19 +58,19 @@ export function reportText(profile: Profile, opts: TextReportOptions = {}): stri
   const nTypes = opts.types ?? 20;
   section(`Top ${nTypes} types by est. bytes`);
   const types = totalsByType(profile).slice(0, nTypes);
-  out.push(...table(['type', 'objects/arrays', 'elements', 'est. bytes', 'share'], types.map((t) => [
+  append(out, table(['type', 'objects/arrays', 'elements', 'est. bytes', 'share'], types.map((t) => [
     t.type.name, num(t.count), t.type.array ? num(t.elements) : '', num(t.bytes), percent(t.bytes, all.bytes),
   ]), ['l', 'r', 'r', 'r', 'r']));
 
   section('Arrays by element type');
   const arrays = arraysByElementCode(profile);
-  out.push(...table(['code', 'element', 'arrays', 'elements', 'avg length', 'est. bytes'], ELEMENT_CODES.map((code) => {
+  append(out, table(['code', 'element', 'arrays', 'elements', 'avg length', 'est. bytes'], ELEMENT_CODES.map((code) => {
     const s = arrays[code];
     return [code, ELEMENT_NAMES[code], num(s.arrays), num(s.elements), s.arrays ? (s.elements / s.arrays).toFixed(1) : '-', num(s.bytes)];
   }), ['l', 'l', 'r', 'r', 'r', 'r']));
 
   section('Threads');
-  out.push(...table(['thread', 'state', 'objects', 'arrays', 'elements', 'est. bytes'], threadTotals(profile).map(({ thread, totals: t }) => [
+  append(out, table(['thread', 'state', 'objects', 'arrays', 'elements', 'est. bytes'], threadTotals(profile).map(({ thread, totals: t }) => [
     thread.name, `${thread.alive ? 'alive' : 'ended'}${thread.daemon ? ', daemon' : ''}`,
     num(t.objects), num(t.arrays), num(t.elements), num(t.bytes),
   ]), ['l', 'l', 'r', 'r', 'r', 'r']));

@@ -2,6 +2,7 @@
 // profile per thread whose samples are the allocating stacks, with the allocated type as the leaf frame
 // (as in the collapsed format), weighted by the metric. Bytes are in unit "bytes", counts in unit "none".
 import { Metric, metricOf } from './aggregate';
+import { EXPORT_FRAMES_MAX, FOLDED_FRAME } from './collapsed';
 import { recordsOf, walk } from './mct';
 import { MctNode, Profile } from './types';
 
@@ -54,23 +55,50 @@ export function speedscope(profile: Profile, opts: { metric: Metric; name?: stri
     }
     return f;
   };
+  let namedFrame: number | undefined;
+  const frameOfName = (name: string): number => (namedFrame ??= frames.push({ name }) - 1);
   const unit = opts.metric === 'bytes' ? 'bytes' : 'none';
   const profiles = profile.threads.map((thread): SpeedscopeProfile => {
     const samples: number[][] = [];
     const weights: number[] = [];
+    // calls deeper than the bound (collapsed.ts) add their weight to one sample per (ancestor at the bound, type)
+    const folded = new Map<MctNode, { stack: number[]; byType: Map<number, number> }>();
     walk(thread.root, (node: MctNode, path) => {
       const recs = recordsOf(node);
       if (recs.length === 0) return;
-      const stack = path.map((n) => frameOfMethod(n.m as number));
+      const deep = path.length > EXPORT_FRAMES_MAX;
+      let byType: Map<number, number> | undefined;
+      if (deep) {
+        const at = path[EXPORT_FRAMES_MAX - 1];
+        let f = folded.get(at);
+        if (!f) {
+          const stack = path.slice(0, EXPORT_FRAMES_MAX).map((n) => frameOfMethod(n.m as number));
+          stack.push(frameOfName(FOLDED_FRAME));
+          folded.set(at, (f = { stack, byType: new Map() }));
+        }
+        byType = f.byType;
+      }
+      const stack = deep ? [] : path.map((n) => frameOfMethod(n.m as number));
       for (const rec of recs) {
         const type = profile.types.get(rec[1]);
         if (!type) continue;
         const v = metricOf(type, rec, opts.metric);
         if (v === 0) continue;
-        samples.push([...stack, frameOfType(rec[1])]);
+        if (byType) { byType.set(rec[1], (byType.get(rec[1]) ?? 0) + v); continue; }
+        const sample = stack.slice();
+        sample.push(frameOfType(rec[1]));
+        samples.push(sample);
         weights.push(v);
       }
     });
+    for (const { stack, byType } of folded.values()) {
+      for (const [typeId, v] of byType) {
+        const sample = stack.slice();
+        sample.push(frameOfType(typeId));
+        samples.push(sample);
+        weights.push(v);
+      }
+    }
     const total = weights.reduce((s, w) => s + w, 0);
     return { type: 'sampled', name: `${thread.name} (${opts.metric})`, unit, startValue: 0, endValue: total, samples, weights };
   });

@@ -4,13 +4,22 @@ export type Align = 'l' | 'r';
 
 /** Renders rows under headers with columns padded to width; `align` per column (default: left). */
 export function table(headers: string[], rows: string[][], align: Align[] = []): string[] {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  // loops, no spread: a table may have a million rows (one per thread), more than a call's arguments can hold
+  const widths = headers.map((h) => h.length);
+  for (const r of rows) for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i], (r[i] ?? '').length);
   const line = (cells: string[]): string =>
     cells
       .map((c, i) => (align[i] === 'r' ? c.padStart(widths[i]) : c.padEnd(widths[i])))
       .join('  ')
       .trimEnd();
-  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  const out = [line(headers), line(widths.map((w) => '-'.repeat(w)))];
+  for (const r of rows) out.push(line(r));
+  return out;
+}
+
+/** Appends `lines` to `out` one by one (`out.push(...lines)` overflows the stack from about 100,000 lines). */
+export function append(out: string[], lines: readonly string[]): void {
+  for (const l of lines) out.push(l);
 }
 
 /** `com.acme.Outer$Inner.run` → `Outer$Inner.run`. */

@@ -2,6 +2,7 @@
 // and the CLI's self-contained report (bundle, styles, icon font and profile data inlined; no network).
 // No `vscode` import: the CLI uses it too.
 import { randomBytes } from 'crypto';
+import { deepJson } from '../model/deep-json';
 
 export function nonce(): string {
   return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
@@ -13,7 +14,7 @@ function escapeHtml(s: string): string {
 
 /** JSON safe inside <script type="application/json">: no "<" can close the element. */
 export function scriptJson(v: unknown): string {
-  return JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return deepJson(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 /** JavaScript safe inside <script>: a literal "</script" would end the element. */

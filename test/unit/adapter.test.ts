@@ -67,6 +67,24 @@ test('a wrong main class: a clear error, not a stack trace', async () => {
     : launch.body.error.format;
   assert.match(message, /Main class "demo\.Missing" was not found on the classpath/);
   assert.match(message, /Check "mainClass"/);
+  // the empty profile the agent wrote at start is not left behind to pass for a result (issue 20)
+  await dap.waitFor((m) => m.event === 'output' && /no profile was kept/.test(m.body.output), 10000);
+  assert.deepEqual(dap.events('heaplens.profileSaved'), []);
+  const dir = path.join(tmp, 'ws', '.heaplens');
+  assert.deepEqual(fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith('Missing-')) : [], []);
+});
+
+test('a program that exits during the handshake ends cleanly with its profile, no channel error (issue 20)', async () => {
+  const dap = await session();
+  const launch = await dap.request('launch', config({ mainClass: 'demo.ExitInHandshake' }));
+  assert.equal(launch.success, true, launch.message);
+  const exited = await dap.waitFor((m) => m.event === 'exited', 10000);
+  assert.equal(exited.body.exitCode, 3);
+  await dap.waitFor((m) => m.event === 'terminated');
+  assert.deepEqual(dap.events('heaplens.error').map((e) => e.body.message), []);
+  assert.doesNotMatch(dap.output('console') + dap.output('stderr'), /could not be opened/);
+  assert.equal(dap.events('heaplens.profileSaved').length, 1);
+  assert.match(dap.output('console'), /The program exited with code 3/);
 });
 
 test('a JVM that dies at start, before the agent: the launch fails with the JVM\'s reason', async () => {

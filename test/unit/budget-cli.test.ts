@@ -131,3 +131,24 @@ test('check: usage and file errors exit 2', async () => {
     assert.match(r.err, msg);
   }
 });
+
+test('check --update on a budget file that does not exist writes a starter budget with measured limits (issue 20)', async () => {
+  const wordindex = dataFile('wordindex.heaplens');
+  const file = path.join(tmp, 'ci', 'new.json');
+  fs.rmSync(path.join(tmp, 'ci'), { recursive: true, force: true });
+  const r = await cli('check', wordindex, '--update', '--budget', file, '--margin', '10%');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /new\.json did not exist: wrote a starter budget from .*wordindex\.heaplens/);
+  const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+  assert.equal(doc.version, 1);
+  assert.deepEqual(doc.rules.map((x: { id: string; max: number }) => [x.id, x.max]),
+    [['total-objects', 138725], ['total-bytes', 9049762], ['app-objects', 138715]]);   // measured + 10%, rounded up
+  assert.deepEqual(doc.rules[2].under, ['demo.*']);
+  // the starter budget is a budget like any other: the same profile meets it
+  const check = await cli('check', wordindex, '--budget', file);
+  assert.equal(check.code, 0, check.out);
+  assert.match(check.out, /All 3 budgets met/);
+  assert.match(check.out, /total-objects +total +objects +126,113 +138,725 +ok/);
+  // without --update a missing budget is still an error
+  assert.equal((await cli('check', wordindex, '--budget', path.join(tmp, 'none.json'))).code, 2);
+});

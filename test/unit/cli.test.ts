@@ -16,6 +16,9 @@ fs.writeFileSync(jar, 'not really a jar');
 /** A stand-in for java: records its arguments, writes the profile named by out=…, exits with $FAKE_EXIT. */
 const fakeJava = path.join(tmp, 'java');
 fs.writeFileSync(fakeJava, `#!/bin/sh
+[ "$1" = -version ] && { echo 'openjdk version "17.0.9" 2023-10-17' >&2; exit 0; }
+[ "$FAKE_MISSING_MAIN" = 1 ] && out=$(printf '%s' "$1" | sed -n 's/.*=out=\\([^,]*\\).*/\\1/p') && echo '{}' > "$out" \\
+  && echo 'Error: Could not find or load main class demo.Missing' >&2 && echo 'Caused by: java.lang.ClassNotFoundException: demo.Missing' >&2 && exit 1
 printf '%s\\n' "$@" > "${tmp}/args.txt"
 out=$(printf '%s' "$1" | sed -n 's/.*=out=\\([^,]*\\).*/\\1/p')
 [ -n "$FAKE_WRITE" ] && echo '{}' > "$out"
@@ -156,4 +159,102 @@ test('heap and heapdump: usage errors exit 2 with one line', async () => {
   const badName = ctx();
   assert.equal(await runCli(['heapdump', 'd.bin'], badName), 2);
   assert.match(badName.err, /must end with \.hprof/);
+});
+
+test('devices, FIFOs, folders and unwritable outputs fail at once with one line (issue 20)', async () => {
+  const fifo = path.join(tmp, 'a-fifo');
+  require('child_process').execFileSync('mkfifo', [fifo]);
+  const sample = dataFile('sample.heaplens');
+  const cases: Array<[string[], number, RegExp]> = [
+    [['report', '/dev/zero'], 1, /^heaplens: \/dev\/zero: cannot read: a device, not a file\n$/],
+    [['report', fifo], 1, /cannot read: a named pipe \(FIFO\), not a file\n$/],
+    [['report', tmp], 1, /cannot read: a directory, not a file\n$/],
+    [['report', sample, '-o', '/proc/nope/x.html'], 1, /^heaplens: cannot create \/proc\/nope: no such file\n$/],
+    [['report', sample, '--format', 'html', '-o', fifo], 1, /cannot write .*a-fifo: a named pipe \(FIFO\), not a file\n$/],
+    [['check', sample, '--budget', '/dev/zero'], 2, /cannot read the budget file: a device, not a file\n$/],
+    [['run', '--java', fakeJava, '--out', '/proc/x/y.heaplens', '--', 'Main'], 1, /^heaplens: cannot create \/proc\/x: no such file\n$/],
+  ];
+  fs.rmSync(path.join(tmp, 'args.txt'), { force: true });
+  for (const [argv, code, message] of cases) {
+    const c = ctx();
+    assert.equal(await runCli(argv, c), code, argv.join(' '));
+    assert.match(c.err, message, argv.join(' '));
+    assert.equal(c.out, '');
+  }
+  assert.equal(fs.existsSync(path.join(tmp, 'args.txt')), false, 'java never started for an unwritable --out');
+});
+
+test('run: --java must be the java of a JDK 17+; a main class that is not found leaves no profile (issue 20)', async () => {
+  for (const [java, said] of [['/bin/true', /\/bin\/true is not a Java runtime \(asked for its version, it said: no output\)/],
+    ['/usr/bin/python3', /python3.* is not a Java runtime/]] as const) {
+    fs.rmSync(path.join(tmp, 'args.txt'), { force: true });
+    const c = ctx();
+    assert.equal(await runCli(['run', '--java', java, '--out', 'o/j.heaplens', '--', 'Main'], c), 2, java);
+    assert.match(c.err, said);
+    assert.match(c.err, /give the java of a JDK 17 or newer with --java\n$/);
+    assert.equal(fs.existsSync(path.join(tmp, 'o/j.heaplens')), false);
+  }
+  const c = ctx({ FAKE_MISSING_MAIN: '1' });
+  assert.equal(await runCli(['run', '--no-channel', '--java', fakeJava, '--out', 'o/missing.heaplens', '--', 'demo.Missing'], c), 1);
+  assert.match(c.err, /^heaplens: the program did not start: Main class "demo\.Missing" was not found/m);
+  assert.match(c.err, /\(no profile kept\)\n$/);
+  assert.doesNotMatch(c.err, /profile written/);
+  assert.equal(fs.existsSync(path.join(tmp, 'o/missing.heaplens')), false);
+});
+
+test('terminal escapes from a file name or its content are shown, not sent to the terminal (issue 20)', async () => {
+  const name = path.join(tmp, 'evil\u001b]0;pwned\u0007\u001b[31m.heaplens');
+  fs.writeFileSync(name, '{"format":"heaplens-profile","version":1,\u001b[2J\u009b31m');
+  for (const argv of [['report', name], ['report', path.join(tmp, 'nope\u001b[2J.heaplens')], ['check', name, '--budget', name]]) {
+    const c = ctx();
+    assert.notEqual(await runCli(argv, c), 0);
+    assert.match(c.err, /^heaplens: /);
+    assert.doesNotMatch(c.err, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, JSON.stringify(c.err));
+    assert.match(c.err, /\\x1b/, 'the escape is shown as \\x1b');
+  }
+});
+
+test('sessions folder: another user\'s or a link is never used, ours is made private; stale sessions are never chosen (issue 20)', async () => {
+  const { rootProblem } = await import('../../extension/cli/sessions');
+  const st = (uid: number, dir = true, link = false) => ({ uid, mode: 0o40777, isDirectory: () => dir, isSymbolicLink: () => link });
+  assert.equal(rootProblem(st(1000), 1000), undefined);
+  assert.equal(rootProblem(st(1001), 1000), 'belongs to another user (uid 1001, mode 777)');
+  assert.equal(rootProblem(st(1000, false, true), 1000), 'is a symbolic link');
+  assert.equal(rootProblem(st(1000, false), 1000), 'is not a folder');
+
+  const base = path.join(tmp, 'sessions-safety');
+  fs.rmSync(base, { recursive: true, force: true });
+  fs.mkdirSync(base);
+  const root = path.join(base, `heaplens-sessions-${process.getuid!()}`);
+  // a planted link in the shared temp dir: the run goes on without a session, and says so
+  const elsewhere = path.join(base, 'planted');
+  fs.mkdirSync(elsewhere);
+  fs.symlinkSync(elsewhere, root);
+  const linked = ctx({ HEAPLENS_SESSIONS: base });
+  assert.equal(await runCli(['run', '--java', fakeJava, '--out', 'o/s.heaplens', '--', 'Main'], linked), 0);
+  assert.match(linked.err, /^heaplens: warning: the sessions folder .* is a symbolic link: not used .*; this run cannot be reached by heaplens heapdump$/m);
+  assert.doesNotMatch(fs.readFileSync(path.join(tmp, 'args.txt'), 'utf8'), /portFile=/);
+  assert.deepEqual(fs.readdirSync(elsewhere), []);
+  const heapdump = ctx({ HEAPLENS_SESSIONS: base });
+  assert.equal(await runCli(['heapdump', 'd.hprof'], heapdump), 1);
+  assert.match(heapdump.err, /is a symbolic link: not used/);
+  // our own folder left open to others (0777) is made private before use
+  fs.unlinkSync(root);
+  fs.mkdirSync(root);
+  fs.chmodSync(root, 0o777);
+  assert.equal(await runCli(['run', '--java', fakeJava, '--out', 'o/s.heaplens', '--', 'Main'], ctx({ HEAPLENS_SESSIONS: base })), 0);
+  assert.equal(fs.statSync(root).mode & 0o777, 0o700);
+  // stale sessions: one whose `heaplens run` is gone, one whose JVM pid is not the run's child (a reused pid)
+  const stale = (cli: number, jvm: number): void => {
+    const dir = path.join(root, String(cli));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'token'), 'x');
+    fs.writeFileSync(path.join(dir, 'session.json'), '{"args":["Main"]}');
+    fs.writeFileSync(path.join(dir, 'port.json'), JSON.stringify({ port: 9, pid: jvm, protocol: 1 }));
+  };
+  stale(2 ** 22 + 12345, process.pid);     // no such `heaplens run` process
+  stale(process.pid, 1);                   // pid 1 is alive but not a child of this process
+  const none = ctx({ HEAPLENS_SESSIONS: base });
+  assert.equal(await runCli(['heapdump', 'd.hprof'], none), 2);
+  assert.match(none.err, /no running heaplens session/);
 });

@@ -114,8 +114,20 @@ test('loadProfile names the file in its errors', () => {
   fs.writeFileSync(file, '{"format":"heaplens-profile","vers');
   assert.throws(() => loadProfile(file), (e: Error) => e.message.startsWith(`${file}: not a HeapLens profile: the file is truncated`));
   assert.throws(() => loadProfile(path.join(dir, 'none.heaplens')), /none\.heaplens: cannot read: no such file$/);
-  assert.throws(() => loadProfile(dir), /: cannot read: is a directory$/);
+  assert.throws(() => loadProfile(dir), /: cannot read: a directory, not a file$/);
   fs.writeFileSync(file, JSON.stringify(valid()));
   assert.equal(loadProfile(file).methods.size, 3);
   fs.rmSync(dir, { recursive: true });
+});
+
+test('implausible counts (2^62, 1e300, past 2^53−1) are refused, not printed as data (issue 20)', () => {
+  for (const [text, shown] of [['4611686018427387904', '4611686018427388000'], ['1e300', '1e+300'], ['9007199254740992', '9007199254740992']]) {
+    const json = JSON.stringify(valid()).replace('[[1,1,4,0,64]]', `[[1,1,${text},0,64]]`);
+    assert.ok(json.includes(text), 'the count was replaced');
+    rejects(json, new RegExp(`allocation record \\[1,1,${shown.replace('+', '\\+')},0,64\\], expected .* whole numbers from 0 to 2\\^53−1`));
+    const calls = JSON.stringify(valid()).replace('"calls":1', `"calls":${text}`);
+    rejects(calls, /node of method 1 has "calls" /);
+  }
+  // the largest exact count still loads
+  assert.equal(parseProfile(JSON.stringify(valid()).replace('[[1,1,4,0,64]]', '[[1,1,9007199254740991,0,64]]')).threads.length, 1);
 });

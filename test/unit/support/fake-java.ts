@@ -1,8 +1,10 @@
 // A stand-in for `java` in adapter tests: understands -javaagent:JAR=…portFile=…,out=…, serves the fake
 // agent channel with HEAPLENS_TOKEN, prints to stdout/stderr like a program, and writes a profile file.
 // The "main class" argument selects the behaviour: demo.Missing (the JVM's not-found error), demo.Crash
-// (dies before the agent starts), anything else runs `ticks` (next argument, default 10) × 100 ms.
+// (dies before the agent starts), demo.ExitInHandshake (System.exit(3) while the client says hello: the connection
+// is reset, the process ends 150 ms later with its final profile), anything else runs `ticks` (next argument, default 10) × 100 ms.
 import * as fs from 'fs';
+import * as net from 'net';
 import { FakeAgent, METHODS, SITES, TYPES } from './fake-agent';
 
 const args = process.argv.slice(2);
@@ -43,6 +45,18 @@ async function mainProgram(): Promise<void> {
   }
   const token = process.env.HEAPLENS_TOKEN ?? (opts.get('tokenFile') ? fs.readFileSync(opts.get('tokenFile')!, 'utf8') : undefined);
   let agent: FakeAgent | undefined;
+  if (main === 'demo.ExitInHandshake' && opts.get('portFile')) {
+    const server = net.createServer((s) => {
+      s.once('data', () => {
+        s.resetAndDestroy();
+        setTimeout(() => { writeProfile(true); process.exit(3); }, 150);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const pf = opts.get('portFile')!;
+    fs.writeFileSync(pf, JSON.stringify({ port: (server.address() as net.AddressInfo).port, pid: process.pid, protocol: 1 }));
+    return;
+  }
   if (opts.get('portFile') && token && process.env.FAKE_JAVA_NO_PORT !== '1') {
     agent = new FakeAgent({ token });
     const port = await agent.listen();
@@ -57,6 +71,7 @@ async function mainProgram(): Promise<void> {
   process.on('SIGTERM', () => finish(143));
   if (agent) agent.onStop = () => setTimeout(() => finish(143), 20);
   if (main === 'demo.Missing') {
+    writeProfile(false);        // the agent's first write comes before the JVM looks for the main class
     await new Promise((r) => setTimeout(r, 150));
     process.stderr.write(`Error: Could not find or load main class ${main}\nCaused by: java.lang.ClassNotFoundException: ${main}\n`);
     process.exit(1);

@@ -32,15 +32,22 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ChannelServer {
     public static final int PROTOCOL = 1;
-    private static final int HANDSHAKE_MILLIS = 5000;
+    /**
+     * The whole hello must arrive within this time of the connection (a deadline, not a per-read timeout, so a peer
+     * trickling one byte at a time cannot hold its place). The extension sends its hello at once on connecting.
+     */
+    static final int HANDSHAKE_MILLIS = 2000;
     /**
      * A hello is a few dozen bytes. Before the token is checked nobody may make the program's heap hold more: with the
      * general 16 MiB limit, a few strangers declaring large frames could fill a program's heap.
      */
     static final int HELLO_MAX = 64 << 10;
-    /** Connections waiting for their hello at once; more are refused at once (a flood must not start threads without end). */
+    /**
+     * Connections waiting for their hello at once. A newcomer beyond the cap drops a waiting peer (the oldest silent
+     * one, see evictOne), never itself: strangers holding every place must not keep the rightful client out.
+     */
     static final int PENDING_MAX = 8;
-    private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.ArrayDeque<Socket> pending = new java.util.ArrayDeque<>();
 
     /** What the server asks of the rest of the agent. */
     public interface Host {
@@ -84,12 +91,14 @@ public final class ChannelServer {
         while (!server.isClosed()) {
             try {
                 Socket s = server.accept();
-                if (pending.incrementAndGet() > PENDING_MAX) {
-                    pending.decrementAndGet();
-                    refused.incrementAndGet();
-                    closeQuietly(s);
-                    continue;
+                Socket oldest = null;
+                synchronized (pending) {
+                    pending.addLast(s);
+                    if (pending.size() > PENDING_MAX) oldest = evictOne();
                 }
+                // told why (a few bytes: the empty send buffer takes them without blocking), then closed; its thread
+                // sees the socket closed, counts the refusal and ends
+                if (oldest != null) tellAndClose(oldest, "too many connections waiting for their hello; this one was the oldest");
                 AgentThreads.start("heaplens-channel-client", () -> serve(s));
             } catch (IOException e) {
                 if (server.isClosed()) return;
@@ -103,19 +112,22 @@ public final class ChannelServer {
             String reason;
             DataInputStream in;
             try {
-                s.setSoTimeout(HANDSHAKE_MILLIS);
                 s.setTcpNoDelay(true);
-                in = new DataInputStream(s.getInputStream());
+                in = new DataInputStream(new Deadline(s, System.nanoTime() + HANDSHAKE_MILLIS * 1_000_000L));
                 reason = handshake(in);
             } finally {
-                pending.decrementAndGet();
+                boolean evicted;
+                synchronized (pending) { evicted = !pending.remove(s); }
+                if (evicted) refused.incrementAndGet();
             }
+            if (s.isClosed()) return;             // dropped for a newer peer while it waited
             if (reason == null && client != null && client.alive) reason = "another client is connected";
             if (reason != null) {
                 refuse(s, reason);
                 return;
             }
             s.setSoTimeout(0);
+            in = new DataInputStream(s.getInputStream());
             c = new Connection(s, new DeltaTracker(registry, sizes));
             // welcome is queued before the connection is published: a collector tick in between would otherwise
             // queue define/delta frames ahead of it, which a client still waiting for welcome drops.
@@ -129,6 +141,22 @@ public final class ChannelServer {
         } catch (IOException | RuntimeException e) {
             closeQuietly(s);
         }
+    }
+
+    /**
+     * The peer to drop when too many wait: the oldest that has sent nothing yet, else the oldest. The rightful client
+     * sends its hello the moment it connects, so it is never the silent one, however fast strangers re-open.
+     */
+    private Socket evictOne() {
+        Socket newest = pending.peekLast();      // just accepted: its hello may be on its way, it is never the one
+        for (java.util.Iterator<Socket> it = pending.iterator(); it.hasNext(); ) {
+            Socket p = it.next();
+            if (p == newest) break;
+            int ready;
+            try { ready = p.getInputStream().available(); } catch (IOException e) { ready = 0; }
+            if (ready == 0) { it.remove(); return p; }
+        }
+        return pending.pollFirst();
     }
 
     /** A client that connects after a deadlock was found still hears of it. */
@@ -146,6 +174,27 @@ public final class ChannelServer {
                 d.write(j);
             }
         };
+    }
+
+    /** The socket's input with one deadline for everything read through it: each read may wait only the time left. */
+    private static final class Deadline extends java.io.FilterInputStream {
+        private final Socket socket;
+        private final long deadline;
+
+        Deadline(Socket socket, long deadline) throws IOException {
+            super(socket.getInputStream());
+            this.socket = socket;
+            this.deadline = deadline;
+        }
+
+        private void arm() throws IOException {
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
+            if (left <= 0) throw new java.net.SocketTimeoutException("deadline passed");
+            socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
+        }
+
+        @Override public int read() throws IOException { arm(); return super.read(); }
+        @Override public int read(byte[] b, int off, int len) throws IOException { arm(); return super.read(b, off, len); }
     }
 
     /** @return null when the peer may in, else the reason it may not */
@@ -179,6 +228,15 @@ public final class ChannelServer {
         refused.incrementAndGet();
         try {
             s.setSoTimeout(1000);
+            Frames.write(s.getOutputStream(), frame(j -> j.field("type", "refused").field("reason", reason)));
+        } catch (IOException ignored) {
+        } finally {
+            closeQuietly(s);
+        }
+    }
+
+    private static void tellAndClose(Socket s, String reason) {
+        try {
             Frames.write(s.getOutputStream(), frame(j -> j.field("type", "refused").field("reason", reason)));
         } catch (IOException ignored) {
         } finally {

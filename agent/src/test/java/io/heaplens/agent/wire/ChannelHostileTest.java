@@ -106,24 +106,110 @@ class ChannelHostileTest {
         assertEquals(before + 1, server.refused.get());
     }
 
+    /** True when the server has closed this socket (refusal frame or EOF); false when it still holds it open. */
+    static boolean closedByServer(Socket s, int waitMillis) throws IOException {
+        s.setSoTimeout(waitMillis);
+        try {
+            Map<?, ?> m = read(s);
+            return m == null || "refused".equals(m.get("type"));
+        } catch (java.net.SocketTimeoutException stillOpen) {
+            return false;
+        } catch (IOException reset) {
+            return true;
+        }
+    }
+
     @Test
-    void aFloodOfSilentConnectionsIsCappedAndCounted() throws Exception {
+    void aFloodOfSilentConnectionsDropsTheOldestAndTheRightfulClientGetsIn() throws Exception {
         long before = server.refused.get();
         List<Socket> silent = new ArrayList<>();
         try {
             for (int i = 0; i < ChannelServer.PENDING_MAX + 12; i++) silent.add(connect());
-            // those beyond the cap are closed by the server at once
-            int closed = 0;
-            for (Socket s : silent.subList(ChannelServer.PENDING_MAX + 2, silent.size())) {
-                try { if (s.getInputStream().read() < 0) closed++; } catch (IOException e) { closed++; }
-            }
-            assertEquals(10, closed);
+            // the 12 oldest were dropped for newer peers, the 8 newest are held open
+            for (Socket s : silent.subList(0, 12)) assertTrue(closedByServer(s, 1000), "an old silent peer was dropped");
+            for (Socket s : silent.subList(12, silent.size())) assertFalse(closedByServer(s, 100), "a new silent peer is held");
+            // while all 8 places are taken by silent strangers, the rightful client is answered with welcome
+            try (Socket s = session()) { assertNotNull(s); }
         } finally {
             for (Socket s : silent) s.close();
         }
         Thread.sleep(200);
-        assertTrue(server.refused.get() - before >= 10, "refusals counted: " + (server.refused.get() - before));
-        try (Socket s = session()) { assertNotNull(s); }      // and the rightful client still gets in
+        assertTrue(server.refused.get() - before >= 12, "refusals counted: " + (server.refused.get() - before));
+    }
+
+    @Test
+    void aSilentPeerIsDroppedAfterTheHandshakeDeadline() throws Exception {
+        try (Socket s = connect()) {
+            long t0 = System.nanoTime();
+            assertTrue(closedByServer(s, 10_000));
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(ms >= ChannelServer.HANDSHAKE_MILLIS - 100 && ms < ChannelServer.HANDSHAKE_MILLIS + 3000, "dropped after " + ms + " ms");
+        }
+        try (Socket s = connect()) {
+            // one byte at a time, each well within a per-read timeout: the deadline is for the whole hello
+            OutputStream out = s.getOutputStream();
+            byte[] hello = hello(TOKEN).getBytes(StandardCharsets.UTF_8);
+            out.write(new byte[] {0, 0, 0, (byte) hello.length});
+            long t0 = System.nanoTime();
+            boolean dropped = false;
+            for (int i = 0; i < hello.length - 1 && !dropped; i++) {
+                try { out.write(hello[i]); out.flush(); } catch (IOException e) { dropped = true; }
+                Thread.sleep(300);
+                if ((System.nanoTime() - t0) / 1_000_000 > ChannelServer.HANDSHAKE_MILLIS + 3000) break;
+            }
+            assertTrue(closedByServer(s, 5000), "a trickled hello is cut at the deadline");
+        }
+    }
+
+    /**
+     * The attack of issue 20: 8 silent connections, each re-opened the moment the server drops it. The rightful client
+     * still gets welcome, 20 times in a row (before the fix it got EOF while they were held).
+     */
+    @Test
+    void eightReopeningSilentStrangersNeverLockTheRightfulClientOut() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger reopened = new java.util.concurrent.atomic.AtomicInteger();
+        List<Thread> strangers = new ArrayList<>();
+        for (int i = 0; i < ChannelServer.PENDING_MAX; i++) {
+            Thread t = new Thread(() -> {
+                while (!stop.get()) {
+                    try (Socket s = connect()) {
+                        s.setSoTimeout(200);
+                        while (!stop.get()) {
+                            try { if (s.getInputStream().read() < 0) break; } catch (java.net.SocketTimeoutException held) { }
+                        }
+                        reopened.incrementAndGet();
+                    } catch (IOException e) {
+                        reopened.incrementAndGet();
+                    }
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+            strangers.add(t);
+        }
+        try {
+            Thread.sleep(300);
+            for (int i = 0; i < 20; i++) {
+                // the previous session's close may not have reached the server yet ("another client is connected"):
+                // that refusal, and only that one, is retried; never an EOF or a refusal for the strangers' sake
+                for (int attempt = 0; ; attempt++) {
+                    try (Socket s = connect()) {
+                        send(s, hello(TOKEN).getBytes(StandardCharsets.UTF_8));
+                        Map<?, ?> m = read(s);
+                        assertNotNull(m, "the rightful client got EOF");
+                        if ("welcome".equals(m.get("type"))) break;
+                        assertEquals("another client is connected", m.get("reason"), String.valueOf(m));
+                        assertTrue(attempt < 50, "the previous session never ended");
+                    }
+                    Thread.sleep(20);
+                }
+            }
+        } finally {
+            stop.set(true);
+            for (Thread t : strangers) t.join(5000);
+        }
+        assertTrue(reopened.get() >= 20, "the strangers were dropped and re-opened: " + reopened.get());
     }
 
     @Test
