@@ -12,7 +12,7 @@
 // small types came out 16–59 % low — which is what this measurement found.) Sizes are per record (site × calling
 // context): bytes / count.
 import { scanProfile } from './profile-scan.mjs';
-import { heaplens } from './configs.mjs';
+import { heaplens, JFR_SAMPLER_JVM_ARGS, withJvmArgs } from './configs.mjs';
 import { runOnce } from './runone.mjs';
 
 export const DEFAULT_SAMPLE_BYTES = 16 * 1024;
@@ -142,7 +142,8 @@ export function compareTypes({ exact, sampled, repeat = null, sampleBytes: K, to
 export function measureSampledError(ctx, wl, { sampleBytes, sampler = 'probes', repeat = true, timeoutMs, reference }) {
   const exactCfg = heaplens('exact');
   // sampler=jfr: HotSpot's allocation samples, whose weights are not this model's (docs/modes.md, "sampler=jfr")
-  const sampledCfg = heaplens('sampled', `sampleBytes=${sampleBytes}${sampler === 'jfr' ? ',sampler=jfr' : ''}`);
+  const probesCfg = heaplens('sampled', `sampleBytes=${sampleBytes}`);
+  const sampledCfg = sampler === 'jfr' ? withJvmArgs(heaplens('sampled', 'sampler=jfr'), JFR_SAMPLER_JVM_ARGS) : probesCfg;
   const plan = [['exact', exactCfg], ...(repeat ? [['exactRepeat', exactCfg]] : []), ['sampled', sampledCfg]];
   const runs = {};
   const errors = {};

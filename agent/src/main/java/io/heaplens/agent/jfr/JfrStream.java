@@ -25,15 +25,26 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Turns jdk.ObjectAllocationSample events into the sampled mode's data. An event names the allocated class, the
- * thread, its stack, and a weight: the bytes the thread allocated since its previous sample. The sample's top
- * frame becomes an allocation site (kind "jfr"); its stack, reduced to the frames exact mode would show
- * (profiled methods), becomes the path in the thread's sampled tree, as the probe sampler's walk does. Objects:
- * weight / instance size objects; arrays: one array per sample (JFR does not report an array's length), weight
- * bytes, and the elements those bytes hold. Runs on one agent thread, the only writer of the sampled trees.
+ * Turns HotSpot's TLAB events into the sampled mode's data. jdk.ObjectAllocationInNewTLAB fires for the allocation
+ * that did not fit in its thread's TLAB (thread-local allocation buffer) and opened a new one; it names the class,
+ * the allocation's size s in bytes (arrays included) and the new TLAB's size. With the TLAB flags the launcher passes
+ * ({@link JfrSampling#TLAB_FLAGS}: a fixed TLAB of T bytes, the TLAB always retired when an allocation does not fit),
+ * an allocation of s < T bytes opens a new TLAB exactly when the free space left (T minus the bytes allocated since
+ * the last one) is below s: probability s / T for an allocation at a position the program does not align with T.
+ * So it stands for T / s allocations and T bytes (Horvitz-Thompson: weight = 1 / inclusion probability), unbiased
+ * per type and per calling context, arrays included; an allocation of s ≥ T always opens one and stands for itself.
+ * jdk.ObjectAllocationOutsideTLAB (an allocation no TLAB can hold) is every such allocation: weight 1. Variance per
+ * type: bytes ≈ T · B (σ = sqrt(T / B) relative), as the probe sampler's with sampleBytes = T (docs/modes.md).
+ * Why not jdk.ObjectAllocationSample: its weight (bytes since the thread's previous sample) makes no per-type
+ * estimate unbiased for arrays (no length), and its interval is the JVM's adaptive TLAB (1–2 MB on h2: a few
+ * hundred samples a run, σ 20–40 % per type); bench/results/jdk17-sampled-tlab.md has the numbers.
+ * The event's top frame becomes an allocation site (kind "jfr"); its stack, reduced to the frames exact mode would
+ * show (profiled methods), becomes the path in the thread's sampled tree. Runs on one agent thread, the only
+ * writer of the sampled trees.
  */
 final class JfrStream {
-    private static final String EVENT = "jdk.ObjectAllocationSample";
+    private static final String IN_NEW_TLAB = "jdk.ObjectAllocationInNewTLAB";
+    private static final String OUTSIDE_TLAB = "jdk.ObjectAllocationOutsideTLAB";
 
     private final Registry registry;
     private final PackageFilter filter;
@@ -43,21 +54,20 @@ final class JfrStream {
     private final Map<String, Integer> methodIds = new HashMap<>();
     private final Map<String, Integer> keys = new HashMap<>();
     private final StringBuilder sb = new StringBuilder();
-    private int[] path = new int[64];
     private long random = System.nanoTime() | 1;
     volatile long samples, dropped, truncated;
     private volatile long lastFlush;
     private volatile boolean closed;
-    private boolean starterSeen;
-    private long starterWeight;
+    /** A stack JFR delivered before (the parser shares one object per stack id and chunk) → its path; cleared at each flush. */
+    private final java.util.IdentityHashMap<RecordedStackTrace, int[]> paths = new java.util.IdentityHashMap<>();
+    private final java.util.IdentityHashMap<RecordedStackTrace, RecordedFrame> topFrames = new java.util.IdentityHashMap<>();
 
     JfrStream(Registry registry, PackageFilter filter, Instrumentation inst) {
         this.registry = registry;
         this.filter = filter;
         this.sizes = new TypeSizes(inst);
         rs = new RecordingStream();
-        rs.enable(EVENT).with("throttle", JfrSampling.THROTTLE).withStackTrace();
-        rs.onEvent(EVENT, new Consumer<RecordedEvent>() {
+        Consumer<RecordedEvent> onAlloc = new Consumer<RecordedEvent>() {
             @Override public void accept(RecordedEvent e) {
                 try {
                     if (add(e)) samples++; else dropped++;
@@ -65,12 +75,20 @@ final class JfrStream {
                     dropped++;
                 }
             }
-        });
+        };
+        for (String ev : new String[] {IN_NEW_TLAB, OUTSIDE_TLAB}) {
+            rs.enable(ev).withStackTrace();
+            rs.onEvent(ev, onAlloc);
+        }
         // JFR writes a jdk.Flush event each time it hands its buffers over: one written after the drain began
         // means every sample taken before it has been delivered.
         rs.enable("jdk.Flush");
         rs.onEvent("jdk.Flush", new Consumer<RecordedEvent>() {
-            @Override public void accept(RecordedEvent e) { lastFlush = e.getEndTime().toEpochMilli(); }
+            @Override public void accept(RecordedEvent e) {
+                lastFlush = e.getEndTime().toEpochMilli();
+                paths.clear();                  // the next chunk's stacks are new objects
+                topFrames.clear();
+            }
         });
         rs.onClose(new Runnable() {
             @Override public void run() { closed = true; }
@@ -153,39 +171,32 @@ final class JfrStream {
         RecordedClass c = e.getClass("objectClass");
         RecordedStackTrace st = e.getStackTrace();
         if (th == null || c == null || st == null) return false;
-        long weight = e.getLong("weight");
         long at = e.getStartTime().toEpochMilli();
-        if (th.getJavaThreadId() == JfrSampling.starterId && !starterSeen) {
-            if (at < JfrSampling.notBefore) {
-                starterWeight += weight;           // the agent's start-up, JFR's own included
-                return false;
-            }
-            starterSeen = true;
-            weight -= Math.max(0, JfrSampling.starterBytes - starterWeight);
-        }
         if (at < JfrSampling.notBefore || !"sampled".equals(ModeControl.modeAt(at))) return false;
+        long size = e.getLong("allocationSize");
+        if (size <= 0) return false;
+        // T: the fixed TLAB size when the flags are in effect, else the new TLAB's space after this allocation
+        long tlab = !e.hasField("tlabSize") ? 0 : JfrSampling.tlabBytes > 0 ? JfrSampling.tlabBytes : e.getLong("tlabSize") - size;
         ThreadState ts = state(th);
         if (ts == null) return false;
-        List<RecordedFrame> frames = st.getFrames();
-        if (frames.isEmpty()) return false;
-        if (weight <= 0) return false;
-        if (st.isTruncated()) truncated++;      // deeper than JFR's stackdepth (64): the path starts mid-stack
-        int n = 0;
-        if (path.length < frames.size()) path = new int[frames.size()];
-        for (RecordedFrame f : frames) path[n++] = frameId(f.getMethod());
-        int key = key(frames.get(0), c);
+        int[] p = paths.get(st);
+        if (p == null) {
+            List<RecordedFrame> frames = st.getFrames();
+            if (frames.isEmpty()) return false;
+            if (st.isTruncated()) truncated++;      // deeper than JFR's stackdepth: the path starts mid-stack
+            p = new int[frames.size()];
+            int n = 0;
+            for (RecordedFrame f : frames) p[n++] = frameId(f.getMethod());
+            paths.put(st, p);
+            topFrames.put(st, frames.get(0));
+        }
+        int key = key(topFrames.get(st), c);
         if (key < 0) return false;
         Registry.TypeInfo t = registry.typeById(Keys.type(key));
-        long count, elements;
-        if (t.array) {
-            count = 1;
-            elements = Math.max(0, weight - Layout.arrayHeader) / Math.max(1, t.elementSize);
-        } else {
-            long size = sizes.sizeOf(t);
-            count = round((double) weight / (size > 0 ? size : Keys.objectSize(key)));
-            elements = 0;
-        }
-        Sampler.record(ts, path, n, key, count, elements, weight);
+        Estimate w = Estimate.of(size, tlab);
+        long count = round(w.count);
+        long elements = t.array ? round(w.count * (Math.max(0, size - Layout.arrayHeader) / (double) Math.max(1, t.elementSize))) : 0;
+        Sampler.record(ts, p, p.length, key, count, elements, Math.round(w.bytes));
         return true;
     }
 
