@@ -1,11 +1,9 @@
 package io.heaplens.agent.jfr;
 
 /**
- * What one TLAB event stands for (Horvitz-Thompson: each sampled allocation weighs 1 / its inclusion probability).
- * With a fixed TLAB of T bytes that is always retired when an allocation does not fit, an allocation of s < T bytes
- * opens a new TLAB with probability s / T, so it stands for T / s allocations and T bytes; one of s ≥ T (or outside
- * any TLAB: T = 0) is always seen and stands for itself. The variance terms are the estimator's own (Σ over events
- * of w (w − 1) for counts, Σ T (T − s) for bytes), from which the interval of a total follows.
+ * What one seen allocation stands for (Horvitz-Thompson): with inclusion probability π it weighs 1 / π allocations
+ * and s / π bytes. The variance terms are the estimator's own under independent inclusions (per seen allocation
+ * (1 − π) / π² for counts, s² (1 − π) / π² for bytes): summed per type they give the interval of its estimate.
  */
 final class Estimate {
     final double count, bytes, countVariance, bytesVariance;
@@ -17,11 +15,11 @@ final class Estimate {
         this.bytesVariance = bytesVariance;
     }
 
-    /** size: the allocation's bytes; tlab: T, the TLAB size it was sampled against (0: an allocation outside TLABs). */
-    static Estimate of(long size, long tlab) {
+    /** size: the allocation's bytes; inclusion: the probability it was seen, in (0, 1]. */
+    static Estimate of(long size, double inclusion) {
         if (size <= 0) throw new IllegalArgumentException("allocation size " + size);
-        if (tlab <= size) return new Estimate(1, size, 0, 0);
-        double w = tlab / (double) size;
-        return new Estimate(w, tlab, w * (w - 1), (double) tlab * (tlab - size));
+        if (!(inclusion > 0 && inclusion <= 1)) throw new IllegalArgumentException("inclusion probability " + inclusion);
+        double w = 1 / inclusion, v = w * (w - 1);
+        return new Estimate(w, size * w, v, (double) size * size * v);
     }
 }

@@ -22,8 +22,12 @@ public final class JfrSampling {
      */
     public static final String[] TLAB_FLAGS = {"-XX:TLABSize=16k", "-XX:-ResizeTLAB", "-XX:TLABRefillWasteFraction=1"};
 
-    /** T in bytes when the JVM runs with TLAB_FLAGS' settings, else 0 (each event then weighs its own new TLAB). */
-    static volatile long tlabBytes;
+    /**
+     * T: the space a new TLAB leaves after the allocation that opened it, in bytes, when the JVM runs with TLAB_FLAGS'
+     * settings; else 0. That is TLABSize less HotSpot's reserve at a TLAB's end (room for C2's allocation prefetch:
+     * 576 bytes with x86's defaults, so T = 15,808 for 16 KiB).
+     */
+    static volatile long tlabUsableBytes;
 
     private static volatile JfrStream stream;
     /** Epoch ms when the agent finished starting: samples before it are the agent's own work on the main thread. */
@@ -72,7 +76,7 @@ public final class JfrSampling {
             long size = Long.parseLong(hs.getVMOption("TLABSize").getValue());
             boolean useTlab = Boolean.parseBoolean(hs.getVMOption("UseTLAB").getValue());
             if (useTlab && !resize && waste == 1 && size > 0) {
-                tlabBytes = size;
+                tlabUsableBytes = size - endReserve(hs);
                 return null;
             }
             return "sampler=jfr: the JVM runs without " + String.join(" ", TLAB_FLAGS) + " (UseTLAB " + useTlab + ", ResizeTLAB " + resize
@@ -80,6 +84,32 @@ public final class JfrSampling {
         } catch (Throwable t) {
             return "sampler=jfr: the JVM's TLAB flags could not be read (" + t + "); the sampled estimates may be biased";
         }
+    }
+
+    /**
+     * The bytes HotSpot keeps free at a TLAB's end (ThreadLocalAllocBuffer::end_reserve): an int[] header, or when C2
+     * compiles (the prefetches of its allocations must stay inside the TLAB) AllocatePrefetchDistance +
+     * AllocatePrefetchStepSize × (max(AllocatePrefetchLines, AllocateInstancePrefetchLines) + 2), whichever is larger.
+     */
+    static long endReserve(com.sun.management.HotSpotDiagnosticMXBean hs) {
+        long header = 16;
+        String info = System.getProperty("java.vm.info", "");
+        boolean c2 = !info.contains("interpreted mode") && Long.parseLong(hs.getVMOption("TieredStopAtLevel").getValue()) >= 4;
+        if (!c2) return header;
+        long lines = Math.max(Long.parseLong(hs.getVMOption("AllocatePrefetchLines").getValue()),
+            Long.parseLong(hs.getVMOption("AllocateInstancePrefetchLines").getValue())) + 2;
+        long prefetch = Long.parseLong(hs.getVMOption("AllocatePrefetchDistance").getValue())
+            + Long.parseLong(hs.getVMOption("AllocatePrefetchStepSize").getValue()) * lines;
+        return (Math.max(header, prefetch) + 7) & ~7L;
+    }
+
+    /** T in bytes (0: the TLAB flags are not in effect or the stream did not start). */
+    public static long tlabUsableBytes() { return stream == null ? 0 : tlabUsableBytes; }
+
+    /** Per type id of the JFR-fed estimates: {seen, count, count variance, bytes, bytes variance}; empty without the stream. */
+    public static java.util.Map<Integer, double[]> perType() {
+        JfrStream s = stream;
+        return s == null ? java.util.Collections.<Integer, double[]>emptyMap() : s.perType();
     }
 
     /** Before the final profile is written: the samples JFR has buffered but not delivered yet. */

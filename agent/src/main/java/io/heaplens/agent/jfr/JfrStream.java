@@ -27,20 +27,17 @@ import java.util.function.Consumer;
 /**
  * Turns HotSpot's TLAB events into the sampled mode's data. jdk.ObjectAllocationInNewTLAB fires for the allocation
  * that did not fit in its thread's TLAB (thread-local allocation buffer) and opened a new one; it names the class,
- * the allocation's size s in bytes (arrays included) and the new TLAB's size. With the TLAB flags the launcher passes
- * ({@link JfrSampling#TLAB_FLAGS}: a fixed TLAB of T bytes, the TLAB always retired when an allocation does not fit),
- * an allocation of s < T bytes opens a new TLAB exactly when the free space left (T minus the bytes allocated since
- * the last one) is below s: probability s / T for an allocation at a position the program does not align with T.
- * So it stands for T / s allocations and T bytes (Horvitz-Thompson: weight = 1 / inclusion probability), unbiased
- * per type and per calling context, arrays included; an allocation of s ≥ T always opens one and stands for itself.
- * jdk.ObjectAllocationOutsideTLAB (an allocation no TLAB can hold) is every such allocation: weight 1. Variance per
- * type: bytes ≈ T · B (σ = sqrt(T / B) relative), as the probe sampler's with sampleBytes = T (docs/modes.md).
- * Why not jdk.ObjectAllocationSample: its weight (bytes since the thread's previous sample) makes no per-type
- * estimate unbiased for arrays (no length), and its interval is the JVM's adaptive TLAB (1–2 MB on h2: a few
- * hundred samples a run, σ 20–40 % per type); bench/results/jdk17-sampled-tlab.md has the numbers.
- * The event's top frame becomes an allocation site (kind "jfr"); its stack, reduced to the frames exact mode would
- * show (profiled methods), becomes the path in the thread's sampled tree. Runs on one agent thread, the only
- * writer of the sampled trees.
+ * the allocation's size in bytes (arrays included) and the thread's stack. With the TLAB flags the launcher passes
+ * ({@link JfrSampling#TLAB_FLAGS}: a fixed TLAB, always retired when an allocation does not fit) the chance that an
+ * allocation of s bytes is seen follows from the sizes the thread allocates ({@link TlabRenewal}); the event then
+ * stands for 1 / π allocations and s / π bytes (Horvitz-Thompson), arrays included.
+ * jdk.ObjectAllocationOutsideTLAB (an allocation no TLAB can hold) is every such allocation: weight 1.
+ * Why not jdk.ObjectAllocationSample (the JDK's default allocation event): it says nothing of an array's length, its
+ * weight (the bytes since the thread's previous sample) is not an inclusion probability, and its interval is the
+ * JVM's adaptive TLAB (1–2 MB on the bench: a few hundred samples a run, σ 20–40 % per type); numbers in
+ * bench/results/jdk17-sampled-tlab.md. The event's top frame becomes an allocation site (kind "jfr"); its stack,
+ * reduced to the frames exact mode would show (profiled methods), becomes the path in the thread's sampled tree.
+ * Runs on one agent thread, the only writer of the sampled trees.
  */
 final class JfrStream {
     private static final String IN_NEW_TLAB = "jdk.ObjectAllocationInNewTLAB";
@@ -51,6 +48,9 @@ final class JfrStream {
     private final TypeSizes sizes;
     private final RecordingStream rs;
     private final Map<Long, ThreadState> threads = new HashMap<>();
+    private final Map<Long, TlabRenewal> renewals = new HashMap<>();
+    /** Per type id: seen allocations, estimated count, its variance, estimated bytes, its variance (read by the profile writer). */
+    private final Map<Integer, double[]> perType = new HashMap<>();
     private final Map<String, Integer> methodIds = new HashMap<>();
     private final Map<String, Integer> keys = new HashMap<>();
     private final StringBuilder sb = new StringBuilder();
@@ -175,8 +175,6 @@ final class JfrStream {
         if (at < JfrSampling.notBefore || !"sampled".equals(ModeControl.modeAt(at))) return false;
         long size = e.getLong("allocationSize");
         if (size <= 0) return false;
-        // T: the fixed TLAB size when the flags are in effect, else the new TLAB's space after this allocation
-        long tlab = !e.hasField("tlabSize") ? 0 : JfrSampling.tlabBytes > 0 ? JfrSampling.tlabBytes : e.getLong("tlabSize") - size;
         ThreadState ts = state(th);
         if (ts == null) return false;
         int[] p = paths.get(st);
@@ -193,11 +191,44 @@ final class JfrStream {
         int key = key(topFrames.get(st), c);
         if (key < 0) return false;
         Registry.TypeInfo t = registry.typeById(Keys.type(key));
-        Estimate w = Estimate.of(size, tlab);
+        Estimate w = Estimate.of(size, inclusion(th.getJavaThreadId(), size, e));
         long count = round(w.count);
-        long elements = t.array ? round(w.count * (Math.max(0, size - Layout.arrayHeader) / (double) Math.max(1, t.elementSize))) : 0;
+        long elements = t.array ? Math.round(count * (Math.max(0, size - Layout.arrayHeader) / (double) Math.max(1, t.elementSize))) : 0;
+        double frac = w.count - Math.floor(w.count);
+        synchronized (perType) {
+            double[] v = perType.computeIfAbsent(Keys.type(key), k -> new double[5]);
+            v[0]++;
+            v[1] += count;
+            v[2] += w.countVariance + frac * (1 - frac);      // plus the stochastic rounding's
+            v[3] += w.bytes;
+            v[4] += w.bytesVariance;
+        }
         Sampler.record(ts, p, p.length, key, count, elements, Math.round(w.bytes));
         return true;
+    }
+
+    /**
+     * The chance that this allocation was seen. An allocation outside TLABs is always reported; one that opened a TLAB
+     * with the flags in effect: the thread's renewal model; without them (the JVM's adaptive TLABs) only the rough
+     * s / T with T the new TLAB's space, which is biased (docs/modes.md).
+     */
+    private double inclusion(long thread, long size, RecordedEvent e) {
+        if (!e.hasField("tlabSize")) return 1;
+        long usable = JfrSampling.tlabUsableBytes;
+        if (usable <= 0) return Math.min(1, size / (double) Math.max(size, e.getLong("tlabSize") - size));
+        TlabRenewal r = renewals.get(thread);
+        if (r == null) renewals.put(thread, r = new TlabRenewal((int) (usable >>> 3)));
+        r.add(size);
+        return r.inclusion(size);
+    }
+
+    /** Per type id: {seen, count, count variance, bytes, bytes variance}, a copy. */
+    Map<Integer, double[]> perType() {
+        synchronized (perType) {
+            Map<Integer, double[]> copy = new HashMap<>();
+            for (Map.Entry<Integer, double[]> en : perType.entrySet()) copy.put(en.getKey(), en.getValue().clone());
+            return copy;
+        }
     }
 
     /** The allocating thread's state; null for the agent's threads and JFR's own. */
