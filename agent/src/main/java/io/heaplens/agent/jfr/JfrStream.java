@@ -59,8 +59,16 @@ final class JfrStream {
     private volatile long lastFlush;
     private volatile boolean closed;
     /** A stack JFR delivered before (the parser shares one object per stack id and chunk) → its path; cleared at each flush. */
-    private final java.util.IdentityHashMap<RecordedStackTrace, int[]> paths = new java.util.IdentityHashMap<>();
-    private final java.util.IdentityHashMap<RecordedStackTrace, RecordedFrame> topFrames = new java.util.IdentityHashMap<>();
+    private final java.util.IdentityHashMap<RecordedStackTrace, Stack> stacks = new java.util.IdentityHashMap<>();
+
+    /** A stack's path in the tree, its top frame, and the key of the last class allocated there (usually the only one). */
+    private static final class Stack {
+        final int[] path;
+        final RecordedFrame top;
+        RecordedClass lastClass;
+        int lastKey;
+        Stack(int[] path, RecordedFrame top) { this.path = path; this.top = top; }
+    }
 
     JfrStream(Registry registry, PackageFilter filter, Instrumentation inst) {
         this.registry = registry;
@@ -86,8 +94,7 @@ final class JfrStream {
         rs.onEvent("jdk.Flush", new Consumer<RecordedEvent>() {
             @Override public void accept(RecordedEvent e) {
                 lastFlush = e.getEndTime().toEpochMilli();
-                paths.clear();                  // the next chunk's stacks are new objects
-                topFrames.clear();
+                stacks.clear();                 // the next chunk's stacks and classes are new objects
             }
         });
         rs.onClose(new Runnable() {
@@ -177,26 +184,33 @@ final class JfrStream {
         if (size <= 0) return false;
         ThreadState ts = state(th);
         if (ts == null) return false;
-        int[] p = paths.get(st);
-        if (p == null) {
+        Stack k = stacks.get(st);
+        if (k == null) {
             List<RecordedFrame> frames = st.getFrames();
             if (frames.isEmpty()) return false;
             if (st.isTruncated()) truncated++;      // deeper than JFR's stackdepth: the path starts mid-stack
-            p = new int[frames.size()];
+            int[] p = new int[frames.size()];
             int n = 0;
             for (RecordedFrame f : frames) p[n++] = frameId(f.getMethod());
-            paths.put(st, p);
-            topFrames.put(st, frames.get(0));
+            stacks.put(st, k = new Stack(p, frames.get(0)));
         }
-        int key = key(topFrames.get(st), c);
+        int key;
+        if (k.lastClass == c) {
+            key = k.lastKey;
+        } else {
+            key = key(k.top, c);
+            k.lastClass = c;
+            k.lastKey = key;
+        }
         if (key < 0) return false;
+        int[] p = k.path;
         Registry.TypeInfo t = registry.typeById(Keys.type(key));
         Estimate w = Estimate.of(size, inclusion(th.getJavaThreadId(), size, e));
         long count = round(w.count);
         long elements = t.array ? Math.round(count * (Math.max(0, size - Layout.arrayHeader) / (double) Math.max(1, t.elementSize))) : 0;
         double frac = w.count - Math.floor(w.count);
         synchronized (perType) {
-            double[] v = perType.computeIfAbsent(Keys.type(key), k -> new double[5]);
+            double[] v = perType.computeIfAbsent(Keys.type(key), id -> new double[5]);
             v[0]++;
             v[1] += count;
             v[2] += w.countVariance + frac * (1 - frac);      // plus the stochastic rounding's
