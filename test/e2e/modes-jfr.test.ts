@@ -12,6 +12,8 @@ import { ChannelClient } from '../../extension/channel/client';
 import { waitForPortFile } from '../../extension/channel/portfile';
 import { CLI, JDK17, JDKS, PROFILE_DIR, ROOT } from './support/env';
 import { compileFixture, exec } from './support/heaplens';
+import { pathToFileURL } from 'url';
+import { chromium, findChromium } from './support/chromium';
 
 interface Node { m?: number; a?: [number, number, number, number, number][]; c?: Node[] }
 interface Doc {
@@ -128,6 +130,21 @@ for (const jdk of JDKS) {
         else assert.ok(e.countSd > 0 && e.countSd < 0.04 * n, `${name}: sd ${e.countSd} of ${n}: the interval says something`);
       }
       console.log(`JDK ${jdk.name}: ${doc.agent.jfrSamples} samples, T = ${doc.agent.jfrTlabBytes} B\n  ${lines.join('\n  ')}`);
+
+      // the intervals reach the user: the text report's type table and the views' data line (HTML report, Chromium)
+      const text = await exec(process.execPath, [CLI, 'report', out]);
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(text.stdout, /^\s*tlabsampling\.Main\$Big\[\]\s+1,707\s+exact\s/m, text.stdout);
+      assert.match(text.stdout, /^\s*tlabsampling\.Main\$Small\s+[\d,]+\s+± \d\.\d %\s/m, text.stdout);
+      if (findChromium()) {
+        const html = path.join(PROFILE_DIR, `modes-jfr-jdk${jdk.name}.html`);
+        const h = await exec(process.execPath, [CLI, 'report', out, '--format', 'html', '-o', html]);
+        assert.equal(h.code, 0, h.stderr);
+        const page = (await chromium(pathToFileURL(html).href, ['--dump-dom', '--window-size=1400,900'])).stdout;
+        assert.match(page, /<summary>Estimate intervals \(95 %\) of the \d+ largest of \d+ types<\/summary>/, 'the data line offers the intervals');
+        assert.match(page, /<li>tlabsampling\.Main\$Big\[\]: 1,707 exact, [^<]+ exact<\/li>/);
+        assert.match(page, /<li>tlabsampling\.Main\$Small: [\d,]+ ± \d\.\d %, [^<]+ ± \d\.\d %<\/li>/);
+      }
     });
 
     it('switches between exact and sampled while running: sampled drops the probes, exact counts continue', async () => {
