@@ -47,7 +47,7 @@ public final class JfrSampling {
             }
             String flags = tlabSettings();
             if (flags != null) stats.warn(flags);
-            JfrStream s = new JfrStream(registry, filter, inst);
+            JfrStream s = new JfrStream(registry, filter);
             s.start();
             String hook = s.holdJfrShutdownHook(inst);
             if (hook != null) stats.warn(hook);

@@ -4,7 +4,6 @@ import io.heaplens.agent.ModeControl;
 import io.heaplens.agent.PackageFilter;
 import io.heaplens.agent.Registry;
 import io.heaplens.agent.collect.AgentThreads;
-import io.heaplens.agent.collect.TypeSizes;
 import io.heaplens.runtime.Keys;
 import io.heaplens.runtime.Layout;
 import io.heaplens.runtime.Sampler;
@@ -45,7 +44,6 @@ final class JfrStream {
 
     private final Registry registry;
     private final PackageFilter filter;
-    private final TypeSizes sizes;
     private final RecordingStream rs;
     private final Map<Long, ThreadState> threads = new HashMap<>();
     private final Map<Long, TlabRenewal> renewals = new HashMap<>();
@@ -70,10 +68,9 @@ final class JfrStream {
         Stack(int[] path, RecordedFrame top) { this.path = path; this.top = top; }
     }
 
-    JfrStream(Registry registry, PackageFilter filter, Instrumentation inst) {
+    JfrStream(Registry registry, PackageFilter filter) {
         this.registry = registry;
         this.filter = filter;
-        this.sizes = new TypeSizes(inst);
         rs = new RecordingStream();
         Consumer<RecordedEvent> onAlloc = new Consumer<RecordedEvent>() {
             @Override public void accept(RecordedEvent e) {
