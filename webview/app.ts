@@ -1,6 +1,8 @@
 // The application: header (title, tabs, exports), the five views, the state and the host's messages.
 import { modeTimeline, TreeKind, treeLabel } from '../extension/model/modes';
-import { ProfileFile } from '../extension/model/types';
+import { Profile, ProfileFile } from '../extension/model/types';
+import { plusMinus, typeIntervals } from '../extension/model/estimates';
+import { bytes, num } from './core/format';
 import { Theme } from './core/colors';
 import { timed } from './timing';
 import { AppContext, View } from './context';
@@ -212,6 +214,19 @@ export class App {
     this.dataLine.classList.toggle('cpu', !!cpu);
     this.dataLine.append(el('span', { class: 'data-label' }, cpu ? `Data: CPU samples of the threads profile (the other views: ${label})` : `Data: ${label}`),
       el('span', { class: 'muted mode-timeline' }, `Modes: ${timeline}`));
+    if (kind === 'sampled' && !cpu && this.data) this.appendIntervals(this.data.profile);
+  }
+
+  /** sampler=jfr: the interval the agent states for each type's estimate (largest types first). */
+  private appendIntervals(profile: Profile): void {
+    const rows = typeIntervals(profile);
+    if (!rows.length) return;
+    const shown = rows.slice(0, 20);
+    const list = el('ol', { class: 'interval-list' }, ...shown.map((t) => el('li', {},
+      `${t.name}: ${num(t.count)} ${plusMinus(t.count, t.countSd)}, ${bytes(t.bytes)} ${plusMinus(t.bytes, t.bytesSd)}`)));
+    this.dataLine.append(el('details', { class: 'intervals' },
+      el('summary', {}, `Estimate intervals (95 %) of the ${shown.length} largest of ${rows.length} types`), list,
+      el('div', { class: 'muted' }, 'Each estimate ± 1.96 standard deviations, as the agent states them for the whole run. They hold when the program allocates in an order unrelated to TLAB boundaries (docs/modes.md, "sampler=jfr").')));
   }
 
   private tabKey(e: KeyboardEvent, id: ViewName): void {

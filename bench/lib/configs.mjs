@@ -46,10 +46,13 @@ export const CONFIGS = [
  * Not in the default run: the threads profiler (CPU sampling every 5 ms, monitors, deadlocks) on top of the paused
  * agent, so that `--configs plain,heaplens-paused,heaplens-threads` isolates its cost (docs/threads.md).
  */
+/** What `heaplens run` passes to the JVM with sampler=jfr (extension/cli/run-command.ts, jfrSamplerJvmArgs). */
+export const JFR_SAMPLER_JVM_ARGS = ['-XX:FlightRecorderOptions=stackdepth=1024', '-XX:TLABSize=16k', '-XX:-ResizeTLAB', '-XX:TLABRefillWasteFraction=1'];
+
 export const EXTRA_CONFIGS = [
   // the sampled mode fed by JFR's allocation samples instead of bytecode probes (docs/modes.md)
-  // (with JFR's stack depth raised as `heaplens run` does for sampler=jfr: see jfrStackDepthArgs)
-  withJvmArgs(heaplens('sampled', 'sampler=jfr', 'heaplens-sampled-jfr'), ['-XX:FlightRecorderOptions=stackdepth=1024']),
+  // (with the JVM arguments `heaplens run` adds for sampler=jfr: see jfrSamplerJvmArgs)
+  withJvmArgs(heaplens('sampled', 'sampler=jfr', 'heaplens-sampled-jfr'), JFR_SAMPLER_JVM_ARGS),
   heaplens('paused', 'threads=true', 'heaplens-threads'),
   heaplens('exact', 'threads=true', 'heaplens-exact-threads'),
 ];

@@ -12,7 +12,7 @@
 // small types came out 16–59 % low — which is what this measurement found.) Sizes are per record (site × calling
 // context): bytes / count.
 import { scanProfile } from './profile-scan.mjs';
-import { heaplens } from './configs.mjs';
+import { heaplens, JFR_SAMPLER_JVM_ARGS, withJvmArgs } from './configs.mjs';
 import { runOnce } from './runone.mjs';
 
 export const DEFAULT_SAMPLE_BYTES = 16 * 1024;
@@ -37,7 +37,19 @@ export function typeTotals(file) {
     }
     return out;
   };
-  return { meta: top.meta ?? {}, root: byName(perType.root), sampled: byName(perType.sampled) };
+  // sampler=jfr: the agent states each type's standard deviations (agent.jfrTypes); joined on the name as above
+  let stated = null;
+  if (top.agent?.jfrTypes?.length) {
+    stated = new Map();
+    for (const [id, , , countSd, , bytesSd] of top.agent.jfrTypes) {
+      const name = names.get(id);
+      if (name == null) continue;
+      const o = stated.get(name) ?? { countVar: 0, bytesVar: 0 };
+      o.countVar += countSd * countSd; o.bytesVar += bytesSd * bytesSd;
+      stated.set(name, o);
+    }
+  }
+  return { meta: top.meta ?? {}, root: byName(perType.root), sampled: byName(perType.sampled), stated };
 }
 
 const rel = (est, exact) => (exact > 0 ? (est - exact) / exact : null);
@@ -63,6 +75,20 @@ export function samplerModel(exact, K) {
   return out;
 }
 
+/** σ per type from the sampled profile's stated standard deviations (absolute), relative to the exact values. */
+function statedModel(exact, stated) {
+  const out = new Map();
+  for (const [type, e] of exact) {
+    const s = stated.get(type);
+    out.set(type, {
+      bytesBias: e.bytes > 0 ? 0 : null, countBias: e.count > 0 ? 0 : null,
+      bytesSigma: s && e.bytes > 0 ? Math.sqrt(s.bytesVar) / e.bytes : null,
+      countSigma: s && e.count > 0 ? Math.sqrt(s.countVar) / e.count : null,
+    });
+  }
+  return out;
+}
+
 /** E[f (1 − f)] of the stochastic rounding of N·r, f its fractional part, N ~ Poisson(mean) (N = 0: no sample). */
 function roundingVariance(mean, r) {
   if (Math.abs(r - Math.round(r)) < 1e-9) return 0;        // whole numbers round to themselves
@@ -81,11 +107,13 @@ function roundingVariance(mean, r) {
  * only count and bytes; repeat: a second exact run, or null); K: the sampled run's mean sample interval in bytes.
  * Returns the top `top` types by exact bytes with the error, the model's bias and σ, and the 3σ verdicts.
  */
-export function compareTypes({ exact, sampled, repeat = null, sampleBytes: K, top = TOP_TYPES }) {
+export function compareTypes({ exact, sampled, repeat = null, sampleBytes: K, stated = null, top = TOP_TYPES }) {
   if (!(K > 0)) throw new Error(`sampleBytes must be positive, got ${K}`);
   const none = { count: 0, bytes: 0 };
   const B = sum(exact, 'bytes');
-  const model = samplerModel(exact, K);
+  // σ: the standard deviations the profile states for its estimates (sampler=jfr), relative to the exact values;
+  // else the probe sampler's model
+  const model = stated ? statedModel(exact, stated) : samplerModel(exact, K);
   const within = (err, bias, sigma) => (err != null && bias != null && sigma != null ? Math.abs(err - bias) <= 3 * sigma : null);
   const rows = [...exact.entries()].filter(([, e]) => e.bytes > 0)
     .sort((a, b) => b[1].bytes - a[1].bytes || (a[0] < b[0] ? -1 : 1)).slice(0, top)
@@ -128,6 +156,10 @@ export function compareTypes({ exact, sampled, repeat = null, sampleBytes: K, to
   const n = (k) => rows.filter((r) => r[k]).length;
   return {
     sampleBytes: K,
+    sigmaFrom: stated ? 'profile' : 'model',
+    // the issue's goal: within ±10 % of exact, counts and bytes
+    countWithin10: rows.filter((r) => r.countError != null && Math.abs(r.countError) <= 0.1).length,
+    bytesWithin10: rows.filter((r) => r.bytesError != null && Math.abs(r.bytesError) <= 0.1).length,
     rows,
     total,
     countWithin3Sigma: n('countWithin3Sigma'),
@@ -142,7 +174,8 @@ export function compareTypes({ exact, sampled, repeat = null, sampleBytes: K, to
 export function measureSampledError(ctx, wl, { sampleBytes, sampler = 'probes', repeat = true, timeoutMs, reference }) {
   const exactCfg = heaplens('exact');
   // sampler=jfr: HotSpot's allocation samples, whose weights are not this model's (docs/modes.md, "sampler=jfr")
-  const sampledCfg = heaplens('sampled', `sampleBytes=${sampleBytes}${sampler === 'jfr' ? ',sampler=jfr' : ''}`);
+  const probesCfg = heaplens('sampled', `sampleBytes=${sampleBytes}`);
+  const sampledCfg = sampler === 'jfr' ? withJvmArgs(heaplens('sampled', 'sampler=jfr'), JFR_SAMPLER_JVM_ARGS) : probesCfg;
   const plan = [['exact', exactCfg], ...(repeat ? [['exactRepeat', exactCfg]] : []), ['sampled', sampledCfg]];
   const runs = {};
   const errors = {};
@@ -179,6 +212,7 @@ export function analyse(out) {
     if (totals.sampled.sampled.size === 0) errors.sampled = 'the sampled run recorded no samples';
     Object.assign(out, compareTypes({
       exact: totals.exact.root, sampled: totals.sampled.sampled, repeat: totals.exactRepeat?.root ?? null, sampleBytes: K,
+      stated: totals.sampled.stated,
     }));
   }
   return out;

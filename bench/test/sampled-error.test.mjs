@@ -189,3 +189,21 @@ test('scanProfile byType sums each tree per type id; typeTotals joins ids by nam
   writeFileSync(f, JSON.stringify({ ...profile, types: profile.types.slice(1) }));
   assert.throws(() => typeTotals(f), /type id 1 is not in the types table/);
 });
+
+test('compareTypes with the σ a sampled profile states (sampler=jfr): relative to exact, and the ±10 % tally', () => {
+  const exact = new Map([['A', { count: 1000, bytes: 16000, sizes: new Map([[16, 1000]]) }], ['B', { count: 10, bytes: 8000, sizes: new Map([[800, 10]]) }]]);
+  const sampled = new Map([['A', { count: 1050, bytes: 16800 }], ['B', { count: 13, bytes: 10400 }]]);
+  const stated = new Map([['A', { countVar: 30 * 30, bytesVar: 480 * 480 }], ['B', { countVar: 1, bytesVar: 800 * 800 }]]);
+  const r = compareTypes({ exact, sampled, sampleBytes: 16384, stated });
+  assert.equal(r.sigmaFrom, 'profile');
+  const a = r.rows.find((x) => x.type === 'A'), b = r.rows.find((x) => x.type === 'B');
+  assert.equal(a.countSigma, 0.03);
+  assert.equal(a.bytesSigma, 0.03);
+  assert.equal(a.countWithin3Sigma, true);            // +5 % within 3 × 3 %
+  assert.equal(b.countSigma, 0.1);
+  assert.equal(b.countWithin3Sigma, true);            // +30 % = 3σ
+  assert.equal(b.bytesWithin3Sigma, true);            // +30 % of bytes, σ 10 %
+  assert.equal(r.countWithin10, 1);
+  assert.equal(r.bytesWithin10, 1);
+  assert.equal(compareTypes({ exact, sampled, sampleBytes: 16384 }).sigmaFrom, 'model');
+});

@@ -7,7 +7,8 @@ import { configByName } from '../lib/configs.mjs';
 test('heaplens-sampled-jfr starts the agent as heaplens run does for sampler=jfr', () => {
   const cfg = configByName('heaplens-sampled-jfr');
   assert.deepEqual(cfg.jvmArgs({ agentJar: '/a.jar', profile: '/p' }),
-    ['-XX:FlightRecorderOptions=stackdepth=1024', '-javaagent:/a.jar=out=/p.heaplens,mode=sampled,sampler=jfr']);
+    ['-XX:FlightRecorderOptions=stackdepth=1024', '-XX:TLABSize=16k', '-XX:-ResizeTLAB', '-XX:TLABRefillWasteFraction=1',
+      '-javaagent:/a.jar=out=/p.heaplens,mode=sampled,sampler=jfr']);
   assert.equal(cfg.needsAgent, true);
 });
 

@@ -67,13 +67,21 @@ export function agentArgument(jar: string, s: AgentSettings): string {
 }
 
 /**
- * With the JFR sampler (agent option sampler=jfr) the JVM's stack depth for JFR events is raised from 64 to the probe
- * sampler's 1024 frames, so deep stacks (xalan's recursive templates) keep their outer frames and the sampled tree
- * its roots; the user's own FlightRecorderOptions win.
+ * The JVM arguments the JFR sampler (agent option sampler=jfr) needs. JFR's stack depth is raised from 64 to the probe
+ * sampler's 1024 frames, so deep stacks (xalan's recursive templates) keep their outer frames and the sampled tree its
+ * roots. The TLAB flags make each TLAB event a sample of known probability (a fixed 16 KiB TLAB, always retired when an
+ * allocation does not fit), which is what makes the agent's estimates unbiased (docs/modes.md, "sampler=jfr"); they
+ * must match the agent's JfrSampling.TLAB_FLAGS. The user's own FlightRecorderOptions or TLAB flags win.
  */
-export function jfrStackDepthArgs(extra: readonly string[], javaArgs: readonly string[]): string[] {
-  if (!extra.includes('sampler=jfr') || javaArgs.some((a) => a.startsWith('-XX:FlightRecorderOptions'))) return [];
-  return ['-XX:FlightRecorderOptions=stackdepth=1024'];
+export const JFR_TLAB_FLAGS = ['-XX:TLABSize=16k', '-XX:-ResizeTLAB', '-XX:TLABRefillWasteFraction=1'];
+
+export function jfrSamplerJvmArgs(extra: readonly string[], javaArgs: readonly string[]): string[] {
+  if (!extra.includes('sampler=jfr')) return [];
+  const set = (flag: RegExp) => javaArgs.some((a) => flag.test(a));
+  return [
+    ...(set(/^-XX:FlightRecorderOptions/) ? [] : ['-XX:FlightRecorderOptions=stackdepth=1024']),
+    ...(set(/^-XX:([+-]ResizeTLAB|TLABSize=|TLABRefillWasteFraction=|[+-]UseTLAB)/) ? [] : JFR_TLAB_FLAGS),
+  ];
 }
 
 export interface RunPlan {
@@ -123,7 +131,7 @@ export function planRun(argv: readonly string[], ctx: CliContext, now = new Date
   }
   const jar = findAgentJar(ctx.env, ctx.cliDir);
   const java = findJava(optionValue(p, 'java'), ctx.env);
-  return { java, args: [...jfrStackDepthArgs(extra, p.rest), agentArgument(jar, settings), ...p.rest], out, heapDump, channel: !p.options.has('no-channel') };
+  return { java, args: [...jfrSamplerJvmArgs(extra, p.rest), agentArgument(jar, settings), ...p.rest], out, heapDump, channel: !p.options.has('no-channel') };
 }
 
 function display(file: string, cwd: string): string {

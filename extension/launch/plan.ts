@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { findAgentJar, onPath } from '../cli/locate';
-import { agentArgument, AgentSettings, jfrStackDepthArgs } from '../cli/run-command';
+import { agentArgument, AgentSettings, jfrSamplerJvmArgs } from '../cli/run-command';
 import { HeapLensConfig, InternalConfig, LaunchError, parseEnvFile, patterns, splitArgs } from './config';
 
 export interface LaunchPlan {
@@ -169,7 +169,7 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
     throw new LaunchError(`Bad HeapLens settings: ${(e as Error).message}`);
   }
   const vmArgs = splitArgs(cfg.vmArgs);
-  const args = [...jfrStackDepthArgs(settings.extra, vmArgs), ...vmArgs, agentArg];
+  const args = [...jfrSamplerJvmArgs(settings.extra, vmArgs), ...vmArgs, agentArg];
   if (modulePaths.length) args.push('--module-path', modulePaths.join(path.delimiter));
   const classPath = classPaths.length ? classPaths.join(path.delimiter) : undefined;
   if (classPath) args.push('-cp', classPath);

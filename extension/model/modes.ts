@@ -21,7 +21,7 @@ const LABEL: Record<TreeKind, string> = {
 /** What the numbers of `kind`'s tree are; the sampled tree says which sampler fed it (meta.sampler). */
 export function treeLabel(kind: TreeKind, profile?: Profile): string {
   if (kind === 'sampled' && profile?.file.meta.sampler === 'jfr') {
-    return 'ESTIMATES from sampled allocations (sampled mode: JFR allocation samples, weighted by bytes)';
+    return 'ESTIMATES from sampled allocations (sampled mode: JFR TLAB samples, each weighted by 1 / its chance of being seen)';
   }
   return LABEL[kind];
 }

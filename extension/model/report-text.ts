@@ -9,6 +9,7 @@ import { append, dateTime, shortPath, table } from './text-table';
 const bytes = (v: number): string => fmtBytes(v, 'table');
 const percent = (part: number, whole: number): string => (whole === 0 ? '-' : share(part / whole, 'table'));
 import { ELEMENT_CODES, ElementCode, Profile } from './types';
+import { plusMinus, TypeInterval, typeIntervals } from './estimates';
 
 const ELEMENT_NAMES: Record<ElementCode, string> = {
   B: 'byte', C: 'char', D: 'double', F: 'float', I: 'int', J: 'long', S: 'short', Z: 'boolean', R: 'reference',
@@ -58,9 +59,20 @@ export function reportText(profile: Profile, opts: TextReportOptions = {}): stri
   const nTypes = opts.types ?? 20;
   section(`Top ${nTypes} types by est. bytes`);
   const types = totalsByType(profile).slice(0, nTypes);
-  append(out, table(['type', 'objects/arrays', 'elements', 'est. bytes', 'share'], types.map((t) => [
-    t.type.name, num(t.count), t.type.array ? num(t.elements) : '', num(t.bytes), percent(t.bytes, all.bytes),
-  ]), ['l', 'r', 'r', 'r', 'r']));
+  // sampler=jfr states each type's interval: shown with the sampled tree, whose numbers they are
+  const stated = (opts.tree ?? meta.mode) === 'sampled' ? new Map(typeIntervals(profile).map((t) => [t.typeId, t])) : new Map<number, TypeInterval>();
+  if (stated.size) {
+    append(out, table(['type', 'objects/arrays', '95 %', 'elements', 'est. bytes', '95 %', 'share'], types.map((t) => {
+      const i = stated.get(t.type.id);
+      return [t.type.name, num(t.count), i ? plusMinus(i.count, i.countSd) : '', t.type.array ? num(t.elements) : '', num(t.bytes),
+        i ? plusMinus(i.bytes, i.bytesSd) : '', percent(t.bytes, all.bytes)];
+    }), ['l', 'r', 'r', 'r', 'r', 'r', 'r']));
+    out.push('(95 %: the interval the agent states for each estimate, ± 1.96 σ over the whole run; docs/modes.md "sampler=jfr")');
+  } else {
+    append(out, table(['type', 'objects/arrays', 'elements', 'est. bytes', 'share'], types.map((t) => [
+      t.type.name, num(t.count), t.type.array ? num(t.elements) : '', num(t.bytes), percent(t.bytes, all.bytes),
+    ]), ['l', 'r', 'r', 'r', 'r']));
+  }
 
   section('Arrays by element type');
   const arrays = arraysByElementCode(profile);

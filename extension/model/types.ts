@@ -143,6 +143,10 @@ export interface AgentStats {
   writeMillis: number;
   bytesWritten: number;
   collectorCycles: number;
+  /** sampler=jfr: the bytes a new TLAB leaves free (0: the TLAB flags were not in effect) */
+  jfrTlabBytes?: number;
+  /** sampler=jfr: per type [type id, events, count, its σ, bytes, its σ] (extension/model/estimates.ts) */
+  jfrTypes?: [number, number, number, number, number, number][];
 }
 
 /** The whole file. */

@@ -1,7 +1,7 @@
-// The sampled mode fed by JFR's allocation samples (agent option sampler=jfr, docs/modes.md "sampler=jfr") on real
-// JVMs (JDK 17 and 25): no class is instrumented, the program's output is unchanged, the samples carry the
-// fixture's frames, and the estimate of the fixture's dominant type falls within the bound stated below; a live
-// switch exact → sampled → exact drops and restores the probes and keeps the exact counts.
+// The sampled mode fed by JFR's TLAB events (agent option sampler=jfr, docs/modes.md "sampler=jfr") on real JVMs
+// (JDK 17 and 25): no class is instrumented, the program's output is unchanged, the samples carry the fixture's
+// frames, and every type's estimated count and bytes fall within the interval the profile states for them, at a fixed
+// false-failure probability; a live switch exact → sampled → exact drops and restores the probes and keeps the exact counts.
 import * as assert from 'assert/strict';
 import { spawn } from 'child_process';
 import * as crypto from 'crypto';
@@ -12,6 +12,8 @@ import { ChannelClient } from '../../extension/channel/client';
 import { waitForPortFile } from '../../extension/channel/portfile';
 import { CLI, JDK17, JDKS, PROFILE_DIR, ROOT } from './support/env';
 import { compileFixture, exec } from './support/heaplens';
+import { pathToFileURL } from 'url';
+import { chromium, findChromium } from './support/chromium';
 
 interface Node { m?: number; a?: [number, number, number, number, number][]; c?: Node[] }
 interface Doc {
@@ -21,11 +23,20 @@ interface Doc {
   sites: { id: number; method: number; kind: string }[];
   threads: { name: string; root?: Node; sampled?: Node }[];
   transform: { classesTransformed: number; retransformed: number; methodsProfiled: number; warnings: string[] };
-  agent: { jfrSamples?: number };
+  agent: { jfrSamples?: number; jfrTlabBytes?: number; jfrTypes?: [number, number, number, number, number, number][] };
 }
 
-const CELLS = 4_000_000;
-const OUTPUT = 'jfrsampling done 7999998000000';
+/**
+ * The bound: |estimate − true count| ≤ Z · sd for counts and bytes of the fixture's 7 types, 14 checks per JDK, 28 in
+ * all; P(|N(0,1)| > 5.6) = 2.1e-8, so under the estimator's normal approximation a correct agent fails this test with
+ * probability below 28 · 2.1e-8 < 1e-6. (The stated sd is the Horvitz-Thompson one for independent inclusions; TLAB
+ * sampling is systematic, which keeps the true spread at or below it: agent TlabRenewalTest simulates it.)
+ */
+const Z = 5.6;
+/** Bytes per allocation with compressed class pointers (both JDKs' default; the fixture's comment derives them). */
+const SIZES = new Map([['tlabsampling.Main$Small', 16], ['tlabsampling.Main$Wide', 64], ['tlabsampling.Main$Small[]', 32],
+  ['tlabsampling.Main$Wide[]', 216], ['long[]', 1616], ['tlabsampling.Main$Mid[]', 12_016], ['tlabsampling.Main$Big[]', 30_016]]);
+const DRAWS = '6000000';
 
 function walk(n: Node | undefined, visit: (n: Node, path: number[]) => void, path: number[] = []): void {
   if (!n) return;
@@ -41,62 +52,99 @@ function exactCount(doc: Doc, typeName: string): number {
   return n;
 }
 
+/** The fixture's line "tlabsampling counts NAME=N …" → JVM type name → count, named as the profile names types. */
+function trueCounts(stdout: string): Map<string, number> {
+  const line = stdout.split('\n').find((l) => l.startsWith('tlabsampling counts '));
+  assert.ok(line, `the fixture printed its counts: ${stdout}`);
+  const profileName = (n: string) => (n === '[J' ? 'long[]' : n.startsWith('[L') ? `${n.slice(2, -1)}[]` : n);
+  return new Map(line.split(' ').slice(2).map((kv) => {
+    const i = kv.lastIndexOf('=');
+    return [profileName(kv.slice(0, i)), Number(kv.slice(i + 1))];
+  }));
+}
+
 let classes = '';
 let modeswitch = '';
 before(async () => {
-  [classes, modeswitch] = await Promise.all([compileFixture('jfrsampling', { jdk: JDK17 }), compileFixture('modeswitch', { jdk: JDK17 })]);
+  [classes, modeswitch] = await Promise.all([compileFixture('tlabsampling', { jdk: JDK17 }), compileFixture('modeswitch', { jdk: JDK17 })]);
 });
 
 for (const jdk of JDKS) {
   describe(`sampled mode with sampler=jfr on JDK ${jdk.name}`, () => {
-    it('records JFR allocation samples without instrumenting any class', async () => {
-      const plain = await exec(jdk.java, ['-cp', classes, 'jfrsampling.Main']);
+    it('estimates every type\'s count and bytes within its stated interval, without instrumenting any class', async () => {
+      const plain = await exec(jdk.java, ['-cp', classes, 'tlabsampling.Main', DRAWS]);
       assert.equal(plain.code, 0, plain.stderr);
-      assert.equal(plain.stdout.trim(), OUTPUT);
+      const truth = trueCounts(plain.stdout);
+      assert.equal(truth.size, 7);
 
       const out = path.join(PROFILE_DIR, `modes-jfr-jdk${jdk.name}.heaplens`);
       fs.mkdirSync(PROFILE_DIR, { recursive: true });
       fs.rmSync(out, { force: true });
       const r = await exec(process.execPath, [CLI, 'run', '--java', jdk.java, '--out', out, '--mode', 'sampled',
-        '--agent-opt', 'sampler=jfr', '--', '-cp', classes, 'jfrsampling.Main']);
+        '--agent-opt', 'sampler=jfr', '--', '-cp', classes, 'tlabsampling.Main', DRAWS]);
       assert.equal(r.code, 0, `heaplens run failed on JDK ${jdk.name}:\n${r.stderr}`);
-      assert.ok(r.stdout.includes(OUTPUT), `the program's output is unchanged: ${r.stdout}`);
+      assert.deepEqual(trueCounts(r.stdout), truth, 'the program allocates the same under the agent (fixed seed)');
       const doc = JSON.parse(fs.readFileSync(out, 'utf8')) as Doc;
 
       assert.equal(doc.meta.mode, 'sampled');
       assert.equal(doc.meta.sampler, 'jfr', `JFR sampling started: ${doc.transform.warnings.join('; ')}`);
+      // the TLAB flags `heaplens run` passes are in effect (no warning), T = 16 KiB less the JVM's end reserve
+      assert.deepEqual(doc.transform.warnings, []);
+      assert.ok((doc.agent.jfrTlabBytes ?? 0) > 15_000 && doc.agent.jfrTlabBytes! <= 16_384, `T = ${doc.agent.jfrTlabBytes}`);
       // no probes: nothing transformed at start or since, as in the paused mode
       assert.equal(doc.transform.classesTransformed, 0);
       assert.equal(doc.transform.retransformed, 0);
       assert.equal(doc.transform.methodsProfiled, 0);
-      assert.ok((doc.agent.jfrSamples ?? 0) >= 20, `JFR samples: ${doc.agent.jfrSamples}`);
 
-      // The estimate for Cell on the main thread, and the samples' calling traces (the fixture's frames).
-      const cell = new Set(doc.types.filter((t) => t.name === 'jfrsampling.Main$Cell').map((t) => t.id));
+      const typeName = new Map(doc.types.map((t) => [t.id, t.name]));
       const names = new Map(doc.methods.map((m) => [m.id, `${m.class}.${m.name}`]));
       const sites = new Map(doc.sites.map((s) => [s.id, s]));
-      let est = 0;
-      let underFill = 0;
+      // the sampled trees: per type the recorded count, and how much of it sits under main > allocate > make
+      const inTrees = new Map<string, number>();
+      const underMake = new Map<string, number>();
       for (const t of doc.threads) {
         walk(t.sampled, (n, p) => {
           for (const [site, type, count] of n.a ?? []) {
-            if (!cell.has(type)) continue;
-            est += count;
+            const name = typeName.get(type)!;
             assert.equal(sites.get(site)!.kind, 'jfr');
-            if (p.map((m) => names.get(m)).join(' > ') === 'jfrsampling.Main.main > jfrsampling.Main.fill') underFill += count;
+            inTrees.set(name, (inTrees.get(name) ?? 0) + count);
+            if (p.map((m) => names.get(m)).join(' > ') === 'tlabsampling.Main.main > tlabsampling.Main.allocate > tlabsampling.Main.make') {
+              underMake.set(name, (underMake.get(name) ?? 0) + count);
+            }
           }
         });
       }
-      const err = (est - CELLS) / CELLS;
-      console.log(`JDK ${jdk.name}: Cell estimate ${est} of ${CELLS} (${(err * 100).toFixed(1)} %), ${doc.agent.jfrSamples} samples`);
-      assert.ok(underFill >= 0.95 * est && est > 0, `Cell samples under main > fill: ${underFill} of ${est}`);
-      // The bound (docs/modes.md, "sampler=jfr"): JFR's weights sum a thread's allocated bytes between samples, and
-      // here almost all of main's bytes after start-up are Cells, so on JDK 17 the estimate is the count up to the
-      // bytes before the first and after the last sample (measured -0.1 to -0.8 %; bound ±10 %). On JDK 25 the
-      // JVM's own weights miss bytes allocated by compiled code (plain -XX:StartFlightRecording, no agent: 14 % of
-      // Cell's bytes; with the agent measured 47-70 %): there the bound is only that nothing is over-counted.
-      if (jdk.name === '17') assert.ok(Math.abs(err) <= 0.10, `Cell: estimate ${est} vs ${CELLS}: ${(err * 100).toFixed(1)} % > ±10 %`);
-      else assert.ok(est <= 1.10 * CELLS && est >= 0.05 * CELLS, `Cell: estimate ${est} vs ${CELLS} outside [5 %, 110 %]`);
+      const intervals = new Map((doc.agent.jfrTypes ?? []).map(([id, seen, count, countSd, bytes, bytesSd]) => [typeName.get(id)!, { seen, count, countSd, bytes, bytesSd }]));
+      const lines: string[] = [];
+      for (const [name, n] of truth) {
+        const e = intervals.get(name);
+        assert.ok(e, `${name}: no estimate in agent.jfrTypes`);
+        // the interval's count is what the trees hold, all of it at the fixture's allocation frame
+        assert.equal(inTrees.get(name), e.count, `${name}: trees ${inTrees.get(name)} vs jfrTypes ${e.count}`);
+        assert.ok((underMake.get(name) ?? 0) >= 0.99 * e.count, `${name}: ${underMake.get(name)} of ${e.count} under main > allocate > make`);
+        const size = SIZES.get(name)!;
+        lines.push(`${name} ${e.count} ± ${e.countSd} (true ${n}, ${((e.count - n) / n * 100).toFixed(2)} %, ${e.seen} seen)`);
+        assert.ok(Math.abs(e.count - n) <= Z * e.countSd + 1, `${name}: count ${e.count} vs ${n}: more than ${Z} sd (${e.countSd}) apart`);
+        assert.ok(Math.abs(e.bytes - n * size) <= Z * e.bytesSd + 1, `${name}: bytes ${e.bytes} vs ${n * size}: more than ${Z} sd (${e.bytesSd}) apart`);
+        if (size > 16_384) assert.equal(e.count, n, `${name}: larger than a TLAB, every one is seen`);
+        else assert.ok(e.countSd > 0 && e.countSd < 0.04 * n, `${name}: sd ${e.countSd} of ${n}: the interval says something`);
+      }
+      console.log(`JDK ${jdk.name}: ${doc.agent.jfrSamples} samples, T = ${doc.agent.jfrTlabBytes} B\n  ${lines.join('\n  ')}`);
+
+      // the intervals reach the user: the text report's type table and the views' data line (HTML report, Chromium)
+      const text = await exec(process.execPath, [CLI, 'report', out]);
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(text.stdout, /^\s*tlabsampling\.Main\$Big\[\]\s+1,707\s+exact\s/m, text.stdout);
+      assert.match(text.stdout, /^\s*tlabsampling\.Main\$Small\s+[\d,]+\s+± \d\.\d %\s/m, text.stdout);
+      if (findChromium()) {
+        const html = path.join(PROFILE_DIR, `modes-jfr-jdk${jdk.name}.html`);
+        const h = await exec(process.execPath, [CLI, 'report', out, '--format', 'html', '-o', html]);
+        assert.equal(h.code, 0, h.stderr);
+        const page = (await chromium(pathToFileURL(html).href, ['--dump-dom', '--window-size=1400,900'])).stdout;
+        assert.match(page, /<summary>Estimate intervals \(95 %\) of the \d+ largest of \d+ types<\/summary>/, 'the data line offers the intervals');
+        assert.match(page, /<li>tlabsampling\.Main\$Big\[\]: 1,707 exact, [^<]+ exact<\/li>/);
+        assert.match(page, /<li>tlabsampling\.Main\$Small: [\d,]+ ± \d\.\d %, [^<]+ ± \d\.\d %<\/li>/);
+      }
     });
 
     it('switches between exact and sampled while running: sampled drops the probes, exact counts continue', async () => {

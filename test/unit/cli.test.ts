@@ -81,12 +81,12 @@ test('run: the -javaagent argument (comma between options, colon between list it
   assert.equal(defaultOutName(new Date(2026, 0, 2, 3, 4, 5)), 'heaplens-20260102-030405.heaplens');
 });
 
-test('run: the JFR sampler gets JFR stacks as deep as the probe sampler\'s, unless the user set FlightRecorderOptions', () => {
+test('run: the JFR sampler gets deep JFR stacks and fixed TLABs, unless the user set FlightRecorderOptions or TLAB flags', () => {
   const jfr = planRun(['--java', fakeJava, '--mode', 'sampled', '--agent-opt', 'sampler=jfr', '--', '-cp', 'cls', 'Main'], ctx());
-  assert.equal(jfr.args[0], '-XX:FlightRecorderOptions=stackdepth=1024');
-  assert.match(jfr.args[1], /^-javaagent:.*,mode=sampled,sampler=jfr$/);
-  const own = planRun(['--java', fakeJava, '--agent-opt', 'sampler=jfr', '--', '-XX:FlightRecorderOptions=stackdepth=64', 'Main'], ctx());
-  assert.deepEqual(own.args.slice(1), ['-XX:FlightRecorderOptions=stackdepth=64', 'Main']);
+  assert.deepEqual(jfr.args.slice(0, 4), ['-XX:FlightRecorderOptions=stackdepth=1024', '-XX:TLABSize=16k', '-XX:-ResizeTLAB', '-XX:TLABRefillWasteFraction=1']);
+  assert.match(jfr.args[4], /^-javaagent:.*,mode=sampled,sampler=jfr$/);
+  const own = planRun(['--java', fakeJava, '--agent-opt', 'sampler=jfr', '--', '-XX:FlightRecorderOptions=stackdepth=64', '-XX:TLABSize=64k', 'Main'], ctx());
+  assert.deepEqual(own.args.slice(1), ['-XX:FlightRecorderOptions=stackdepth=64', '-XX:TLABSize=64k', 'Main']);
   assert.match(own.args[0], /^-javaagent:/);
   const probes = planRun(['--java', fakeJava, '--mode', 'sampled', '--', 'Main'], ctx());
   assert.match(probes.args[0], /^-javaagent:/);

@@ -51,10 +51,10 @@ test('main class launch: vmArgs, agent with portFile/include/exclude, classpath,
 test('sampler: "jfr" becomes the agent option with JFR\'s stack depth raised unless vmArgs set it; a bad value is refused', () => {
   const agent = (p: { args: string[] }) => p.args.find((a) => a.startsWith('-javaagent:'))!;
   const jfr = planLaunch(cfg({ mainClass: 'M', mode: 'sampled', sampler: 'jfr', vmArgs: '-Xmx1g' }), {}, { now, tmpDir: '/t' });
-  assert.deepEqual(jfr.args.slice(0, 2), ['-XX:FlightRecorderOptions=stackdepth=1024', '-Xmx1g']);
+  assert.deepEqual(jfr.args.slice(0, 5), ['-XX:FlightRecorderOptions=stackdepth=1024', '-XX:TLABSize=16k', '-XX:-ResizeTLAB', '-XX:TLABRefillWasteFraction=1', '-Xmx1g']);
   assert.match(agent(jfr), /,mode=sampled,.*sampler=jfr/);
   const own = planLaunch(cfg({ mainClass: 'M', mode: 'sampled', sampler: 'jfr', vmArgs: '-XX:FlightRecorderOptions=stackdepth=256' }), {}, { now, tmpDir: '/t' });
-  assert.deepEqual(own.args.slice(0, 1), ['-XX:FlightRecorderOptions=stackdepth=256']);
+  assert.deepEqual(own.args.slice(0, 4), ['-XX:TLABSize=16k', '-XX:-ResizeTLAB', '-XX:TLABRefillWasteFraction=1', '-XX:FlightRecorderOptions=stackdepth=256']);
   const probes = planLaunch(cfg({ mainClass: 'M', mode: 'sampled', sampler: 'probes' }), {}, { now, tmpDir: '/t' });
   assert.doesNotMatch(probes.args.join(' '), /sampler=|FlightRecorderOptions/);
   assert.throws(() => planLaunch(cfg({ mainClass: 'M', sampler: 'async' }), {}, { now, tmpDir: '/t' }), /"sampler" must be "probes" or "jfr", not "async"/);

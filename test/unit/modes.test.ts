@@ -49,7 +49,7 @@ describe('modes: each mode keeps its own tree', () => {
     const d = doc(true) as { meta: { sampler?: string } };
     d.meta.sampler = 'jfr';
     const jfr = validateProfile(d);
-    assert.equal(treeLabel('sampled', jfr), 'ESTIMATES from sampled allocations (sampled mode: JFR allocation samples, weighted by bytes)');
+    assert.equal(treeLabel('sampled', jfr), 'ESTIMATES from sampled allocations (sampled mode: JFR TLAB samples, each weighted by 1 / its chance of being seen)');
     assert.equal(treeLabel('exact', jfr), 'exact counts per calling context (exact mode)');
     assert.equal(modeTimeline(jfr), 'exact from 10:00:01, sampled (JFR) from 10:00:09');
   });

@@ -88,9 +88,11 @@ final class ProfileWriter {
                 .field("jfrSamples", io.heaplens.agent.jfr.JfrSampling.counts()[0])
                 .field("jfrDropped", io.heaplens.agent.jfr.JfrSampling.counts()[1])
                 .field("jfrTruncated", io.heaplens.agent.jfr.JfrSampling.counts()[2])
+                .field("jfrTlabBytes", io.heaplens.agent.jfr.JfrSampling.tlabUsableBytes())
                 .field("writeMillis", lastWriteMillis).field("bytesWritten", lastBytes).field("collectorCycles", cycles);
             String loss = io.heaplens.runtime.Sampler.firstLoss;
             if (loss != null) j.field("firstLostTrace", loss);
+            writeJfrIntervals(j);
             j.end('}');
             j.end('}');
         }
@@ -170,6 +172,22 @@ final class ProfileWriter {
             methods.or(targets);
         }
         for (int s = sites.nextSetBit(0); s >= 0; s = sites.nextSetBit(s + 1)) types.set(registry.siteById(s).type);
+    }
+
+    /**
+     * sampler=jfr: per type, [type id, seen allocations, estimated count, its standard deviation, estimated bytes, its
+     * standard deviation] over the whole run (all threads and modes' sampled phases): the interval of each estimate.
+     */
+    private void writeJfrIntervals(Json j) throws IOException {
+        java.util.Map<Integer, double[]> per = io.heaplens.agent.jfr.JfrSampling.perType();
+        if (per.isEmpty()) return;
+        j.name("jfrTypes").begin('[');
+        for (java.util.Map.Entry<Integer, double[]> en : new java.util.TreeMap<>(per).entrySet()) {
+            if (!types.get(en.getKey())) continue;
+            double[] v = en.getValue();
+            j.numbers(en.getKey(), (long) v[0], (long) v[1], Math.round(Math.sqrt(v[2])), Math.round(v[3]), Math.round(Math.sqrt(v[4])));
+        }
+        j.end(']');
     }
 
     private void writeTypes(Json j) throws IOException {

@@ -4,7 +4,6 @@ import io.heaplens.agent.ModeControl;
 import io.heaplens.agent.PackageFilter;
 import io.heaplens.agent.Registry;
 import io.heaplens.agent.collect.AgentThreads;
-import io.heaplens.agent.collect.TypeSizes;
 import io.heaplens.runtime.Keys;
 import io.heaplens.runtime.Layout;
 import io.heaplens.runtime.Sampler;
@@ -25,39 +24,55 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Turns jdk.ObjectAllocationSample events into the sampled mode's data. An event names the allocated class, the
- * thread, its stack, and a weight: the bytes the thread allocated since its previous sample. The sample's top
- * frame becomes an allocation site (kind "jfr"); its stack, reduced to the frames exact mode would show
- * (profiled methods), becomes the path in the thread's sampled tree, as the probe sampler's walk does. Objects:
- * weight / instance size objects; arrays: one array per sample (JFR does not report an array's length), weight
- * bytes, and the elements those bytes hold. Runs on one agent thread, the only writer of the sampled trees.
+ * Turns HotSpot's TLAB events into the sampled mode's data. jdk.ObjectAllocationInNewTLAB fires for the allocation
+ * that did not fit in its thread's TLAB (thread-local allocation buffer) and opened a new one; it names the class,
+ * the allocation's size in bytes (arrays included) and the thread's stack. With the TLAB flags the launcher passes
+ * ({@link JfrSampling#TLAB_FLAGS}: a fixed TLAB, always retired when an allocation does not fit) the chance that an
+ * allocation of s bytes is seen follows from the sizes the thread allocates ({@link TlabRenewal}); the event then
+ * stands for 1 / π allocations and s / π bytes (Horvitz-Thompson), arrays included.
+ * jdk.ObjectAllocationOutsideTLAB (an allocation no TLAB can hold) is every such allocation: weight 1.
+ * Why not jdk.ObjectAllocationSample (the JDK's default allocation event): it says nothing of an array's length, its
+ * weight (the bytes since the thread's previous sample) is not an inclusion probability, and its interval is the
+ * JVM's adaptive TLAB (1–2 MB on the bench: a few hundred samples a run, σ 20–40 % per type); numbers in
+ * bench/results/jdk17-sampled-tlab.md. The event's top frame becomes an allocation site (kind "jfr"); its stack,
+ * reduced to the frames exact mode would show (profiled methods), becomes the path in the thread's sampled tree.
+ * Runs on one agent thread, the only writer of the sampled trees.
  */
 final class JfrStream {
-    private static final String EVENT = "jdk.ObjectAllocationSample";
+    private static final String IN_NEW_TLAB = "jdk.ObjectAllocationInNewTLAB";
+    private static final String OUTSIDE_TLAB = "jdk.ObjectAllocationOutsideTLAB";
 
     private final Registry registry;
     private final PackageFilter filter;
-    private final TypeSizes sizes;
     private final RecordingStream rs;
     private final Map<Long, ThreadState> threads = new HashMap<>();
+    private final Map<Long, TlabRenewal> renewals = new HashMap<>();
+    /** Per type id: seen allocations, estimated count, its variance, estimated bytes, its variance (read by the profile writer). */
+    private final Map<Integer, double[]> perType = new HashMap<>();
     private final Map<String, Integer> methodIds = new HashMap<>();
     private final Map<String, Integer> keys = new HashMap<>();
     private final StringBuilder sb = new StringBuilder();
-    private int[] path = new int[64];
     private long random = System.nanoTime() | 1;
     volatile long samples, dropped, truncated;
     private volatile long lastFlush;
     private volatile boolean closed;
-    private boolean starterSeen;
-    private long starterWeight;
+    /** A stack JFR delivered before (the parser shares one object per stack id and chunk) → its path; cleared at each flush. */
+    private final java.util.IdentityHashMap<RecordedStackTrace, Stack> stacks = new java.util.IdentityHashMap<>();
 
-    JfrStream(Registry registry, PackageFilter filter, Instrumentation inst) {
+    /** A stack's path in the tree, its top frame, and the key of the last class allocated there (usually the only one). */
+    private static final class Stack {
+        final int[] path;
+        final RecordedFrame top;
+        RecordedClass lastClass;
+        int lastKey;
+        Stack(int[] path, RecordedFrame top) { this.path = path; this.top = top; }
+    }
+
+    JfrStream(Registry registry, PackageFilter filter) {
         this.registry = registry;
         this.filter = filter;
-        this.sizes = new TypeSizes(inst);
         rs = new RecordingStream();
-        rs.enable(EVENT).with("throttle", JfrSampling.THROTTLE).withStackTrace();
-        rs.onEvent(EVENT, new Consumer<RecordedEvent>() {
+        Consumer<RecordedEvent> onAlloc = new Consumer<RecordedEvent>() {
             @Override public void accept(RecordedEvent e) {
                 try {
                     if (add(e)) samples++; else dropped++;
@@ -65,12 +80,19 @@ final class JfrStream {
                     dropped++;
                 }
             }
-        });
+        };
+        for (String ev : new String[] {IN_NEW_TLAB, OUTSIDE_TLAB}) {
+            rs.enable(ev).withStackTrace();
+            rs.onEvent(ev, onAlloc);
+        }
         // JFR writes a jdk.Flush event each time it hands its buffers over: one written after the drain began
         // means every sample taken before it has been delivered.
         rs.enable("jdk.Flush");
         rs.onEvent("jdk.Flush", new Consumer<RecordedEvent>() {
-            @Override public void accept(RecordedEvent e) { lastFlush = e.getEndTime().toEpochMilli(); }
+            @Override public void accept(RecordedEvent e) {
+                lastFlush = e.getEndTime().toEpochMilli();
+                stacks.clear();                 // the next chunk's stacks and classes are new objects
+            }
         });
         rs.onClose(new Runnable() {
             @Override public void run() { closed = true; }
@@ -153,40 +175,71 @@ final class JfrStream {
         RecordedClass c = e.getClass("objectClass");
         RecordedStackTrace st = e.getStackTrace();
         if (th == null || c == null || st == null) return false;
-        long weight = e.getLong("weight");
         long at = e.getStartTime().toEpochMilli();
-        if (th.getJavaThreadId() == JfrSampling.starterId && !starterSeen) {
-            if (at < JfrSampling.notBefore) {
-                starterWeight += weight;           // the agent's start-up, JFR's own included
-                return false;
-            }
-            starterSeen = true;
-            weight -= Math.max(0, JfrSampling.starterBytes - starterWeight);
-        }
         if (at < JfrSampling.notBefore || !"sampled".equals(ModeControl.modeAt(at))) return false;
+        long size = e.getLong("allocationSize");
+        if (size <= 0) return false;
         ThreadState ts = state(th);
         if (ts == null) return false;
-        List<RecordedFrame> frames = st.getFrames();
-        if (frames.isEmpty()) return false;
-        if (weight <= 0) return false;
-        if (st.isTruncated()) truncated++;      // deeper than JFR's stackdepth (64): the path starts mid-stack
-        int n = 0;
-        if (path.length < frames.size()) path = new int[frames.size()];
-        for (RecordedFrame f : frames) path[n++] = frameId(f.getMethod());
-        int key = key(frames.get(0), c);
-        if (key < 0) return false;
-        Registry.TypeInfo t = registry.typeById(Keys.type(key));
-        long count, elements;
-        if (t.array) {
-            count = 1;
-            elements = Math.max(0, weight - Layout.arrayHeader) / Math.max(1, t.elementSize);
-        } else {
-            long size = sizes.sizeOf(t);
-            count = round((double) weight / (size > 0 ? size : Keys.objectSize(key)));
-            elements = 0;
+        Stack k = stacks.get(st);
+        if (k == null) {
+            List<RecordedFrame> frames = st.getFrames();
+            if (frames.isEmpty()) return false;
+            if (st.isTruncated()) truncated++;      // deeper than JFR's stackdepth: the path starts mid-stack
+            int[] p = new int[frames.size()];
+            int n = 0;
+            for (RecordedFrame f : frames) p[n++] = frameId(f.getMethod());
+            stacks.put(st, k = new Stack(p, frames.get(0)));
         }
-        Sampler.record(ts, path, n, key, count, elements, weight);
+        int key;
+        if (k.lastClass == c) {
+            key = k.lastKey;
+        } else {
+            key = key(k.top, c);
+            k.lastClass = c;
+            k.lastKey = key;
+        }
+        if (key < 0) return false;
+        int[] p = k.path;
+        Registry.TypeInfo t = registry.typeById(Keys.type(key));
+        Estimate w = Estimate.of(size, inclusion(th.getJavaThreadId(), size, e));
+        long count = round(w.count);
+        long elements = t.array ? Math.round(count * (Math.max(0, size - Layout.arrayHeader) / (double) Math.max(1, t.elementSize))) : 0;
+        double frac = w.count - Math.floor(w.count);
+        synchronized (perType) {
+            double[] v = perType.computeIfAbsent(Keys.type(key), id -> new double[5]);
+            v[0]++;
+            v[1] += count;
+            v[2] += w.countVariance + frac * (1 - frac);      // plus the stochastic rounding's
+            v[3] += w.bytes;
+            v[4] += w.bytesVariance;
+        }
+        Sampler.record(ts, p, p.length, key, count, elements, Math.round(w.bytes));
         return true;
+    }
+
+    /**
+     * The chance that this allocation was seen. An allocation outside TLABs is always reported; one that opened a TLAB
+     * with the flags in effect: the thread's renewal model; without them (the JVM's adaptive TLABs) only the rough
+     * s / T with T the new TLAB's space, which is biased (docs/modes.md).
+     */
+    private double inclusion(long thread, long size, RecordedEvent e) {
+        if (!e.hasField("tlabSize")) return 1;
+        long usable = JfrSampling.tlabUsableBytes;
+        if (usable <= 0) return Math.min(1, size / (double) Math.max(size, e.getLong("tlabSize") - size));
+        TlabRenewal r = renewals.get(thread);
+        if (r == null) renewals.put(thread, r = new TlabRenewal((int) (usable >>> 3)));
+        r.add(size);
+        return r.inclusion(size);
+    }
+
+    /** Per type id: {seen, count, count variance, bytes, bytes variance}, a copy. */
+    Map<Integer, double[]> perType() {
+        synchronized (perType) {
+            Map<Integer, double[]> copy = new HashMap<>();
+            for (Map.Entry<Integer, double[]> en : perType.entrySet()) copy.put(en.getKey(), en.getValue().clone());
+            return copy;
+        }
     }
 
     /** The allocating thread's state; null for the agent's threads and JFR's own. */
