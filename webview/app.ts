@@ -2,7 +2,7 @@
 import { modeTimeline, TreeKind, treeLabel } from '../extension/model/modes';
 import { Profile, ProfileFile } from '../extension/model/types';
 import { plusMinus, typeIntervals } from '../extension/model/estimates';
-import { bytes, num } from './core/format';
+import { bytes, num } from '../extension/model/format';
 import { Theme } from './core/colors';
 import { timed } from './timing';
 import { AppContext, View } from './context';
