@@ -18,7 +18,8 @@ usage:
       (default heaplens-YYYYMMDD-HHMMSS.heaplens in the current directory)
   ${REPORT_USAGE}
       summarize a profile as text; write a self-contained HTML report (flame tree, sites,
-      arrays, threads, diff with --baseline); export collapsed stacks or speedscope JSON
+      arrays, threads, diff with --baseline); export collapsed stacks, speedscope JSON or
+      gzipped pprof (allocations and bytes, for go tool pprof, Pyroscope, Parca, Grafana)
   ${DIFF_USAGE}
       compare two profiles: the largest increases and decreases by method (inclusive),
       allocation site or type; --format json for tools
