@@ -186,6 +186,9 @@ export class App {
     this.actions.append(
       button('Collapsed', 'export', () => post({ type: 'export', format: 'collapsed', metric, tree: d?.kind }), `Export collapsed stacks (${what})`),
       button('Speedscope', 'export', () => post({ type: 'export', format: 'speedscope', metric, tree: d?.kind }), `Export speedscope JSON (${what})`),
+      // pprof holds allocations and bytes together (allocation data only: CPU samples stay in the other exports)
+      button('pprof', 'export', () => post({ type: 'export', format: 'pprof', metric: 'bytes', tree: d?.kind }),
+        'Export gzipped pprof (allocations and bytes) for go tool pprof, Pyroscope, Parca or Grafana'),
     );
     if (this.host.kind === 'vscode' && this.live) {
       this.actions.append(button('Snapshot', 'device-camera', () => post({ type: 'snapshot' }), 'Save a snapshot of the live profile'));

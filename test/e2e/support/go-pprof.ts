@@ -1,6 +1,6 @@
 // A real pprof client for the export tests: `go tool pprof` from Debian's golang-go, installed here when missing
 // (idempotent: apt-get update + install only when `go` is not found), as test/vscode/harness/install.mjs does for
-// chromium. Go gets its own GOCACHE/HOME in a temp folder and no network (GOPROXY=off, GOFLAGS=-mod=mod unset).
+// chromium. Go gets its own GOCACHE/HOME in a temp folder and no network (GOPROXY=off, GOTOOLCHAIN=local).
 import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -20,8 +20,8 @@ function aptInstalled(pkg: string): boolean {
 /** The go binary; installs Debian's golang-go when it is missing (needs root, as the test machine's setup has). */
 export function ensureGo(): string {
   const found = findGo();
-  if (found && aptInstalled('golang-go')) return found;
   if (found) return found;
+  if (aptInstalled('golang-go')) throw new Error('golang-go is installed but no go binary is at ' + GO_CANDIDATES.join(' or '));
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'golang-go']]) {
     const r = spawnSync('apt-get', args, { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
