@@ -20,6 +20,11 @@ const LABEL: Record<TreeKind, string> = {
 
 /** What the numbers of `kind`'s tree are; the sampled tree says which sampler fed it (meta.sampler). */
 export function treeLabel(kind: TreeKind, profile?: Profile): string {
+  const imported = profile?.file.meta.imported;
+  if (imported?.from === 'jfr' && kind === 'sampled') return `ESTIMATES from a JFR recording's allocation samples (${imported.estimator})`;
+  if (imported?.from === 'jfr' && kind === 'traces') {
+    return 'JFR old-object samples: objects still alive when the recording ended; counts are samples, not allocations';
+  }
   if (kind === 'sampled' && profile?.file.meta.sampler === 'jfr') {
     return 'ESTIMATES from sampled allocations (sampled mode: JFR allocation samples, weighted by bytes)';
   }

@@ -53,6 +53,8 @@ export interface Meta {
   sequence: number;
   options: Record<string, unknown>;
   layout: Layout;
+  /** set on profiles made by `heaplens import` from a JFR recording (extension/jfr/to-profile.ts) */
+  imported?: import('../jfr/to-profile').ImportInfo;
 }
 
 export interface TypeEntry {
