@@ -54,6 +54,8 @@ final class JfrEvents {
     private final Map<String, long[]> cpu = new LinkedHashMap<>();
     private final Map<String, long[]> old = new LinkedHashMap<>();        // → [samples, elements or -1]
     private final Map<String, Long> counts = new HashMap<>();
+    private final java.util.Set<Long> sampledThreads = new java.util.HashSet<>();
+    private final long[] firstSamples = new long[2];
     private final StringBuilder sb = new StringBuilder();
     private long start = Long.MAX_VALUE, end = Long.MIN_VALUE, periodMillis = -1, executionTypeId = -1;
     private final Map<String, String> jvm = new LinkedHashMap<>();
@@ -95,7 +97,18 @@ final class JfrEvents {
         long te = e.getEndTime().toEpochMilli();
         if (te > end) end = te;
         switch (type) {
-            case SAMPLE: allocation(e, 0, e.getLong("weight")); break;
+            case SAMPLE: {
+                // A thread's first sample weighs everything it allocated since it started, before the recording too
+                // (a JVM's start-up, hours of work when the recording began later): left out, counted in firstSamples.
+                RecordedThread th = e.getThread("eventThread");
+                if (th != null && sampledThreads.add(th.getJavaThreadId())) {
+                    firstSamples[0]++;
+                    firstSamples[1] += e.getLong("weight");
+                    break;
+                }
+                allocation(e, 0, e.getLong("weight"));
+                break;
+            }
             case NEW_TLAB: tlabSize(e); allocation(e, 1, e.getLong("tlabSize")); break;
             case OUTSIDE_TLAB: tlabSize(e); allocation(e, 2, e.getLong("allocationSize")); break;
             case EXECUTION: {
@@ -276,6 +289,7 @@ final class JfrEvents {
         j.begin('{').field("format", "heaplens-jfr-events").field("version", 1)
             .field("start", start).field("end", end).field("executionPeriodMillis", periodMillis);
         if (truncatedFile) j.field("truncated", truncation);
+        j.name("firstSamples").numbers(firstSamples);
         j.name("layout").begin('{').field("objectHeader", HEADER).field("arrayHeader", ARRAY_HEADER).field("reference", REF)
             .field("alignment", ALIGN).end('}');
         j.name("jvm").begin('{');
