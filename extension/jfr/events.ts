@@ -25,6 +25,8 @@ export interface JfrEvents {
   end: number;
   /** jdk.ExecutionSample's period setting in the recording, -1 when not found */
   executionPeriodMillis: number;
+  /** [samples, their weight]: each thread's first allocation sample, left out (its weight counts bytes from before the recording) */
+  firstSamples?: [number, number];
   /** set when the file ended early: the events read before are kept */
   truncated?: string;
   layout: { objectHeader: number; arrayHeader: number; reference: number; alignment: number };

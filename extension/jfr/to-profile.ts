@@ -169,6 +169,10 @@ export function jfrToProfile(ev: JfrEvents, file: string): ProfileFile {
   if (unsized.size) {
     warnings.push(`${unsized.size} class(es) could not be sized (not in the recording's TLAB events, not loadable here: give heaplens import --cp the program's class path): their object counts are sample counts: ${[...unsized].slice(0, 10).join(', ')}`);
   }
+  const [firstN, firstBytes] = ev.firstSamples ?? [0, 0];
+  if (firstN) {
+    warnings.push(`${firstN} first sample(s) of threads left out: each weighs what its thread allocated since it started, before the recording too (${Math.round(firstBytes / 1024)} KiB in all)`);
+  }
   if (ev.truncated) warnings.push(`the recording ends early (${ev.truncated}): the events before that point are shown`);
   if (allocRows.length === 0) warnings.push('the recording has no allocation events (jdk.ObjectAllocationSample needs JDK 16+ and the default or profile settings)');
 
