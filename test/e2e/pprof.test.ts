@@ -9,6 +9,8 @@ import { before, describe, it } from 'node:test';
 import { CLI, JDK17, PROFILE_DIR, ROOT } from './support/env';
 import { exec } from './support/heaplens';
 import { ensureGo, goPprof } from './support/go-pprof';
+import { findChromium } from './support/chromium';
+import * as zlib from 'zlib';
 
 interface Node { m?: number; a?: number[][]; c?: Node[] }
 interface Doc {
@@ -96,4 +98,30 @@ describe('pprof export read by go tool pprof', () => {
       console.log(`pprof ${index}: total ${top.total}, top ${pprofTypes.slice(0, 3).map(([k, v]) => `${k} ${v}`).join(', ')}; ${want.methods.size} methods match`);
     });
   }
+
+  it('the HTML report\'s pprof button downloads the same profile (gzipped in the page by CompressionStream)', async () => {
+    const html = path.join(PROFILE_DIR, 'pprof-demo.html');
+    const r = await exec(process.execPath, [CLI, 'report', PROFILE, '--format', 'html', '--out', html]);
+    assert.equal(r.code, 0, r.stderr);
+    const chromiumPath = findChromium();
+    assert.ok(chromiumPath, 'Chromium is needed (apt-get install chromium)');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { chromium } = require('playwright-core') as typeof import('playwright-core');
+    const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+    try {
+      const page = await browser.newPage({ acceptDownloads: true });
+      await page.goto(`file://${html}`);
+      const button = page.locator('button', { hasText: 'pprof' });
+      await button.first().waitFor({ timeout: 30_000 });
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), button.first().click()]);
+      assert.equal(download.suggestedFilename(), 'pprof-demo.pb.gz');
+      const saved = path.join(PROFILE_DIR, 'pprof-demo.from-report.pb.gz');
+      await download.saveAs(saved);
+      const gunzip = (f: string): Buffer => zlib.gunzipSync(fs.readFileSync(f) as unknown as Uint8Array);
+      const fromPage = gunzip(saved), fromCli = gunzip(PPROF);
+      assert.ok(fromPage.length > 1000 && fromPage.toString('base64') === fromCli.toString('base64'), `the page's export (${fromPage.length} bytes) equals the CLI's (${fromCli.length})`);
+    } finally {
+      await browser.close();
+    }
+  });
 });
