@@ -55,7 +55,7 @@ export function defaultTree(profile: Profile): TreeKind {
 export function withTree(profile: Profile, kind: TreeKind): Profile {
   if (kind === 'exact') return profile;
   const threads = profile.threads.map((t) => ({ ...t, root: treeOf(t, kind) ?? {} }));
-  return { ...profile, threads, file: { ...profile.file, threads } };
+  return { ...profile, threads, file: { ...profile.file, threads }, shown: kind };
 }
 
 /** The mode timeline as text, e.g. "exact from 10:00:01, sampled from 10:00:09". */

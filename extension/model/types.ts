@@ -169,4 +169,6 @@ export interface Profile {
   methods: Map<number, MethodEntry>;
   sites: Map<number, SiteEntry>;
   threads: ThreadEntry[];
+  /** set by withTree (modes.ts): the mode's tree standing in each thread's `root` when it is not the exact one */
+  shown?: 'sites' | 'traces' | 'sampled';
 }
