@@ -21,7 +21,7 @@ export async function importCommand(argv: readonly string[], ctx: CliContext): P
   const javaOpt = optionValue(p, 'java-opt');
   const profile = await readRecording(file, {
     java: findJava(optionValue(p, 'java'), ctx.env), agentJar: findAgentJar(ctx.env, ctx.cliDir),
-    classpath: optionValue(p, 'cp'), maxMb: maxMb === undefined ? undefined : Number(maxMb), javaOpts: javaOpt ? [javaOpt] : [],
+    classpath: optionValue(p, 'cp'), env: ctx.env, maxMb: maxMb === undefined ? undefined : Number(maxMb), javaOpts: javaOpt ? [javaOpt] : [],
   }).catch((e: Error) => { throw new UsageError(e.message); });
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out + '.tmp', JSON.stringify(profile));

@@ -17,6 +17,8 @@ export interface ReadOptions {
   maxMb?: number;
   /** extra JVM options for the reader (e.g. -Xmx4g) */
   javaOpts?: string[];
+  /** the reader's environment (default: this process's) */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Reads a .jfr into a profile; rejects with a one-line message (not a JFR file, truncated, too large, no java). */
@@ -27,7 +29,7 @@ export async function readRecording(file: string, opts: ReadOptions): Promise<Pr
     const args = [...(opts.javaOpts ?? []), '-cp', opts.agentJar, 'io.heaplens.agent.jfr.JfrImport', file, out];
     if (opts.classpath) args.push('--cp', opts.classpath);
     if (opts.maxMb !== undefined) args.push('--max-mb', String(opts.maxMb));
-    const r = await run(opts.java, args);
+    const r = await run(opts.java, args, opts.env ?? process.env);
     if (r.code !== 0) {
       const line = r.stderr.split('\n').map((l) => l.trim()).filter(Boolean);
       const said = line.find((l) => l.startsWith('heaplens import: '));
@@ -39,9 +41,9 @@ export async function readRecording(file: string, opts: ReadOptions): Promise<Pr
   }
 }
 
-function run(java: string, args: string[]): Promise<{ code: number; stderr: string }> {
+function run(java: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(java, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(java, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
     let stderr = '';
     child.stderr.on('data', (d) => { if (stderr.length < 64 * 1024) stderr += d; });
     child.on('error', (e) => reject(new Error(`cannot run ${java}: ${e.message}`)));
