@@ -19,14 +19,15 @@ const PRIMITIVES: Record<string, [name: string, size: number]> = {
   B: ['byte', 1], C: ['char', 2], D: ['double', 8], F: ['float', 4], I: ['int', 4], J: ['long', 8], S: ['short', 2], Z: ['boolean', 1],
 };
 
-/** JFR's class name → the profile's: `[B` → byte[], `[[Ljava.lang.String;` → java.lang.String[][], a hidden class without its /0x… suffix. */
+/** JFR's class name → the profile's: `[B` → byte[], `[[Ljava.lang.String;` → java.lang.String[][], a hidden class without its 0x… suffix. */
 export function typeName(jfr: string): string {
   let dims = 0;
   while (jfr[dims] === '[') dims++;
   let base = jfr.slice(dims);
   if (dims > 0) base = base.startsWith('L') ? base.slice(1, -1) : PRIMITIVES[base]?.[0] ?? base;
-  const slash = base.indexOf('/');
-  if (slash >= 0) base = base.slice(0, slash).replace(/\$\$Lambda\$\d+$/, '$$$$Lambda');
+  // hidden classes: `a.B$$Lambda$108/0x…` (Class.getName) or `a.B$$Lambda$108+0x….123` (JFR on JDK 17), named as the agent does
+  const cut = base.search(/[/+]0x/);
+  if (cut >= 0) base = base.slice(0, cut).replace(/\$\$Lambda\$\d+$/, '$$$$Lambda');
   return base + '[]'.repeat(dims);
 }
 
