@@ -201,8 +201,10 @@ export class App {
     this.dataLine.classList.toggle('estimate', kind === 'sampled' || kind === 'traces');
     this.dataLine.title = 'Every view shows this data. A profile holds one tree per mode it ran in (see the mode timeline above).';
     if (kinds.length > 1) {
+      const jfr = this.data?.file.meta.imported?.from === 'jfr';      // an imported recording: its own words for its two trees
       const names: Record<TreeKind, string> = {
-        exact: 'Exact: calling contexts', sites: 'Sites: exact per site', traces: 'Sites: sampled traces', sampled: 'Sampled: estimates',
+        exact: 'Exact: calling contexts', sites: 'Sites: exact per site',
+        traces: jfr ? 'JFR: old-object samples' : 'Sites: sampled traces', sampled: jfr ? 'JFR: allocation estimates' : 'Sampled: estimates',
       };
       this.dataLine.append(select('Data', kinds.map((k) => [k, names[k]] as [TreeKind, string]), kind, (v) => this.update({ data: v, zoom: [], selected: null })));
     }

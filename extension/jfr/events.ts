@@ -31,7 +31,7 @@ export interface JfrEvents {
   truncated?: string;
   layout: { objectHeader: number; arrayHeader: number; reference: number; alignment: number };
   /** jdk.JVMInformation and two initial system properties */
-  jvm: { jvmName?: string; jvmVersion?: string; jvmArguments?: string; javaArguments?: string; pid?: string; 'java.home'?: string; 'java.vendor'?: string };
+  jvm: { jvmName?: string; jvmVersion?: string; jvmArguments?: string; javaArguments?: string; pid?: string; 'java.home'?: string; 'java.vm.vendor'?: string; 'java.vm.version'?: string };
   /** events read, by event type name */
   events: Record<string, number>;
   frames: JfrFrame[];

@@ -203,7 +203,7 @@ export function jfrToProfile(ev: JfrEvents, file: string): ProfileFile {
       mode: 'sampled',
       modes: [{ mode: 'sampled', since: ev.start }],
       sampler: 'jfr',
-      jvm: { name: j.jvmName ?? '', vendor: j['java.vendor'] ?? '', version: jvmVersionOf(j.jvmVersion), javaHome: j['java.home'] ?? '' },
+      jvm: { name: j.jvmName ?? '', vendor: j['java.vm.vendor'] ?? '', version: j['java.vm.version'] ?? jvmVersionOf(j.jvmVersion), javaHome: j['java.home'] ?? '' },
       pid: Number(j.pid ?? 0),
       command: j.javaArguments ?? '',
       jvmArgs: (j.jvmArguments ?? '').split(/\s+/).filter(Boolean),
@@ -256,5 +256,5 @@ function cpuProfile(ev: JfrEvents): ThreadsProfile | undefined {
     t.cpuNanos += samples * period * 1e6;
     total += samples;
   }
-  return { intervalMillis: period, ticks: total, samples: total, threads: [...byThread.values()], locks: [], deadlocks: [] };
+  return { source: 'jfr', intervalMillis: period, ticks: total, samples: total, threads: [...byThread.values()], locks: [], deadlocks: [] };
 }

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { JfrEvents, parseJfrEvents } from '../../extension/jfr/events';
 import { guessSourceFile, jfrToProfile, jvmVersionOf, typeName } from '../../extension/jfr/to-profile';
 import { treeLabel, withTree } from '../../extension/model/modes';
+import { cpuLabel } from '../../extension/model/cpu-flame';
 import { validateProfile } from '../../extension/model/parse';
 import { MctNode } from '../../extension/model/types';
 
@@ -113,6 +114,8 @@ test('old-object samples: the traces tree counts samples; execution samples: CPU
   assert.deepEqual(all(old).map((r) => [p.types.get(r[1])!.name, r[2], r[3], r[4]]), [['byte[]', 2, 300, 2 * 168]]);
   assert.match(treeLabel('traces', withTree(p, 'traces')), /old-object samples/);
   const tp = p.file.threadsProfile!;
+  assert.equal(tp.source, 'jfr');
+  assert.match(cpuLabel(tp.intervalMillis, tp.source), /^JFR execution samples, one every 10 ms/);
   assert.equal(tp.intervalMillis, 10);
   assert.equal(tp.samples, 5);
   const t = tp.threads[0];

@@ -60,6 +60,8 @@ final class JfrEvents {
     private long start = Long.MAX_VALUE, end = Long.MIN_VALUE, periodMillis = -1, executionTypeId = -1;
     private final Map<String, String> jvm = new LinkedHashMap<>();
     private boolean truncatedFile;
+    /** the program's class path as recorded (jdk.InitialSystemProperty): sizes its classes, after --cp */
+    private String recordedClasspath;
     private String truncation;
 
     static JfrEvents read(Path file, String classpath) throws IOException, BadRecording {
@@ -85,7 +87,10 @@ final class JfrEvents {
             throw x;
         }
         if (ev.counts.isEmpty()) throw new BadRecording("the recording holds no events");
-        ev.sizeClasses(classpath);
+        // --cp first, then the class path the program ran with (entries that do not exist here load nothing)
+        String both = classpath == null || classpath.isEmpty() ? ev.recordedClasspath
+            : ev.recordedClasspath == null ? classpath : classpath + File.pathSeparator + ev.recordedClasspath;
+        ev.sizeClasses(both);
         return ev;
     }
 
@@ -125,7 +130,8 @@ final class JfrEvents {
                 break;
             case "jdk.InitialSystemProperty": {
                 String k = e.getString("key");
-                if ("java.home".equals(k) || "java.vendor".equals(k)) jvm.put(k, e.getString("value"));
+                if ("java.home".equals(k) || "java.vm.vendor".equals(k) || "java.vm.version".equals(k)) jvm.put(k, e.getString("value"));
+                if ("java.class.path".equals(k)) recordedClasspath = e.getString("value");
                 break;
             }
             case "jdk.ActiveSetting":
