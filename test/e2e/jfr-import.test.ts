@@ -113,7 +113,7 @@ for (const jdk of JDKS) {
         assert.equal(gotRank[0], top[0], `${what}: the top allocating ${what} (exact ${top[0]}, JFR ${gotRank[0]})`);
         for (const k of top) {
           const p = w.get(k)! / want.total, q = (g.get(k) ?? 0) / got.total, bound = 4 * Math.sqrt(p * (1 - p) / n);
-          lines.push(`  ${what} ${k}: exact ${(100 * p).toFixed(1)} %, JFR ${(100 * q).toFixed(1)} % (rank ${gotRank.indexOf(k) + 1}), bound ±${(100 * bound).toFixed(1)}`);
+          lines.push(`  ${what} ${k}: exact ${(100 * p).toFixed(1)} %, JFR ${(100 * q).toFixed(1)} % (rank ${gotRank.indexOf(k) + 1 || 'none'}), bound ±${(100 * bound).toFixed(1)}`);
           assert.ok(Math.abs(p - q) <= bound, lines.join('\n'));
         }
       }
