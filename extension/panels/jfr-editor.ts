@@ -49,7 +49,8 @@ export class JfrEditorProvider implements vscode.CustomReadonlyEditorProvider<Jf
     try {
       const t0 = Date.now();
       const classpath = classDirs(folder).join(path.delimiter);
-      const profile = await readRecording(doc.uri.fsPath, {
+      const local = await localCopy(doc.uri, this.context.globalStorageUri.fsPath);
+      const profile = await readRecording(local, {
         java: jdk.jdk.java, agentJar: vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'heaplens-agent.jar').fsPath, classpath,
       });
       const out = this.profileFile(folder, title);
@@ -74,6 +75,15 @@ export class JfrEditorProvider implements vscode.CustomReadonlyEditorProvider<Jf
     const base = folder?.uri.scheme === 'file' ? path.join(folder.uri.fsPath, '.heaplens') : this.context.globalStorageUri.fsPath;
     return path.join(base, `${name}.heaplens`);
   }
+}
+
+/** The recording as a file the reader's JVM can open: itself, or a copy when it lives elsewhere (another file system provider). */
+async function localCopy(uri: vscode.Uri, storage: string): Promise<string> {
+  if (uri.scheme === 'file') return uri.fsPath;
+  const copy = path.join(storage, 'jfr', path.basename(uri.path));
+  fs.mkdirSync(path.dirname(copy), { recursive: true });
+  fs.writeFileSync(copy, await vscode.workspace.fs.readFile(uri));
+  return copy;
 }
 
 function classDirs(folder: vscode.WorkspaceFolder | undefined): string[] {
