@@ -177,7 +177,8 @@ describe('heaplens import: bad input gets one line and no profile', () => {
     ['not a JFR file', (f) => fs.writeFileSync(f, 'just text\n'), /not a JFR recording \(it does not start with JFR's magic bytes/],
     // the first 5,000 bytes of the JDK 17 recording made above
     ['truncated', (f) => fs.writeFileSync(f, new Uint8Array(fs.readFileSync(path.join(WORK, 'jdk17', 'smoke.jfr')).subarray(0, 5000) as unknown as ArrayLike<number>)), /cannot be read as a JFR recording: it is damaged or cut short/],
-    ['huge', (f) => { fs.writeFileSync(f, 'FLR\0'); fs.truncateSync(f, 5 * 1024 ** 3); }, /5120 MiB is more than the import reads \(4096 MiB\)/],
+    // larger than the limit (lowered with --max-mb, so the test writes 3 MiB, not gigabytes)
+    ['huge', (f) => { fs.writeFileSync(f, 'FLR\0'); fs.truncateSync(f, 3 * 1024 ** 2); }, /3 MiB is more than the import reads \(2 MiB\)/],
     ['empty', (f) => fs.writeFileSync(f, ''), /the file is empty/],
   ];
   for (const [name, make, message] of cases) {
@@ -186,7 +187,7 @@ describe('heaplens import: bad input gets one line and no profile', () => {
       fs.rmSync(out, { force: true });
       make(f);
       try {
-        const r = await run(process.execPath, [CLI, 'import', f, '--java', JDK17.java, '--out', out], WORK);
+        const r = await run(process.execPath, [CLI, 'import', f, '--java', JDK17.java, '--max-mb', '2', '--out', out], WORK);
         assert.equal(r.code, 2, r.stderr);
         assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
         assert.match(r.stderr, message);
