@@ -25,8 +25,9 @@ export function typeName(jfr: string): string {
   while (jfr[dims] === '[') dims++;
   let base = jfr.slice(dims);
   if (dims > 0) base = base.startsWith('L') ? base.slice(1, -1) : PRIMITIVES[base]?.[0] ?? base;
-  // hidden classes: `a.B$$Lambda$108/0x…` (Class.getName) or `a.B$$Lambda$108+0x….123` (JFR on JDK 17), named as the agent does
-  const cut = base.search(/[/+]0x/);
+  // hidden classes: `a.B$$Lambda$108/0x…` (Class.getName), `a.B$$Lambda$108+0x….123` (JFR on JDK 17) or
+  // `a.B$$Lambda.0x…` (JFR on JDK 25), named as the agent does
+  const cut = base.search(/[/+.]0x[0-9a-f]/);
   if (cut >= 0) base = base.slice(0, cut).replace(/\$\$Lambda\$\d+$/, '$$$$Lambda');
   return base + '[]'.repeat(dims);
 }
@@ -79,7 +80,7 @@ export function jfrToProfile(ev: JfrEvents, file: string): ProfileFile {
     const key = `${cls}.${name}${desc}`;
     let m = methods.get(key);
     if (!m) {
-      m = { id: methods.size + 1, class: cls, name, desc, file: guessSourceFile(cls), profiled: !jdk };
+      m = { id: methods.size + 1, class: typeName(cls), name, desc, file: guessSourceFile(cls), profiled: !jdk };
       methods.set(key, m);
     }
     if (line > 0 && (m.line === undefined || line < m.line)) m.line = line;   // the earliest line seen stands for the first

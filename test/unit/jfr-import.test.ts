@@ -54,6 +54,7 @@ test('names: JFR class names, source files, JVM version', () => {
   assert.equal(typeName('com.acme.Fn$$Lambda/0x0000000801001234'), 'com.acme.Fn$$Lambda');
   assert.equal(typeName('org.h2.table.Plan$$Lambda$108+0x00007f6b18127b60.1732238286'), 'org.h2.table.Plan$$Lambda');
   assert.equal(typeName('com.acme.Fn$$Lambda$7/0x0000000801001234'), 'com.acme.Fn$$Lambda');
+  assert.equal(typeName('org.h2.mvstore.tx.TransactionMap$$Lambda.0x00000000430a0000'), 'org.h2.mvstore.tx.TransactionMap$$Lambda');
   assert.equal(guessSourceFile('com.acme.Parser$Inner'), 'Parser.java');
   assert.equal(jvmVersionOf(events().jvm.jvmVersion), '17.0.15+6-Debian-1deb12u1');
 });
