@@ -12,7 +12,7 @@ export type JfrThread = [id: number, name: string];
 /** [JFR class name (java.lang.String, [B, [Ljava.lang.Object;), instance size or -1, where the size came from: tlab|fields|""] */
 export type JfrClass = [name: string, size: number, sizeSource: string];
 /** source 0: jdk.ObjectAllocationSample (weight), 1: InNewTLAB (tlabSize), 2: OutsideTLAB (allocationSize) */
-export type JfrAllocRow = [source: 0 | 1 | 2, thread: number, stack: number, cls: number, events: number, weight: number];
+export type JfrAllocRow = [source: 0 | 1 | 2, thread: number, stack: number, cls: number, events: number, weight: number, weightKiBSquares?: number];
 export type JfrCpuRow = [thread: number, stack: number, samples: number];
 /** elements: summed array lengths, -1 for non-array objects */
 export type JfrOldRow = [thread: number, stack: number, cls: number, samples: number, elements: number];

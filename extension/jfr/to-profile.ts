@@ -58,6 +58,10 @@ export interface ImportInfo {
   estimator: string;
   /** events of each kind the profile was built from */
   events: Record<string, number>;
+  /** allocation samples (or TLAB events) the sampled tree was built from */
+  samples: number;
+  /** coefficient of variation of their weights (σ ÷ mean): widens the estimate's interval (docs/jfr.md) */
+  weightCv?: number;
 }
 
 export function jfrToProfile(ev: JfrEvents, file: string): ProfileFile {
@@ -194,7 +198,14 @@ export function jfrToProfile(ev: JfrEvents, file: string): ProfileFile {
   for (const k of ['jdk.ObjectAllocationSample', 'jdk.ObjectAllocationInNewTLAB', 'jdk.ObjectAllocationOutsideTLAB', 'jdk.ExecutionSample', 'jdk.OldObjectSample']) {
     if (count(k)) usedEvents[k] = count(k);
   }
-  const imported: ImportInfo = { from: 'jfr', file, estimator: useSamples ? JFR_ESTIMATOR : TLAB_ESTIMATOR, events: usedEvents };
+  const used = allocRows.filter((r) => r[2] >= 0);
+  const n = used.reduce((s, r) => s + r[4], 0);
+  const imported: ImportInfo = { from: 'jfr', file, estimator: useSamples ? JFR_ESTIMATOR : TLAB_ESTIMATOR, events: usedEvents, samples: n };
+  if (n > 1 && used.every((r) => r[6] !== undefined)) {
+    const mean = used.reduce((s, r) => s + r[5], 0) / n / 1024;                 // KiB
+    const meanSq = used.reduce((s, r) => s + (r[6] ?? 0), 0) / n;
+    imported.weightCv = mean > 0 ? Math.sqrt(Math.max(0, meanSq - mean * mean)) / mean : 0;
+  }
   const j = ev.jvm;
   const file_: ProfileFile = {
     format: 'heaplens-profile',
@@ -221,7 +232,7 @@ export function jfrToProfile(ev: JfrEvents, file: string): ProfileFile {
     sites: [...sites.values()],
     threads,
     transform: { classesTransformed: 0, classesSkipped: 0, classesFailed: 0, retransformed: 0, methodsProfiled: 0, sites: sites.size, failures: [], warnings },
-    agent: { threads: threads.length, nodes: 0, writeMillis: 0, bytesWritten: 0, collectorCycles: 0, jfrSamples: allocRows.reduce((s, r) => s + r[4], 0) } as ProfileFile['agent'],
+    agent: { threads: threads.length, nodes: 0, writeMillis: 0, bytesWritten: 0, collectorCycles: 0, jfrSamples: n } as ProfileFile['agent'],
   };
   const tp = cpuProfile(ev);
   if (tp) file_.threadsProfile = tp;

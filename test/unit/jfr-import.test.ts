@@ -97,6 +97,15 @@ test('allocation samples: the sampled tree with the JFR estimator, JDK sites cha
   assert.match(w, /2 first sample\(s\) of threads left out/);
 });
 
+test('the samples used and the spread of their weights (for the interval of docs/jfr.md)', () => {
+  const ev = events();
+  ev.alloc = [[0, 0, 0, 0, 1, 1024, 1], [0, 0, 0, 0, 1, 3072, 9]];       // weights 1 and 3 KiB: mean 2, σ 1
+  const info = jfrToProfile(ev, 'x.jfr').meta.imported!;
+  assert.equal(info.samples, 2);
+  assert.ok(Math.abs(info.weightCv! - 0.5) < 1e-9, String(info.weightCv));
+  assert.equal(jfrToProfile(events(), 'x.jfr').meta.imported!.weightCv, undefined, 'rows without squares: no spread');
+});
+
 test('TLAB events stand in when the recording has no allocation samples', () => {
   const ev = events();
   ev.alloc = ev.alloc.filter((r) => r[0] !== 0);

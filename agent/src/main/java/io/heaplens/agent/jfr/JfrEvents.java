@@ -50,7 +50,7 @@ final class JfrEvents {
     private final Map<Long, String> threads = new LinkedHashMap<>();
     private final Map<Long, Integer> threadIndex = new HashMap<>();
     private final Map<String, long[]> classes = new LinkedHashMap<>();   // name → [index, tlab size or -1]
-    private final Map<String, long[]> alloc = new LinkedHashMap<>();     // "src thread stack class" → [events, weight]
+    private final Map<String, long[]> alloc = new LinkedHashMap<>();     // "src thread stack class" → [events, weight, Σ(weight in KiB)²]
     private final Map<String, long[]> cpu = new LinkedHashMap<>();
     private final Map<String, long[]> old = new LinkedHashMap<>();        // → [samples, elements or -1]
     private final Map<String, Long> counts = new HashMap<>();
@@ -148,9 +148,11 @@ final class JfrEvents {
         sb.setLength(0);
         String key = sb.append(source).append(' ').append(thread(th)).append(' ').append(stack(e.getStackTrace()))
             .append(' ').append(cls(c.getName())).toString();
-        long[] v = alloc.computeIfAbsent(key, k -> new long[2]);
+        long[] v = alloc.computeIfAbsent(key, k -> new long[3]);
         v[0]++;
         v[1] += weight;
+        long kib = (weight + 512) / 1024;
+        v[2] += kib * kib;           // the weights' spread (sum of squares in KiB²), for the estimate's interval
     }
 
     /** A TLAB event's allocationSize is the object's own size: exact for a class's instances. */
