@@ -6,6 +6,7 @@ import { EditorApi, registerEditor } from './editor/register';
 import { LaunchApi, registerLaunch } from './launch/register';
 import { PanelsApi, registerPanels } from './panels/register';
 import { HeapApi, registerHeap } from './panels/heap-panel';
+import { registerJfrEditor } from './panels/jfr-editor';
 
 /** What activate() returns (used by the in-host tests and by other extensions). */
 export interface HeapLensApi {
@@ -26,6 +27,8 @@ export function activate(context: vscode.ExtensionContext): HeapLensApi {
   const launch = registerLaunch(context, output);
   const editor = registerEditor(context, output, { launch, views });
   const heap = registerHeap(context, output, launch);
+  // a .jfr opens in the same views, and its profile feeds the CodeLens and hot lines
+  registerJfrEditor(context, output, (file) => editor.useProfile(file));
   return { launch, views, editor, heap };
 }
 

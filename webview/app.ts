@@ -188,6 +188,9 @@ export class App {
     this.actions.append(
       button('Collapsed', 'export', () => post({ type: 'export', format: 'collapsed', metric, tree: d?.kind }), `Export collapsed stacks (${what})`),
       button('Speedscope', 'export', () => post({ type: 'export', format: 'speedscope', metric, tree: d?.kind }), `Export speedscope JSON (${what})`),
+      // pprof holds allocations and bytes together (allocation data only: CPU samples stay in the other exports)
+      button('pprof', 'export', () => post({ type: 'export', format: 'pprof', metric: 'bytes', tree: d?.kind }),
+        'Export gzipped pprof (allocations and bytes) for go tool pprof, Pyroscope, Parca or Grafana'),
     );
     if (this.host.kind === 'vscode' && this.live) {
       this.actions.append(button('Snapshot', 'device-camera', () => post({ type: 'snapshot' }), 'Save a snapshot of the live profile'));
@@ -200,8 +203,10 @@ export class App {
     this.dataLine.classList.toggle('estimate', kind === 'sampled' || kind === 'traces');
     this.dataLine.title = 'Every view shows this data. A profile holds one tree per mode it ran in (see the mode timeline above).';
     if (kinds.length > 1) {
+      const jfr = this.data?.file.meta.imported?.from === 'jfr';      // an imported recording: its own words for its two trees
       const names: Record<TreeKind, string> = {
-        exact: 'Exact: calling contexts', sites: 'Sites: exact per site', traces: 'Sites: sampled traces', sampled: 'Sampled: estimates',
+        exact: 'Exact: calling contexts', sites: 'Sites: exact per site',
+        traces: jfr ? 'JFR: old-object samples' : 'Sites: sampled traces', sampled: jfr ? 'JFR: allocation estimates' : 'Sampled: estimates',
       };
       this.dataLine.append(select('Data', kinds.map((k) => [k, names[k]] as [TreeKind, string]), kind, (v) => this.update({ data: v, zoom: [], selected: null })));
     }

@@ -6,6 +6,7 @@ import { cpuExportText } from '../extension/model/cpu-export';
 import { defaultTree, TreeKind, withTree } from '../extension/model/modes';
 import { parseProfile } from '../extension/model/parse';
 import { speedscope } from '../extension/model/speedscope';
+import { pprofBytes } from '../extension/model/pprof';
 import { ProfileFile } from '../extension/model/types';
 import { Host } from './host';
 import { HostMessage, WebviewMessage } from '../extension/model/webview-protocol';
@@ -19,8 +20,8 @@ export interface EmbeddedData {
   tree?: TreeKind;
 }
 
-function download(name: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+function download(name: string, text: string | Blob, type: string): void {
+  const url = URL.createObjectURL(typeof text === 'string' ? new Blob([text], { type }) : text);
   const a = document.createElement('a');
   a.href = url;
   a.download = name;
@@ -62,6 +63,14 @@ export function reportHost(data: EmbeddedData): Host {
         return;
       }
       case 'export': {
+        if (msg.format === 'pprof') {
+          // pprof files are gzipped: the browser's own CompressionStream (no zlib in a page)
+          const loaded = parseProfile(JSON.stringify(data.profile));
+          const raw = new Blob([pprofBytes(withTree(loaded, msg.tree ?? defaultTree(loaded))) as BlobPart]);
+          void new Response(raw.stream().pipeThrough(new CompressionStream('gzip'))).blob()
+            .then((gz) => download(`${stem}.pb.gz`, gz, 'application/gzip'), (e: Error) => toast(`pprof export failed: ${e.message}`));
+          return;
+        }
         if (msg.metric === 'samples') {
           try {
             const text = cpuExportText(data.profile.threadsProfile, msg.format, stem);

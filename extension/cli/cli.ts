@@ -1,4 +1,4 @@
-// Dispatches `heaplens run|report|diff|check|help|--version`; every error becomes one line on stderr.
+// Dispatches `heaplens run|report|import|diff|check|help|--version`; every error becomes one line on stderr.
 import { plainText } from './plain-text';
 import { version } from '../../package.json';
 import { ProfileError } from '../model/load';
@@ -8,6 +8,7 @@ import { CliContext } from './context';
 import { DIFF_USAGE, diffCommand } from './diff-command';
 import { HEAP_USAGE, heapCommand } from './heap-command';
 import { HEAPDUMP_USAGE, heapdumpCommand } from './heapdump-command';
+import { IMPORT_USAGE, importCommand } from './import-command';
 import { REPORT_USAGE, reportCommand } from './report-command';
 import { RUN_USAGE, runCommand } from './run-command';
 
@@ -19,7 +20,11 @@ usage:
       (default heaplens-YYYYMMDD-HHMMSS.heaplens in the current directory)
   ${REPORT_USAGE}
       summarize a profile as text; write a self-contained HTML report (flame tree, sites,
-      arrays, threads, diff with --baseline); export collapsed stacks or speedscope JSON
+      arrays, threads, diff with --baseline); export collapsed stacks, speedscope JSON or
+      gzipped pprof (allocations and bytes, for go tool pprof, Pyroscope, Parca, Grafana)
+  ${IMPORT_USAGE}
+      turn a JFR recording (allocation, execution and old-object samples) into a profile:
+      the same views, reports, CodeLens and hot lines, labelled as estimates (docs/jfr.md)
   ${DIFF_USAGE}
       compare two profiles: the largest increases and decreases by method (inclusive),
       allocation site or type; --format json for tools
@@ -46,6 +51,8 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
         return await runCommand(rest, ctx);
       case 'report':
         return reportCommand(rest, ctx);
+      case 'import':
+        return await importCommand(rest, ctx);
       case 'diff':
         return diffCommand(rest, ctx);
       case 'check':

@@ -1,4 +1,4 @@
-// `heaplens report FILE [--format text|collapsed|html|speedscope|accounts [--snapshots|--suspects]] [--metric M] [--threads] [--baseline FILE] [--out FILE]`.
+// `heaplens report FILE [--format text|collapsed|html|speedscope|pprof|accounts [--snapshots|--suspects]] [--metric M] [--threads] [--baseline FILE] [--out FILE]`.
 import * as fs from 'fs';
 import * as path from 'path';
 import { accountsOf, accountsTsv, livenessLabel, snapshotsTsv, suspectsTsv } from '../model/accounts';
@@ -11,18 +11,19 @@ import { defaultTree, TREE_KINDS, TreeKind, treesIn, withTree } from '../model/m
 import { LIFETIME_GROUPINGS, LifetimeGrouping, lifetimeStatText, lifetimeTsv } from '../model/lifetimes';
 import { reportText } from '../model/report-text';
 import { speedscope } from '../model/speedscope';
+import { pprofGzip } from '../model/pprof-file';
 import { reportHtml } from '../panels/html';
 import { prepareOutput } from '../model/safe-file';
 import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
 import { readReportAssets } from './html-assets';
 
-export const REPORT_USAGE = `heaplens report FILE [--format text|collapsed|html|speedscope|accounts|lifetime|lifetime-stat]
+export const REPORT_USAGE = `heaplens report FILE [--format text|collapsed|html|speedscope|pprof|accounts|lifetime|lifetime-stat]
                 [--metric objects|bytes|arrays|elements|samples] [--threads] [--tree exact|sites|traces|sampled]
                 [--by class|site|method|nested] [--baseline FILE] [--snapshots|--suspects] [--out|-o FILE]`;
 
 const SPEC = {
-  format: { value: true, choices: ['text', 'collapsed', 'html', 'speedscope', 'accounts', 'lifetime', 'lifetime-stat'] },
+  format: { value: true, choices: ['text', 'collapsed', 'html', 'speedscope', 'pprof', 'accounts', 'lifetime', 'lifetime-stat'] },
   by: { value: true, choices: LIFETIME_GROUPINGS },
   snapshots: {},
   suspects: {},
@@ -49,6 +50,9 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
     }
   }
   const threads = p.options.has('threads');
+  if (format === 'pprof' && (p.options.has('metric') || threads)) {
+    throw new UsageError('--format pprof holds both allocations (count) and bytes, and a thread label per sample: no --metric or --threads');
+  }
   if ((format === 'text' || format === 'html') && p.options.has('metric')) {
     throw new UsageError('--metric applies to --format collapsed and speedscope (the HTML report has a metric selector)');
   }
@@ -69,7 +73,7 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
   // Each mode keeps its own data (modes.ts): report the chosen one, exact data by default.
   const tree = (optionValue(p, 'tree') as TreeKind | undefined) ?? defaultTree(loaded);
   const profile = withTree(loaded, tree);
-  let text: string;
+  let text: string | Uint8Array;
   switch (format) {
     case 'accounts': {
       const acc = accountsOf(loaded.file);
@@ -95,6 +99,9 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
       text = (metric === 'samples' ? cpuOrUsage(loaded.file.threadsProfile, 'speedscope', path.basename(file))
         : JSON.stringify(speedscope(profile, { metric, name: path.basename(file) }))) + '\n';
       break;
+    case 'pprof':
+      text = pprofGzip(profile);     // pprof files are gzipped protobuf
+      break;
     default: {
       const base = optionValue(p, 'baseline');
       const baseFile = base ? path.resolve(ctx.cwd, base) : undefined;
@@ -110,6 +117,9 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
     fs.writeFileSync(target, text);
   } else if (format === 'html' && process.stdout.isTTY) {
     throw new UsageError('--format html writes a whole page: give --out FILE (or redirect the output)');
+  } else if (typeof text !== 'string') {
+    if (process.stdout.isTTY) throw new UsageError(`--format ${format} is binary: give --out FILE (or redirect the output)`);
+    fs.writeSync(1, text);
   } else {
     ctx.stdout(text);
   }

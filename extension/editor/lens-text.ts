@@ -34,8 +34,9 @@ export function totalsText(t: Totals): string {
 const bytesPart = (b: number): string => (b > 0 ? ` · ~${bytes(b)}` : '');
 
 /** The first lens: what the method allocated itself (JDK code on its behalf included). */
-export function lensTitle(l: MethodLens): string {
-  const what = l.method ? 'HeapLens' : l.type.kind === 'anonymous' ? 'HeapLens (anonymous class)' : 'HeapLens (initializers)';
+/** estimated: the profile's data are sampled estimates (sampled mode, a JFR recording), said in the title */
+export function lensTitle(l: MethodLens, estimated = false): string {
+  const what = (l.method ? 'HeapLens' : l.type.kind === 'anonymous' ? 'HeapLens (anonymous class)' : 'HeapLens (initializers)') + (estimated ? ' (estimated)' : '');
   const self = l.totals.self;
   if (self.objects + self.arrays === 0 && self.bytes === 0) return `${what}: no allocations of its own`;
   return `${what}: ${totalsText(self)} (${pct(l.selfShare)})`;
@@ -57,7 +58,7 @@ export function methodSignature(m: MethodEntry): string {
   return `${shortClass(m.class)}.${m.name}`;
 }
 
-export function lensTooltip(l: MethodLens): string {
+export function lensTooltip(l: MethodLens, estimated?: string): string {
   const g = l.totals;
   const lines = [
     ...(l.method ? [] : ['Field initializers, static initialization, implicit constructors and synthetic methods of this type.']),
@@ -69,6 +70,7 @@ export function lensTooltip(l: MethodLens): string {
   const lambdas = l.members.filter((m) => sourceMethodName(m.name).lambda);
   if (lambdas.length) lines.push(`Includes the lambdas ${lambdas.map((m) => m.name).join(', ')}.`);
   if (l.members.length > 1) lines.push(`Methods: ${l.members.map((m) => `${m.name}${m.desc}`).join(', ')}.`);
+  if (estimated) lines.push(estimated);
   lines.push('Byte figures are estimates. Click to show it in the flame tree (all contexts merged).');
   return lines.join('\n');
 }

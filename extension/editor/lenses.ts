@@ -8,6 +8,7 @@ import { Profile } from '../model/types';
 import { FOCUS_COMMAND, FocusRequest, frameOf } from './refs';
 import { FileLenses, fileLenses, MethodLens } from './lens-model';
 import { hasCallees, inclusiveTitle, lensTitle, lensTooltip } from './lens-text';
+import { treeLabel } from '../model/modes';
 import { Outlines } from './outlines';
 import { packageOfSource } from './outline';
 import { ProfileSource, ProfileSources } from './sources';
@@ -84,11 +85,13 @@ export class AllocationLenses implements vscode.CodeLensProvider, vscode.Disposa
     const got = await this.lensesFor(doc);
     if (!got) return [];
     const out: vscode.CodeLens[] = [];
+    const profile = got.source.profile();
+    const estimated = profile?.shown === 'sampled' ? treeLabel('sampled', profile) : undefined;
     for (const l of got.data.lenses) {
       const range = new vscode.Range(l.anchor.start.line, l.anchor.start.character, l.anchor.start.line, l.anchor.start.character);
       const args = [focusRequest(got.source, l)];
-      const tooltip = lensTooltip(l);
-      out.push(new vscode.CodeLens(range, { title: lensTitle(l), tooltip, command: FOCUS_COMMAND, arguments: args }));
+      const tooltip = lensTooltip(l, estimated);
+      out.push(new vscode.CodeLens(range, { title: lensTitle(l, !!estimated), tooltip, command: FOCUS_COMMAND, arguments: args }));
       if (s.inclusive === 'lens' && hasCallees(l)) out.push(new vscode.CodeLens(range, { title: inclusiveTitle(l), tooltip, command: FOCUS_COMMAND, arguments: args }));
     }
     return out;

@@ -8,6 +8,7 @@ import { LiveSession } from '../channel/session';
 import { EVENTS } from '../launch/adapter';
 import { LaunchApi } from '../launch/register';
 import { loadProfile } from '../model/load';
+import { defaultTree, withTree } from '../model/modes';
 import { Profile } from '../model/types';
 import { SourceRef } from './refs';
 
@@ -41,7 +42,9 @@ class FileSource implements ProfileSource {
     if (this.loadedRevision !== this.revision) {
       this.loadedRevision = this.revision;
       try {
-        this.cached = loadProfile(this.file);
+        // a profile without exact data (sampled mode, an imported JFR recording) shows its estimates
+        const loaded = loadProfile(this.file);
+        this.cached = withTree(loaded, defaultTree(loaded));
         this.error = undefined;
       } catch (e) {
         // a file caught mid-rewrite keeps the last good profile; the next change brings a whole one

@@ -3,6 +3,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { findJcmd, listJvms } from './attach';
+import { javaHomeSetting } from './jdk-ui';
 import { RecentProfiles } from './recent';
 import { COMMANDS } from '../commands';
 
@@ -74,18 +75,27 @@ export async function profileJavaConfiguration(): Promise<void> {
   await vscode.debug.startDebugging(pick.folder, config);
 }
 
+/**
+ * The attach picker. It runs where the extension runs: on the remote host or in the container when the window is
+ * connected to one (the extension is a workspace extension, docs/launch.md "Remote hosts and containers"), so jcmd
+ * lists that machine's JVMs; only the quick pick itself is shown by the local UI. jcmd comes from the
+ * heaplens.javaHome setting's JDK (a container's JDK is often not on PATH), else JAVA_HOME or PATH.
+ */
 export async function pickJavaProcess(): Promise<string | undefined> {
   let jvms;
+  const where = vscode.env.remoteName ? ` on the ${vscode.env.remoteName} host this window is connected to` : '';
   try {
-    jvms = await listJvms(findJcmd(undefined, process.env));
+    const home = javaHomeSetting(vscode.workspace.workspaceFolders?.[0]);
+    const java = home ? path.join(home, 'bin', process.platform === 'win32' ? 'java.exe' : 'java') : undefined;
+    jvms = await listJvms(findJcmd(java, process.env));
   } catch (e) {
-    void vscode.window.showErrorMessage(`HeapLens: cannot list Java processes: ${(e as Error).message}`);
+    void vscode.window.showErrorMessage(`HeapLens: cannot list Java processes${where}: ${(e as Error).message}`);
     return undefined;
   }
   const mine = process.pid;
   const items = jvms.filter((j) => j.pid !== mine).map((j) => ({ label: String(j.pid), description: j.description, pid: j.pid }));
   if (items.length === 0) {
-    void vscode.window.showWarningMessage('HeapLens: no running Java process found (jcmd -l lists none).');
+    void vscode.window.showWarningMessage(`HeapLens: no running Java process found${where} (jcmd -l lists none; it shows only JVMs of the same user).`);
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Java process to profile (the HeapLens agent is loaded into it)', matchOnDescription: true });

@@ -93,6 +93,7 @@ export function cpuProfile(base: Profile, tp: ThreadsProfile | undefined): CpuPr
 }
 
 /** What the CPU numbers are, for labels and legends. */
-export function cpuLabel(intervalMillis: number): string {
+export function cpuLabel(intervalMillis: number, source?: 'jfr'): string {
+  if (source === 'jfr') return `JFR execution samples, one every ${intervalMillis} ms of each thread running Java code — not allocations`;
   return `CPU samples, one every ${intervalMillis} ms, charged only to threads that used CPU in the interval — not allocations`;
 }

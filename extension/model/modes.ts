@@ -20,6 +20,11 @@ const LABEL: Record<TreeKind, string> = {
 
 /** What the numbers of `kind`'s tree are; the sampled tree says which sampler fed it (meta.sampler). */
 export function treeLabel(kind: TreeKind, profile?: Profile): string {
+  const imported = profile?.file.meta.imported;
+  if (imported?.from === 'jfr' && kind === 'sampled') return `ESTIMATES from a JFR recording's allocation samples (${imported.estimator})`;
+  if (imported?.from === 'jfr' && kind === 'traces') {
+    return 'JFR old-object samples: objects still alive when the recording ended; counts are samples, not allocations';
+  }
   if (kind === 'sampled' && profile?.file.meta.sampler === 'jfr') {
     return 'ESTIMATES from sampled allocations (sampled mode: JFR TLAB samples, each weighted by 1 / its chance of being seen)';
   }
@@ -50,7 +55,7 @@ export function defaultTree(profile: Profile): TreeKind {
 export function withTree(profile: Profile, kind: TreeKind): Profile {
   if (kind === 'exact') return profile;
   const threads = profile.threads.map((t) => ({ ...t, root: treeOf(t, kind) ?? {} }));
-  return { ...profile, threads, file: { ...profile.file, threads } };
+  return { ...profile, threads, file: { ...profile.file, threads }, shown: kind };
 }
 
 /** The mode timeline as text, e.g. "exact from 10:00:01, sampled from 10:00:09". */

@@ -30,7 +30,8 @@ export function reportText(profile: Profile, opts: TextReportOptions = {}): stri
   };
   const meta = profile.file.meta;
   const jvm = meta.jvm ? `${meta.jvm.name ?? '?'} ${meta.jvm.version ?? '?'} (${meta.jvm.vendor ?? '?'})` : '?';
-  out.push(`HeapLens profile (format version ${profile.file.version}, agent ${meta.agentVersion ?? '?'})`);
+  out.push(meta.imported ? `HeapLens profile (format version ${profile.file.version}, imported from a JFR recording)`
+    : `HeapLens profile (format version ${profile.file.version}, agent ${meta.agentVersion ?? '?'})`);
   out.push(`JVM:       ${jvm}${meta.pid !== undefined ? `, pid ${meta.pid}` : ''}`);
   out.push(`Command:   ${meta.command ?? '?'}`);
   out.push(`Mode:      ${modeTimeline(profile)}`);
@@ -39,8 +40,14 @@ export function reportText(profile: Profile, opts: TextReportOptions = {}): stri
     out.push(`Data:      ${treeLabel(opts.tree, profile)}${others.length ? ` — also in this file: ${others.join(', ')} (--tree)` : ''}`);
   }
   out.push(`Started:   ${dateTime(meta.startTime)}`);
-  out.push(`Written:   ${dateTime(meta.writeTime)} (write #${meta.sequence ?? '?'}, after ${((meta.writeTime - meta.startTime) / 1000).toFixed(2)} s)`);
-  out.push(`Final:     ${meta.final ? 'yes (written at JVM shutdown)' : 'no (a periodic write: the JVM was running or was killed)'}`);
+  if (meta.imported) {
+    // a JFR recording: its time span and events, not an agent's writes
+    out.push(`Recorded:  until ${dateTime(meta.writeTime)} (${((meta.writeTime - meta.startTime) / 1000).toFixed(2)} s of events)`);
+    out.push(`Imported:  from the JFR recording ${meta.imported.file}: ${Object.entries(meta.imported.events).map(([k, n]) => `${n} ${k.replace(/^jdk\./, '')}`).join(', ')}`);
+  } else {
+    out.push(`Written:   ${dateTime(meta.writeTime)} (write #${meta.sequence ?? '?'}, after ${((meta.writeTime - meta.startTime) / 1000).toFixed(2)} s)`);
+    out.push(`Final:     ${meta.final ? 'yes (written at JVM shutdown)' : 'no (a periodic write: the JVM was running or was killed)'}`);
+  }
 
   const all = totals(profile);
   section('Totals');

@@ -49,6 +49,8 @@ export interface Deadlock {
 }
 
 export interface ThreadsProfile {
+  /** 'jfr': execution samples of an imported JFR recording (JFR samples threads running Java code), else the agent's */
+  source?: 'jfr';
   intervalMillis: number;
   ticks: number;
   samples: number;

@@ -53,6 +53,8 @@ export interface Meta {
   sequence: number;
   options: Record<string, unknown>;
   layout: Layout;
+  /** set on profiles made by `heaplens import` from a JFR recording (extension/jfr/to-profile.ts) */
+  imported?: import('../jfr/to-profile').ImportInfo;
 }
 
 export interface TypeEntry {
@@ -171,4 +173,6 @@ export interface Profile {
   methods: Map<number, MethodEntry>;
   sites: Map<number, SiteEntry>;
   threads: ThreadEntry[];
+  /** set by withTree (modes.ts): the mode's tree standing in each thread's `root` when it is not the exact one */
+  shown?: 'sites' | 'traces' | 'sampled';
 }

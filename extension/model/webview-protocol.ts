@@ -25,7 +25,8 @@ export type HostMessage =
   /** a heap dump's analysis for the Heap view (shown at once when `reveal`) */
   | { type: 'heap'; heap: HeapViewData; reveal?: boolean };
 
-export type ExportFormat = 'collapsed' | 'speedscope';
+/** pprof: gzipped, both allocations (count) and bytes in one file (the metric picks nothing) */
+export type ExportFormat = 'collapsed' | 'speedscope' | 'pprof';
 export type ExportMetric = Metric | 'samples';
 
 export type WebviewMessage =

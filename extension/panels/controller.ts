@@ -10,6 +10,7 @@ import { cpuExportText } from '../model/cpu-export';
 import { loadProfile } from '../model/load';
 import { validateProfile } from '../model/parse';
 import { speedscope } from '../model/speedscope';
+import { pprofGzip } from '../model/pprof-file';
 import { Profile, ProfileFile } from '../model/types';
 import { HostMessage, isWebviewMessage, WebviewMessage } from '../model/webview-protocol';
 import { panelHtml } from './html';
@@ -128,8 +129,9 @@ export class WebviewController implements vscode.Disposable {
     }
   }
 
-  private async export(format: 'collapsed' | 'speedscope', metric: 'objects' | 'bytes' | 'arrays' | 'elements' | 'samples', tree?: TreeKind): Promise<void> {
+  private async export(format: 'collapsed' | 'speedscope' | 'pprof', metric: 'objects' | 'bytes' | 'arrays' | 'elements' | 'samples', tree?: TreeKind): Promise<void> {
     if (!this.profile) return;
+    if (format === 'pprof') return this.exportPprof(tree);
     if (metric === 'samples' && !this.profile.threadsProfile?.threads.some((t) => t.samples > 0)) {
       void vscode.window.showErrorMessage('HeapLens: this profile has no CPU samples to export.');
       return;
@@ -149,6 +151,22 @@ export class WebviewController implements vscode.Disposable {
       : format === 'collapsed' ? collapsedText(profile, { metric, threads: false }) : JSON.stringify(speedscope(profile, { metric, name: stem }));
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
     this.options.log?.(`exported ${format} (${metric}) to ${target.fsPath}`);
+    void vscode.window.showInformationMessage(`HeapLens: exported to ${vscode.workspace.asRelativePath(target)}`);
+  }
+
+  /** Both allocations and bytes in one gzipped pprof file (model/pprof.ts). */
+  private async exportPprof(tree?: TreeKind): Promise<void> {
+    if (!this.profile) return;
+    const stem = this.options.title.replace(/\.heaplens$/, '').replace(/[^\w.-]+/g, '_') || 'profile';
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: folder ? vscode.Uri.joinPath(folder, `${stem}.pb.gz`) : undefined,
+      filters: { 'pprof (gzipped)': ['gz', 'pprof'] }, saveLabel: 'Export',
+    });
+    if (!target) return;
+    const loaded = validateProfile(this.profile);
+    await vscode.workspace.fs.writeFile(target, pprofGzip(withTree(loaded, tree ?? defaultTree(loaded))));
+    this.options.log?.(`exported pprof to ${target.fsPath}`);
     void vscode.window.showInformationMessage(`HeapLens: exported to ${vscode.workspace.asRelativePath(target)}`);
   }
 

@@ -258,3 +258,43 @@ test('sessions folder: another user\'s or a link is never used, ours is made pri
   assert.equal(await runCli(['heapdump', 'd.hprof'], none), 2);
   assert.match(none.err, /no running heaplens session/);
 });
+
+test('import: runs the JDK-side reader with the recording, maps its output, and passes its one-line errors on', async () => {
+  const events = {
+    format: 'heaplens-jfr-events', version: 1, start: 1_700_000_000_000, end: 1_700_000_001_000, executionPeriodMillis: 20,
+    layout: { objectHeader: 12, arrayHeader: 16, reference: 4, alignment: 8 }, jvm: { javaArguments: 'app.Main' },
+    events: { 'jdk.ObjectAllocationSample': 2 }, frames: [['app.Main', 'main', '()V', 7, 3, false]], stacks: [[0, 0]],
+    threads: [[1, 'main']], classes: [['app.Thing', 32, 'fields']], alloc: [[0, 0, 0, 0, 2, 6400]], cpu: [], old: [], firstSamples: [1, 100],
+  };
+  fs.writeFileSync(path.join(tmp, 'events.json'), JSON.stringify(events));
+  // a stand-in for the reader's java: records its arguments; copies the canned output, or fails as the reader does
+  const reader = path.join(tmp, 'reader-java');
+  fs.writeFileSync(reader, `#!/bin/sh
+printf '%s\\n' "$@" > "${tmp}/reader-args.txt"
+if [ -n "$FAKE_FAIL" ]; then echo "heaplens import: $4: not a JFR recording (no magic bytes)" >&2; exit 2; fi
+cp "${tmp}/events.json" "$5"
+`, { mode: 0o755 });
+  const c = ctx();
+  assert.equal(await runCli(['import', 'rec.jfr', '--java', reader, '--cp', 'app.jar'], c), 0, c.err);
+  const args = fs.readFileSync(path.join(tmp, 'reader-args.txt'), 'utf8').trim().split('\n');
+  assert.deepEqual([args[0], args[1], args[2], args[3], ...args.slice(5)], ['-cp', jar, 'io.heaplens.agent.jfr.JfrImport', path.join(tmp, 'rec.jfr'), '--cp', 'app.jar']);
+  const doc = JSON.parse(fs.readFileSync(path.join(tmp, 'rec.heaplens'), 'utf8'));
+  assert.equal(doc.meta.command, 'app.Main');
+  assert.deepEqual(doc.threads[0].sampled.c[0].a, [[1, 1, 200, 0, 6400]]);     // 6400 B of 32-byte Things
+  assert.match(c.err, /^heaplens: rec\.jfr → rec\.heaplens: 2 ObjectAllocationSample\nheaplens: 1 first sample\(s\) of threads left out/);
+
+  const bad = ctx({ FAKE_FAIL: '1' });
+  fs.rmSync(path.join(tmp, 'bad.heaplens'), { force: true });
+  assert.equal(await runCli(['import', 'bad.jfr', '--java', reader], bad), 2);
+  assert.equal(bad.err, `heaplens: ${path.join(tmp, 'bad.jfr')}: not a JFR recording (no magic bytes)\n`);
+  assert.equal(fs.existsSync(path.join(tmp, 'bad.heaplens')), false);
+  const usage = ctx();
+  assert.equal(await runCli(['import'], usage), 2);
+  assert.match(usage.err, /^heaplens: import needs exactly one recording/);
+  const mb = ctx();
+  assert.equal(await runCli(['import', 'x.jfr', '--max-mb', 'lots'], mb), 2);
+  assert.equal(mb.err, 'heaplens: --max-mb takes a whole number of MiB, not lots\n');
+  const pprof = ctx();
+  assert.equal(await runCli(['report', dataFile('sample.heaplens'), '--format', 'pprof', '--metric', 'bytes'], pprof), 2);
+  assert.match(pprof.err, /--format pprof holds both allocations \(count\) and bytes/);
+});

@@ -53,6 +53,14 @@ test('WordIndex lenses: one per allocating method, in source order, lambdas with
   assert.match(lensTooltip(main), /Includes the lambdas lambda\$main\$\d, lambda\$main\$\d\./);
 });
 
+test('lenses over sampled estimates (sampled mode, a JFR recording) say so in the title and the tooltip', () => {
+  const top = demo().lenses.find((l) => l.method?.name === 'top')!;
+  assert.equal(lensTitle(top, true), 'HeapLens (estimated): 9,699 objects · 27 arrays · ~451 KiB (5.4%)');
+  const tip = lensTooltip(top, 'ESTIMATES from a JFR recording\'s allocation samples (…)').split('\n');
+  assert.equal(tip[tip.length - 2], 'ESTIMATES from a JFR recording\'s allocation samples (…)');
+  assert.ok(!lensTooltip(top).includes('ESTIMATES'));
+});
+
 test('a lens equals the model\'s per-method totals when one method is behind it', () => {
   const p = loadProfile(dataFile('wordindex.heaplens'));
   const byMethod = totalsByMethod(p).groups;

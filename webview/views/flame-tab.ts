@@ -241,7 +241,7 @@ export class FlameTab implements View {
     if (!cpu || !c) return;
     const t = ctx.data.file.threadsProfile?.threads.find((x) => x.id === ctx.state.thread && x.samples > 0);
     const chosen = t ? ` "${t.name}": ${num(t.samples)} samples, ${num(Math.round(t.cpuNanos / 1e6))} ms of CPU time.` : '';
-    this.cpuNote.textContent = `${cpuLabel(c.intervalMillis)} (${num(c.samples)} samples in ${ctx.data.threads(true).length} threads).${chosen}`;
+    this.cpuNote.textContent = `${cpuLabel(c.intervalMillis, ctx.data.file.threadsProfile?.source)} (${num(c.samples)} samples in ${ctx.data.threads(true).length} threads).${chosen}`;
   }
 
   private renderLegend(ctx: AppContext, tree: FrameTree, zoom: number): void {

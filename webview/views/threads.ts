@@ -81,7 +81,8 @@ export class ThreadsView implements View {
       this.cpuThread = [...tp.threads].sort((a, b) => b.samples - a.samples)[0]?.id ?? -1;
     }
     this.activity.append(el('h2', { class: 'heap-title' },
-      `CPU samples: every ${tp.intervalMillis} ms, charged only to threads that used CPU in the interval (${num(tp.samples)} samples)`));
+      tp.source === 'jfr' ? `CPU: JFR execution samples, every ${tp.intervalMillis} ms of each thread running Java code (${num(tp.samples)} samples)`
+        : `CPU samples: every ${tp.intervalMillis} ms, charged only to threads that used CPU in the interval (${num(tp.samples)} samples)`));
     const ccols: Array<Column<ThreadCpu>> = [
       { key: 'name', label: 'thread', cell: (r) => r.name },
       { key: 'samples', label: 'CPU samples', numeric: true, cell: (r) => num(r.samples), compare: (a, b) => a.samples - b.samples },
