@@ -31,6 +31,20 @@ public final class Node {
     private int childCount;
     private Node lastChild;           // one-entry cache: loops call the same callee again and again
 
+    /**
+     * The call site (1-based, numbered per method by the instrumenter; 0 = none) this node's frame passed last:
+     * every call in a profiled method stores its number here before the invoke. The callee's entry probe reads it
+     * to find its node in {@link #siteChildren}, and a JDK allocation charged to this node happened inside the
+     * call at this site (its line is the method's {@code calls} table in the profile, docs/format.md).
+     */
+    public int callSite;
+    /**
+     * Inline caches, one per call site of this node's method: the child last entered from each site. A call site
+     * in one context almost always enters the same callee (Hölzle, Chambers, Ungar 1991); a hit costs one array
+     * load and a compare instead of a hash lookup. Only the owning thread reads or writes it.
+     */
+    Node[] siteChildren;
+
     /** Allocation records, stride 4: key+1 (0 = empty slot), count, elements, bytes. Open addressing on key. */
     private long[] records;
     private int recordCount;
@@ -62,6 +76,17 @@ public final class Node {
             }
         }
         return mayCreate ? addChild(mid) : null;
+    }
+
+    /** Remembers {@code c} as the child entered from call site {@code site}. */
+    void cacheChild(int site, Node c) {
+        Node[] ic = siteChildren;
+        if (ic == null || site >= ic.length) {
+            Node[] bigger = new Node[Math.max(site + 1, ic == null ? 4 : ic.length * 2)];
+            if (ic != null) System.arraycopy(ic, 0, bigger, 0, ic.length);
+            siteChildren = ic = bigger;
+        }
+        ic[site] = c;
     }
 
     @DontInline
@@ -96,9 +121,25 @@ public final class Node {
         ids[i] = c.method + 1;
     }
 
-    /** Adds to one allocation record (count arrays/objects, their elements, arrays' bytes); returns the new count. */
+    /**
+     * Adds to one allocation record (count arrays/objects, their elements, arrays' bytes); returns the new count.
+     * Inlined into every allocation probe, so it holds only the first probe of the hash table: the JIT compiles
+     * instrumented code several times over (measured: the JIT threads were half of the exact mode's added CPU),
+     * and a loop inlined at every allocation site made each compilation bigger.
+     */
     @ForceInline
     long record(int key, long count, long elements, long bytes) {
+        long[] tab = records;
+        if (tab != null) {
+            int b = (mix(key) & ((tab.length >> 2) - 1)) << 2;
+            if (tab[b] == key + 1L) { tab[b + 2] += elements; tab[b + 3] += bytes; return tab[b + 1] += count; }
+        }
+        return recordProbing(key, count, elements, bytes);
+    }
+
+    /** The rest of {@link #record}: linear probing from the key's slot, or a new record. */
+    @DontInline
+    private long recordProbing(int key, long count, long elements, long bytes) {
         long[] tab = records;
         if (tab != null) {
             int slots = tab.length >> 2, mask = slots - 1;
@@ -112,6 +153,32 @@ public final class Node {
         }
         addRecord(key, count, elements, bytes);
         return count;
+    }
+
+    /**
+     * The sites mode's flat per-thread node: the record of {@code key} lives at slot {@code key} (keys are dense, see
+     * {@link Keys}), so an allocation is a bounds check and three adds, no hashing. The layout is the one of the
+     * hashed records (key+1, count, elements, bytes), so readers scan both alike. Never mixed with {@link #record}.
+     */
+    @ForceInline
+    long recordDense(int key, long count, long elements, long bytes) {
+        long[] tab = records;
+        int b = key << 2;
+        if (tab == null || b >= tab.length) tab = growDense(key);
+        tab[b] = key + 1L;
+        tab[b + 2] += elements;
+        tab[b + 3] += bytes;
+        return tab[b + 1] += count;
+    }
+
+    @DontInline
+    private long[] growDense(int key) {
+        long[] old = records;
+        int slots = Integer.highestOneBit(Math.max(key, 63)) << 1;          // a power of two above key, ≥ 64
+        long[] tab = new long[slots * 4];
+        if (old != null) System.arraycopy(old, 0, tab, 0, old.length);
+        records = tab;                    // published whole: a reader sees the old or the new table
+        return tab;
     }
 
     @DontInline

@@ -165,8 +165,9 @@ public final class Recorder {
         if (m == Mode.PAUSED) return;
         ThreadState ts = ThreadState.current();
         if (ts.busy != 0) return;                          // the agent's own work: not the program's time either
-        if (m == Mode.LIFETIME) { Lifetimes.tick(Keys.objectSize(key)); return; }
         if (m == Mode.EXACT) ts.current.record(key, 1, 0, 0);
+        else if (m == Mode.SITES) site(ts, key, 1, 0, 0);
+        else if (m == Mode.LIFETIME) Lifetimes.tick(Keys.objectSize(key));
         else other(ts, m, key, 1, 0, 0);
     }
 
@@ -176,8 +177,9 @@ public final class Recorder {
         if (m == Mode.PAUSED) return;
         ThreadState ts = ThreadState.current();
         if (ts.busy != 0) return;                          // the agent's own work: not the program's time either
-        if (m == Mode.LIFETIME) { Lifetimes.tick(Layout.arrayBytes(length, elementSize)); return; }
         if (m == Mode.EXACT) ts.current.record(key, 1, length, Layout.arrayBytes(length, elementSize));
+        else if (m == Mode.SITES) site(ts, key, 1, length, Layout.arrayBytes(length, elementSize));
+        else if (m == Mode.LIFETIME) Lifetimes.tick(Layout.arrayBytes(length, elementSize));
         else other(ts, m, key, 1, length, Layout.arrayBytes(length, elementSize));
     }
 
@@ -198,11 +200,17 @@ public final class Recorder {
         else other(ts, m, key, count, elements, bytes);
     }
 
+    /** Sites mode: the thread's exact per-site counter (a dense array, see Node.recordDense), and a trace now and then. */
+    @ForceInline
+    private static void site(ThreadState ts, int key, long count, long elements, long bytes) {
+        long n = ts.sites.recordDense(key, count, elements, bytes);
+        if (Sampler.wantsTrace(n)) Sampler.siteTrace(ts, key);
+    }
+
     /** Sites and sampled modes. Objects carry no bytes in records (sizes are applied when written). */
     private static void other(ThreadState ts, int m, int key, long count, long elements, long bytes) {
         if (m == Mode.SITES) {
-            long n = ts.sites.record(key, count, elements, bytes);
-            if (Sampler.wantsTrace(n)) Sampler.siteTrace(ts, key);
+            site(ts, key, count, elements, bytes);
         } else if (m == Mode.SAMPLED) {
             // With JFR sampling only its consumer thread writes the sampled trees; probes left in code that was
             // running when the mode switched record nothing.

@@ -221,10 +221,30 @@ public final class ThreadState {
     /** The per-account nodes for the collector (entries may be null). */
     public Node[] accountsSnapshot() { return accounts; }
 
+    /**
+     * Method entry. The fast path is the call site's inline cache in the caller's node (see
+     * {@link Node#siteChildren}): the entry validates the cached child by its method id, so a stale site number
+     * (the callee was reached through JDK code, reflection or a lambda) only costs a miss, never a wrong node.
+     */
     @ForceInline
     Node enter(int mid) {
         if (busy != 0) return foldNode;   // the agent's own work on this thread is not part of the tree
         Node cur = current;
+        Node[] ic = cur.siteChildren;
+        int site = cur.callSite;
+        if (ic != null && site < ic.length) {
+            Node c = ic[site];
+            if (c != null && c.method == mid) {
+                c.calls++;
+                current = c;
+                return c;
+            }
+        }
+        return enterMiss(cur, mid, site);
+    }
+
+    @DontInline
+    private Node enterMiss(Node cur, int mid, int site) {
         if (cur.depth >= maxDepth) {
             cur.folded++;
             return foldNode;
@@ -234,6 +254,7 @@ public final class ThreadState {
             cur.folded++;
             return foldNode;
         }
+        cur.cacheChild(site, c);
         c.calls++;
         current = c;
         return c;

@@ -67,12 +67,20 @@ final class MethodInstrumenter implements Opcodes {
         List<AbstractInsnNode> original = new ArrayList<>();
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) original.add(i);
         int line = -1;
+        List<Integer> callLines = new ArrayList<>();
         for (AbstractInsnNode insn : original) {
             if (insn instanceof LineNumberNode) { line = ((LineNumberNode) insn).line; continue; }
             int op = insn.getOpcode();
             if (op >= IRETURN && op <= RETURN && mct) mn.instructions.insertBefore(insn, Probes.exit(nodeLocal));
-            else if (probeAllocations) allocation(insn, op, line);
+            else {
+                if (mct && op >= INVOKEVIRTUAL && op <= INVOKEDYNAMIC) {
+                    callLines.add(line);
+                    mn.instructions.insertBefore(insn, Probes.callSite(nodeLocal, callLines.size()));
+                }
+                if (probeAllocations) allocation(insn, op, line);
+            }
         }
+        if (mct) info.callLines = callLines.stream().mapToInt(Integer::intValue).toArray();
         if (mct) {
             LabelNode start = new LabelNode();
             InsnList prologue = Probes.enter(info.id, nodeLocal);
