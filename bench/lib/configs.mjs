@@ -17,6 +17,21 @@ export function withJvmArgs(cfg, args) {
   return { ...cfg, jvmArgs: (c) => [...args, ...cfg.jvmArgs(c)] };
 }
 
+/**
+ * The same configuration with another agent jar, named by `$HEAPLENS_BASELINE_AGENT`: a before/after comparison of
+ * an agent change runs both jars interleaved in one bench run (the machine's load then hits both alike).
+ */
+export function withBaselineAgent(cfg, name) {
+  return {
+    ...cfg, name,
+    jvmArgs: (c) => {
+      const jar = process.env.HEAPLENS_BASELINE_AGENT;
+      if (!jar) throw new Error(`${name} needs HEAPLENS_BASELINE_AGENT=/path/to/the/other/heaplens-agent.jar`);
+      return cfg.jvmArgs({ ...c, agentJar: jar });
+    },
+  };
+}
+
 export function jfr(name, settings) {
   return {
     name, profile: 'jfr', ext: '.jfr',
@@ -52,6 +67,8 @@ export const EXTRA_CONFIGS = [
   withJvmArgs(heaplens('sampled', 'sampler=jfr', 'heaplens-sampled-jfr'), ['-XX:FlightRecorderOptions=stackdepth=1024']),
   heaplens('paused', 'threads=true', 'heaplens-threads'),
   heaplens('exact', 'threads=true', 'heaplens-exact-threads'),
+  withBaselineAgent(heaplens('exact'), 'heaplens-exact-baseline'),
+  withBaselineAgent(heaplens('sites'), 'heaplens-sites-baseline'),
 ];
 
 export const configByName = (n) => CONFIGS.find((c) => c.name === n) ?? EXTRA_CONFIGS.find((c) => c.name === n);
