@@ -1,0 +1,31 @@
+// Outside the five bench programs: Checkstyle 8.36 (Debian's `checkstyle`) checks the java.util sources of JDK 17
+// with its bundled Sun conventions; the report (one line per violation) is the output check.
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { listFiles, sha256 } from '../lib/digest.mjs';
+import { jars } from './common.mjs';
+
+const CP = jars('checkstyle', 'antlr', 'antlr4-runtime', 'commons-beanutils', 'commons-collections3', 'commons-lang3',
+  'commons-logging', 'guava', 'picocli', 'reflections', 'Saxon-HE', 'javassist');
+
+export default {
+  name: 'checkstyle',
+  description: 'Checkstyle 8.36 checks the JDK 17 java.util sources against sun_checks.xml',
+  packages: ['checkstyle'],
+  outside: true,
+  prepare(ctx) {
+    // The luindex workload unpacks the JDK sources; this reads its java.base/java/util (about 370 files).
+    ctx.state.src = join(ctx.dir, '..', 'luindex', 'docs', 'java.base', 'java', 'util');
+    ctx.state.files = listFiles(ctx.state.src, (f) => f.endsWith('.java')).filter((f) => !relative(ctx.state.src, f).includes('/'));
+    if (ctx.state.files.length < 100) throw new Error(`checkstyle: run the luindex workload's prepare first (found ${ctx.state.files.length} sources)`);
+  },
+  command(ctx, runDir) {
+    return { cp: CP, main: 'com.puppycrawl.tools.checkstyle.Main', cwd: runDir,
+      args: ['-c', '/sun_checks.xml', '-o', join(runDir, 'report.txt'), ...ctx.state.files] };
+  },
+  check(ctx, runDir) {
+    const lines = readFileSync(join(runDir, 'report.txt'), 'utf8').split('\n').filter((l) => l.startsWith('[WARN]') || l.startsWith('[ERROR]'));
+    if (lines.length < 100) throw new Error(`expected a report with violations, found ${lines.length} lines`);
+    return { summary: `${lines.length} violations`, digest: sha256(lines.join('\n')) };
+  },
+};
