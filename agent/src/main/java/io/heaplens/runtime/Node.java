@@ -1,6 +1,7 @@
 package io.heaplens.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.Hidden;
 import jdk.internal.vm.annotation.ForceInline;
 
 /**
@@ -57,12 +58,14 @@ public final class Node {
         this.fold = fold;
     }
 
+    @Hidden
     public Node child(int mid) {
         return child(mid, true);
     }
 
     /** The child for method {@code mid}; when there is none, a new one if {@code mayCreate}, else null. */
     @ForceInline
+    @Hidden
     Node child(int mid, boolean mayCreate) {
         Node last = lastChild;
         if (last != null && last.method == mid) return last;
@@ -79,6 +82,7 @@ public final class Node {
     }
 
     /** Remembers {@code c} as the child entered from call site {@code site}. */
+    @Hidden
     void cacheChild(int site, Node c) {
         Node[] ic = siteChildren;
         if (ic == null || site >= ic.length) {
@@ -90,6 +94,7 @@ public final class Node {
     }
 
     @DontInline
+    @Hidden
     private Node addChild(int mid) {
         ThreadState.nodes++;
         Node c = new Node(mid, this, thread, depth + 1, false);
@@ -113,6 +118,7 @@ public final class Node {
         return c;
     }
 
+    @Hidden
     private static void insertChild(Node[] tab, int[] ids, Node c) {
         int mask = tab.length - 1;
         int i = mix(c.method) & mask;
@@ -128,6 +134,7 @@ public final class Node {
      * and a loop inlined at every allocation site made each compilation bigger.
      */
     @ForceInline
+    @Hidden
     long record(int key, long count, long elements, long bytes) {
         long[] tab = records;
         if (tab != null) {
@@ -139,6 +146,7 @@ public final class Node {
 
     /** The rest of {@link #record}: linear probing from the key's slot, or a new record. */
     @DontInline
+    @Hidden
     private long recordProbing(int key, long count, long elements, long bytes) {
         long[] tab = records;
         if (tab != null) {
@@ -161,6 +169,7 @@ public final class Node {
      * hashed records (key+1, count, elements, bytes), so readers scan both alike. Never mixed with {@link #record}.
      */
     @ForceInline
+    @Hidden
     long recordDense(int key, long count, long elements, long bytes) {
         long[] tab = records;
         int b = key << 2;
@@ -172,6 +181,7 @@ public final class Node {
     }
 
     @DontInline
+    @Hidden
     private long[] growDense(int key) {
         long[] old = records;
         int slots = Integer.highestOneBit(Math.max(key, 63)) << 1;          // a power of two above key, ≥ 64
@@ -182,6 +192,7 @@ public final class Node {
     }
 
     @DontInline
+    @Hidden
     private void addRecord(int key, long count, long elements, long bytes) {
         long[] tab = records;
         if (tab == null) tab = new long[4 * 4];
@@ -193,6 +204,7 @@ public final class Node {
         records = tab;
     }
 
+    @Hidden
     private static long[] rehashRecords(long[] old, int slots) {
         long[] tab = new long[slots * 4];
         for (int b = 0; b < old.length; b += 4) {
@@ -204,6 +216,7 @@ public final class Node {
         return tab;
     }
 
+    @Hidden
     private static int insertRecord(long[] tab, int key) {
         int mask = (tab.length >> 2) - 1;
         int i = mix(key) & mask;
@@ -211,6 +224,7 @@ public final class Node {
         return i << 2;
     }
 
+    @Hidden
     private static int mix(int x) {
         x *= 0x9E3779B1;
         return x ^ (x >>> 16);

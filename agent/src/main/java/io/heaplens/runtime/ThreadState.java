@@ -1,6 +1,7 @@
 package io.heaplens.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.Hidden;
 import jdk.internal.vm.annotation.ForceInline;
 
 /**
@@ -111,6 +112,7 @@ public final class ThreadState {
     private static final ThreadState[] CACHE = new ThreadState[1024];
 
     @ForceInline
+    @Hidden
     public static ThreadState current() {
         Thread t = Thread.currentThread();
         ThreadState s = CACHE[(int) t.getId() & 1023];
@@ -119,6 +121,7 @@ public final class ThreadState {
     }
 
     @DontInline
+    @Hidden
     private static ThreadState miss(Thread t) {
         ThreadState s = CURRENT.get();
         if (s.named || nameChecked(s, t)) CACHE[(int) t.getId() & 1023] = s;
@@ -130,6 +133,7 @@ public final class ThreadState {
      * JVM is still attaching has no name yet (and no holder: {@code isDaemon} throws): it stays out of the cache
      * and is looked at again on its next probe. Nothing here may throw into the program.
      */
+    @Hidden
     private static boolean nameChecked(ThreadState s, Thread t) {
         String[] names = agentThreadNames;
         if (names.length == 0) {
@@ -156,6 +160,7 @@ public final class ThreadState {
         }
     }
 
+    @Hidden
     private static ThreadState register(ThreadState ts) {
         synchronized (LOCK) {
             if (count == all.length) {
@@ -168,6 +173,7 @@ public final class ThreadState {
         return ts;
     }
 
+    @Hidden
     private static ThreadState find(Thread t) {
         for (int i = 0; i < count; i++) if (all[i].thread == t) return all[i];
         return null;
@@ -200,6 +206,7 @@ public final class ThreadState {
 
     /** The flat node of account {@code a} on this thread. */
     @ForceInline
+    @Hidden
     Node accountNode(int a) {
         Node[] arr = accounts;
         Node n = a < arr.length ? arr[a] : null;
@@ -207,6 +214,7 @@ public final class ThreadState {
     }
 
     @DontInline
+    @Hidden
     private Node newAccountNode(int a) {
         if (a >= accounts.length) {
             Node[] bigger = new Node[Math.max(a + 1, accounts.length * 2)];
@@ -227,6 +235,7 @@ public final class ThreadState {
      * (the callee was reached through JDK code, reflection or a lambda) only costs a miss, never a wrong node.
      */
     @ForceInline
+    @Hidden
     Node enter(int mid) {
         if (busy != 0) return foldNode;   // the agent's own work on this thread is not part of the tree
         Node cur = current;
@@ -244,6 +253,7 @@ public final class ThreadState {
     }
 
     @DontInline
+    @Hidden
     private Node enterMiss(Node cur, int mid, int site) {
         if (cur.depth >= maxDepth) {
             cur.folded++;

@@ -83,7 +83,15 @@ final class MethodInstrumenter implements Opcodes {
         if (mct) info.callLines = callLines.stream().mapToInt(Integer::intValue).toArray();
         if (mct) {
             LabelNode start = new LabelNode();
-            InsnList prologue = Probes.enter(info.id, nodeLocal);
+            InsnList prologue = new InsnList();
+            if (info.line >= 0) {
+                // The entry probe carries the method's first line: a StackOverflowError thrown in it must not leave
+                // the user's frame without a line (bci 0 came before the method's first LineNumberTable entry).
+                LabelNode at = new LabelNode();
+                prologue.add(at);
+                prologue.add(new LineNumberNode(info.line, at));
+            }
+            prologue.add(Probes.enter(info.id, nodeLocal));
             prologue.add(start);
             mn.instructions.insert(prologue);
             addNodeLocalToFrames();
