@@ -40,9 +40,10 @@ public final class Node {
      */
     public int callSite;
     /**
-     * Inline caches, one per call site of this node's method: the child last entered from each site. A call site
-     * in one context almost always enters the same callee (Hölzle, Chambers, Ungar 1991); a hit costs one array
-     * load and a compare instead of a hash lookup. Only the owning thread reads or writes it.
+     * Inline caches for the call sites of this node's method, indexed by call-site number modulo the (power of two)
+     * length: the child last entered from each site. A call site in one context almost always enters the same
+     * callee (Hölzle, Chambers, Ungar 1991); a hit costs one array load and a compare instead of a hash lookup.
+     * Only the owning thread reads or writes it.
      */
     Node[] siteChildren;
 
@@ -81,16 +82,18 @@ public final class Node {
         return mayCreate ? addChild(mid) : null;
     }
 
-    /** Remembers {@code c} as the child entered from call site {@code site}. */
+    /**
+     * Remembers {@code c} as the child entered from call site {@code site}. The cache is direct-mapped on the site
+     * number (a collision only costs a miss) and sized by the number of children, 2–4 slots per child up to 64, so
+     * a node with many call sites but few callees stays small; it starts empty again when it grows.
+     */
     @Hidden
     void cacheChild(int site, Node c) {
         Node[] ic = siteChildren;
-        if (ic == null || site >= ic.length) {
-            Node[] bigger = new Node[Math.max(site + 1, ic == null ? 4 : ic.length * 2)];
-            if (ic != null) System.arraycopy(ic, 0, bigger, 0, ic.length);
-            siteChildren = ic = bigger;
-        }
-        ic[site] = c;
+        int n = childCount;
+        int want = n <= 1 ? 2 : Math.min(64, Integer.highestOneBit(n - 1) << 2);
+        if (ic == null || ic.length < want) siteChildren = ic = new Node[want];
+        ic[site & (ic.length - 1)] = c;
     }
 
     @DontInline

@@ -241,8 +241,8 @@ public final class ThreadState {
         Node cur = current;
         Node[] ic = cur.siteChildren;
         int site = cur.callSite;
-        if (ic != null && site < ic.length) {
-            Node c = ic[site];
+        if (ic != null) {
+            Node c = ic[site & (ic.length - 1)];
             if (c != null && c.method == mid) {
                 c.calls++;
                 current = c;
