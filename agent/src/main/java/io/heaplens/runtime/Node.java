@@ -30,7 +30,8 @@ public final class Node {
     private Node[] children;
     private int[] childIds;
     private int childCount;
-    private Node lastChild;           // one-entry cache: loops call the same callee again and again
+    Node lastChild;                   // one-entry cache: loops call the same callee again and again; the call-site
+                                      // cache below exists only once a node has two children
 
     /**
      * The call site (1-based, numbered per method by the instrumenter; 0 = none) this node's frame passed last:
@@ -84,14 +85,15 @@ public final class Node {
 
     /**
      * Remembers {@code c} as the child entered from call site {@code site}. The cache is direct-mapped on the site
-     * number (a collision only costs a miss) and sized by the number of children, 2–4 slots per child up to 64, so
+     * number (a collision only costs a miss) and sized by the number of children (none below two: then {@link #lastChild} serves), 2–4 slots per child up to 64, so
      * a node with many call sites but few callees stays small; it starts empty again when it grows.
      */
     @Hidden
     void cacheChild(int site, Node c) {
-        Node[] ic = siteChildren;
         int n = childCount;
-        int want = n <= 1 ? 2 : Math.min(64, Integer.highestOneBit(n - 1) << 2);
+        if (n < 2) return;                // one child: lastChild is the cache (most nodes of deep trees)
+        Node[] ic = siteChildren;
+        int want = Math.min(64, Integer.highestOneBit(n - 1) << 2);
         if (ic == null || ic.length < want) siteChildren = ic = new Node[want];
         ic[site & (ic.length - 1)] = c;
     }

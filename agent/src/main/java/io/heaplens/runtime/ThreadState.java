@@ -241,13 +241,11 @@ public final class ThreadState {
         Node cur = current;
         Node[] ic = cur.siteChildren;
         int site = cur.callSite;
-        if (ic != null) {
-            Node c = ic[site & (ic.length - 1)];
-            if (c != null && c.method == mid) {
-                c.calls++;
-                current = c;
-                return c;
-            }
+        Node c = ic != null ? ic[site & (ic.length - 1)] : cur.lastChild;
+        if (c != null && c.method == mid) {
+            c.calls++;
+            current = c;
+            return c;
         }
         return enterMiss(cur, mid, site);
     }
