@@ -60,7 +60,10 @@ async function run(label, extra) {
   mkdirSync(dir, { recursive: true });
   const jfr = join(dir, 'run.jfr');
   const cmd = workload.command(wctx, dir);
-  const argv = javaCommand(ctx, [...extra(dir), `-XX:StartFlightRecording=settings=profile,filename=${jfr}`, '-XX:+CITime'], cmd);
+  // ShowHiddenFrames: the probes' runtime methods are @Hidden (stack traces look as without the agent); JFR needs
+  // to see them here to tell probe time from program time.
+  const argv = javaCommand(ctx, [...extra(dir), '-XX:+UnlockDiagnosticVMOptions', '-XX:+ShowHiddenFrames',
+    `-XX:StartFlightRecording=settings=profile,filename=${jfr}`, '-XX:+CITime'], cmd);
   const child = spawn('/usr/bin/time', ['-f', 'TIME %e %U %S %M', ...argv], { cwd: cmd.cwd ?? dir });
   let stdout = '', stderr = '';
   child.stdout.on('data', (d) => { stdout += d; });
