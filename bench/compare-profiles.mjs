@@ -9,6 +9,8 @@ import { readProfileText } from './lib/profile-text.mjs';
 
 const JDK = /^(java|javax|jdk|sun|com\.sun)\./;
 
+const CONTEXTS = new Map();
+
 function contexts(file) {
   const p = JSON.parse(readProfileText(file));
   const methods = new Map(p.methods.map((m) => [m.id, m]));
@@ -17,11 +19,15 @@ function contexts(file) {
   const name = (id) => { const m = methods.get(id); return m ? `${m.class}.${m.name}${m.desc}` : `#${id}`; };
   const out = new Map();
   const add = (k, v) => out.set(k, (out.get(k) ?? 0) + v);
-  const walk = (n, path, app) => {
+  // A calling context is named by a number: (parent's number, method name) → number, the same in both files for
+  // the same chain of names; whole chains as strings would not fit in memory for trees a million nodes deep.
+  const walk = (n, path, app, todo) => {
     let here = path;
     let isApp = app;
     if (n.m !== undefined) {
-      here = `${path} > ${name(n.m)}`;
+      const step = `${path}>${name(n.m)}`;
+      if (!CONTEXTS.has(step)) CONTEXTS.set(step, CONTEXTS.size);
+      here = `#${CONTEXTS.get(step)}`;
       isApp = !JDK.test(methods.get(n.m)?.class ?? '');
       if (isApp) add(`${here} calls`, n.calls);
     }
@@ -34,9 +40,16 @@ function contexts(file) {
         add(`${here} alloc ${at} bytes`, bytes);
       }
     }
-    for (const c of n.c ?? []) walk(c, here, isApp);
+    for (const c of n.c ?? []) todo.push([c, here, isApp]);
   };
-  for (const t of p.threads) walk(t.root, t.name.replace(/\d+/g, '#'), false);
+  // iterative: trees can be deeper than the JS stack
+  for (const t of p.threads) {
+    const todo = [[t.root, t.name.replace(/\d+/g, 'N'), false]];
+    while (todo.length) {
+      const [n, path, app] = todo.pop();
+      walk(n, path, app, todo);
+    }
+  }
   return out;
 }
 
@@ -46,7 +59,7 @@ const ca = contexts(a), cb = contexts(b);
 let diffs = 0;
 for (const k of new Set([...ca.keys(), ...cb.keys()])) {
   const x = ca.get(k) ?? 0, y = cb.get(k) ?? 0;
-  if (x !== y) { if (diffs < 20) console.log(`differs: ${k}: ${x} vs ${y}`); diffs++; }
+  if (x !== y) { if (diffs < 10) console.log(`differs: context ${k}: ${x} vs ${y}`); diffs++; }
 }
 console.log(`${ca.size} vs ${cb.size} application values (calls and allocation counts per calling context); ${diffs} differ`);
 process.exit(diffs ? 1 : 0);
