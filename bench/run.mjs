@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs, USAGE } from './lib/args.mjs';
-import { CONFIGS, configByName, EXTRA_CONFIGS, heaplens } from './lib/configs.mjs';
+import { CONFIGS, configByName, EXTRA_CONFIGS, heaplens, withAgentJar } from './lib/configs.mjs';
 import { makeContext } from './lib/context.mjs';
 import { RESULTS, ROOT, WORK, agentJarCandidates } from './lib/paths.mjs';
 import { log } from './lib/sh.mjs';
@@ -25,6 +25,8 @@ function resolveConfig(name) {
   if (c) return c;
   const m = /^heaplens-(\w+)$/.exec(name);
   if (m) return heaplens(m[1]);
+  const other = /^heaplens-(\w+)@(.+\.jar)$/.exec(name);   // heaplens-exact@/path/agent.jar: another build, interleaved
+  if (other) return withAgentJar(heaplens(other[1]), name, other[2]);
   throw new Error(`unknown configuration ${name}; known: ${[...CONFIGS, ...EXTRA_CONFIGS].map((x) => x.name).join(', ')}, heaplens-MODE`);
 }
 

@@ -1,6 +1,7 @@
 // The configurations a workload runs under. Each is { name, jvmArgs(ctx) }, where ctx has
 // { agentJar, profile (file to write, without extension), jfc: { alloc } }; `profile` says what kind of file it writes.
 // A new agent mode is one more line: heaplens('sites'), heaplens('sampled', 'rate=1024'), …
+import { existsSync } from 'node:fs';
 
 export const plain = { name: 'plain', jvmArgs: () => [] };
 
@@ -15,6 +16,22 @@ export function heaplens(mode, extra = '', name = `heaplens-${mode}`) {
 /** A configuration with JVM options before the agent's. */
 export function withJvmArgs(cfg, args) {
   return { ...cfg, jvmArgs: (c) => [...args, ...cfg.jvmArgs(c)] };
+}
+
+/**
+ * The same configuration with another agent jar: `--configs plain,heaplens-exact,heaplens-exact@/path/old.jar`
+ * compares two builds of the agent interleaved in one bench run (the machine's load then hits both alike);
+ * `heaplens-exact-baseline` takes the jar from `$HEAPLENS_BASELINE_AGENT`.
+ */
+export function withAgentJar(cfg, name, jar) {
+  return {
+    ...cfg, name,
+    jvmArgs: (c) => {
+      const file = typeof jar === 'function' ? jar() : jar;
+      if (!file || !existsSync(file)) throw new Error(`${name}: agent jar ${file || '(none: set HEAPLENS_BASELINE_AGENT)'} not found`);
+      return cfg.jvmArgs({ ...c, agentJar: file });
+    },
+  };
 }
 
 export function jfr(name, settings) {
@@ -55,6 +72,8 @@ export const EXTRA_CONFIGS = [
   withJvmArgs(heaplens('sampled', 'sampler=jfr', 'heaplens-sampled-jfr'), JFR_SAMPLER_JVM_ARGS),
   heaplens('paused', 'threads=true', 'heaplens-threads'),
   heaplens('exact', 'threads=true', 'heaplens-exact-threads'),
+  withAgentJar(heaplens('exact'), 'heaplens-exact-baseline', () => process.env.HEAPLENS_BASELINE_AGENT),
+  withAgentJar(heaplens('sites'), 'heaplens-sites-baseline', () => process.env.HEAPLENS_BASELINE_AGENT),
 ];
 
 export const configByName = (n) => CONFIGS.find((c) => c.name === n) ?? EXTRA_CONFIGS.find((c) => c.name === n);

@@ -25,6 +25,11 @@ function kindOf(st: fs.Stats): string {
 
 /** The text of a regular file of at most `maxBytes`; anything else is a FileProblem saying "cannot read: …". */
 export function readRegularFile(file: string, maxBytes = READ_MAX_BYTES): string {
+  return new TextDecoder('utf-8').decode(readRegularFileBytes(file, maxBytes));
+}
+
+/** As {@link readRegularFile}, the bytes (a profile may be gzip-compressed). */
+export function readRegularFileBytes(file: string, maxBytes = READ_MAX_BYTES): Uint8Array {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below by its type
@@ -36,7 +41,7 @@ export function readRegularFile(file: string, maxBytes = READ_MAX_BYTES): string
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw new FileProblem(`cannot read: ${kindOf(st)}, not a file`);
     if (st.size > maxBytes) throw new FileProblem(`cannot read: ${st.size.toLocaleString('en-US')} bytes, more than the ${maxBytes.toLocaleString('en-US')} HeapLens reads`);
-    return fs.readFileSync(fd, 'utf8');
+    return fs.readFileSync(fd) as unknown as Uint8Array;
   } catch (e) {
     if (e instanceof FileProblem) throw e;
     throw new FileProblem(`cannot read: ${why(e)}`);

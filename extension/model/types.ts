@@ -76,6 +76,8 @@ export interface MethodEntry {
   profiled: boolean;
   ctorTarget?: number;
   ctorWarning?: string;
+  /** Line of each call site of a profiled method: calls[k - 1] for call site k (docs/format.md). */
+  calls?: number[];
 }
 
 /**

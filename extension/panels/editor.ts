@@ -3,6 +3,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { parseProfile } from '../model/parse';
+import { profileText } from '../model/load';
 import { WebviewController } from './controller';
 
 export const EDITOR_VIEW_TYPE = 'heaplens.profileEditor';
@@ -26,7 +27,7 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
     const ctl = new WebviewController(panel.webview, this.extensionUri, { title, live: false, log: this.log });
     const load = async (): Promise<void> => {
       try {
-        const text = Buffer.from(await vscode.workspace.fs.readFile(doc.uri)).toString('utf8');
+        const text = profileText(await vscode.workspace.fs.readFile(doc.uri));
         const profile = parseProfile(text);
         ctl.show(profile, { live: !profile.file.meta.final, minMs: 1000 });
         if (!profile.file.meta.final) ctl.status('the JVM is still writing this profile: following it', true);

@@ -2,6 +2,7 @@
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { profileText } from '../../extension/model/load';
 import { Jdk, ROOT } from '../e2e/support/env';
 import { exec, Exec } from '../e2e/support/heaplens';
 
@@ -50,5 +51,5 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The profile's JSON (docs/format.md); deep trees need no recursion limit here (JSON.parse is iterative enough). */
 export function readProfile(file: string): any { // eslint-disable-line @typescript-eslint/no-explicit-any
-  return JSON.parse(fs.readFileSync(file, 'utf8'));
+  return JSON.parse(profileText(fs.readFileSync(file) as unknown as Uint8Array));
 }

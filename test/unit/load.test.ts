@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import * as zlib from 'zlib';
 import { loadProfile, parseProfile, ProfileError } from '../../extension/model/load';
 import { MctNode } from '../../extension/model/types';
 import { fileOf, method, objType, site } from './helpers';
@@ -130,4 +131,22 @@ test('implausible counts (2^62, 1e300, past 2^53−1) are refused, not printed a
   }
   // the largest exact count still loads
   assert.equal(parseProfile(JSON.stringify(valid()).replace('[[1,1,4,0,64]]', '[[1,1,9007199254740991,0,64]]')).threads.length, 1);
+});
+
+test('a gzip-compressed profile (the agent compresses large final profiles) loads like the plain one', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heaplens-gz-'));
+  try {
+    const text = JSON.stringify(valid());
+    const plain = path.join(dir, 'plain.heaplens'), gz = path.join(dir, 'gz.heaplens');
+    fs.writeFileSync(plain, text);
+    fs.writeFileSync(gz, new Uint8Array(zlib.gzipSync(text)));
+    assert.ok(fs.statSync(gz).size < fs.statSync(plain).size, 'the compressed file is smaller');
+    assert.deepEqual(loadProfile(gz).file, loadProfile(plain).file);
+    assert.equal(loadProfile(gz).methods.get(2)?.ctorTarget, 3);
+    fs.writeFileSync(gz, new Uint8Array(zlib.gzipSync(text)).subarray(0, 40));
+    assert.throws(() => loadProfile(gz), (e: unknown) => e instanceof ProfileError
+      && /^.*gz\.heaplens: the compressed profile is damaged: /.test(e.message));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,6 +1,7 @@
 // Reading a `.heaplens` profile as plain JSON (docs/format.md), independently of extension/model,
 // so the e2e suite checks the file itself and not only what the model makes of it.
 import * as fs from 'fs';
+import { profileText } from '../../../extension/model/load';
 
 export interface RawMethod {
   id: number;
@@ -50,7 +51,8 @@ export class RawProfile {
   readonly threads: RawThread[];
 
   constructor(file: string) {
-    this.json = JSON.parse(fs.readFileSync(file, 'utf8'));
+    // plain or gzip (the agent compresses large final profiles): the extension's own reader decides
+    this.json = JSON.parse(profileText(fs.readFileSync(file) as unknown as Uint8Array));
     if (this.json.format !== 'heaplens-profile') throw new Error(`${file}: format is ${this.json.format}`);
     for (const m of this.json.methods as RawMethod[]) this.methods.set(m.id, m);
     for (const t of this.json.types as RawType[]) this.types.set(t.id, t);

@@ -13,6 +13,8 @@ public final class Options {
     public List<String> exclude = Collections.emptyList();
     public String mode = "exact";
     public int intervalMillis = 1000;
+    /** gzip the profile: auto = the final write when the previous write was larger than 4 MB; on; off. */
+    public String compress = "auto";
     public int maxDepth = 4096;
     public int maxNodes = 1_000_000;
     /** Whether maxNodes was given; when not, the budget also depends on the heap (collect.HeapGuard). */
@@ -77,6 +79,10 @@ public final class Options {
                     else o.sampler = value;
                     break;
                 case "sampleEvery": o.sampleEvery = o.number(key, value, 1, 1 << 30); break;
+                case "compress":
+                    if (!java.util.List.of("auto", "on", "off").contains(value)) o.errors.add("option 'compress' must be auto, on or off, not '" + value + "'");
+                    else o.compress = value;
+                    break;
                 case "interval": o.intervalMillis = o.number(key, value, 100, 3_600_000); break;
                 case "maxDepth": o.maxDepth = o.number(key, value, 16, 1_000_000); break;
                 case "maxNodes": o.maxNodes = o.number(key, value, 1000, Integer.MAX_VALUE); o.maxNodesSet = true; break;

@@ -20,6 +20,8 @@ public final class Registry implements Keys.Resolver {
         public volatile boolean profiled;
         public volatile int ctorTarget = -1;
         public volatile String ctorWarning;
+        /** Line of each call site (index = call-site number − 1, see Node.callSite); null for unprofiled methods. */
+        public volatile int[] callLines;
         MethodInfo(int id, String owner, String name, String desc) { this.id = id; this.owner = owner; this.name = name; this.desc = desc; }
     }
 

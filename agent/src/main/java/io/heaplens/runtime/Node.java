@@ -1,6 +1,7 @@
 package io.heaplens.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.Hidden;
 import jdk.internal.vm.annotation.ForceInline;
 
 /**
@@ -29,7 +30,23 @@ public final class Node {
     private Node[] children;
     private int[] childIds;
     private int childCount;
-    private Node lastChild;           // one-entry cache: loops call the same callee again and again
+    Node lastChild;                   // one-entry cache: loops call the same callee again and again; the call-site
+                                      // cache below exists only once a node has two children
+
+    /**
+     * The call site (1-based, numbered per method by the instrumenter; 0 = none) this node's frame passed last:
+     * every call in a profiled method stores its number here before the invoke. The callee's entry probe reads it
+     * to find its node in {@link #siteChildren}, and a JDK allocation charged to this node happened inside the
+     * call at this site (its line is the method's {@code calls} table in the profile, docs/format.md).
+     */
+    public int callSite;
+    /**
+     * Inline caches for the call sites of this node's method, indexed by call-site number modulo the (power of two)
+     * length: the child last entered from each site. A call site in one context almost always enters the same
+     * callee (Hölzle, Chambers, Ungar 1991); a hit costs one array load and a compare instead of a hash lookup.
+     * Only the owning thread reads or writes it.
+     */
+    Node[] siteChildren;
 
     /** Allocation records, stride 4: key+1 (0 = empty slot), count, elements, bytes. Open addressing on key. */
     private long[] records;
@@ -43,12 +60,14 @@ public final class Node {
         this.fold = fold;
     }
 
+    @Hidden
     public Node child(int mid) {
         return child(mid, true);
     }
 
     /** The child for method {@code mid}; when there is none, a new one if {@code mayCreate}, else null. */
     @ForceInline
+    @Hidden
     Node child(int mid, boolean mayCreate) {
         Node last = lastChild;
         if (last != null && last.method == mid) return last;
@@ -64,7 +83,23 @@ public final class Node {
         return mayCreate ? addChild(mid) : null;
     }
 
+    /**
+     * Remembers {@code c} as the child entered from call site {@code site}. The cache is direct-mapped on the site
+     * number (a collision only costs a miss) and sized by the number of children (none below two: then {@link #lastChild} serves), 2–4 slots per child up to 64, so
+     * a node with many call sites but few callees stays small; it starts empty again when it grows.
+     */
+    @Hidden
+    void cacheChild(int site, Node c) {
+        int n = childCount;
+        if (n < 2) return;                // one child: lastChild is the cache (most nodes of deep trees)
+        Node[] ic = siteChildren;
+        int want = Math.min(64, Integer.highestOneBit(n - 1) << 2);
+        if (ic == null || ic.length < want) siteChildren = ic = new Node[want];
+        ic[site & (ic.length - 1)] = c;
+    }
+
     @DontInline
+    @Hidden
     private Node addChild(int mid) {
         ThreadState.nodes++;
         Node c = new Node(mid, this, thread, depth + 1, false);
@@ -88,6 +123,7 @@ public final class Node {
         return c;
     }
 
+    @Hidden
     private static void insertChild(Node[] tab, int[] ids, Node c) {
         int mask = tab.length - 1;
         int i = mix(c.method) & mask;
@@ -96,9 +132,27 @@ public final class Node {
         ids[i] = c.method + 1;
     }
 
-    /** Adds to one allocation record (count arrays/objects, their elements, arrays' bytes); returns the new count. */
+    /**
+     * Adds to one allocation record (count arrays/objects, their elements, arrays' bytes); returns the new count.
+     * Inlined into every allocation probe, so it holds only the first probe of the hash table: the JIT compiles
+     * instrumented code several times over (measured: the JIT threads were half of the exact mode's added CPU),
+     * and a loop inlined at every allocation site made each compilation bigger.
+     */
     @ForceInline
+    @Hidden
     long record(int key, long count, long elements, long bytes) {
+        long[] tab = records;
+        if (tab != null) {
+            int b = (mix(key) & ((tab.length >> 2) - 1)) << 2;
+            if (tab[b] == key + 1L) { tab[b + 2] += elements; tab[b + 3] += bytes; return tab[b + 1] += count; }
+        }
+        return recordProbing(key, count, elements, bytes);
+    }
+
+    /** The rest of {@link #record}: linear probing from the key's slot, or a new record. */
+    @DontInline
+    @Hidden
+    private long recordProbing(int key, long count, long elements, long bytes) {
         long[] tab = records;
         if (tab != null) {
             int slots = tab.length >> 2, mask = slots - 1;
@@ -114,7 +168,36 @@ public final class Node {
         return count;
     }
 
+    /**
+     * The sites mode's flat per-thread node: the record of {@code key} lives at slot {@code key} (keys are dense, see
+     * {@link Keys}), so an allocation is a bounds check and three adds, no hashing. The layout is the one of the
+     * hashed records (key+1, count, elements, bytes), so readers scan both alike. Never mixed with {@link #record}.
+     */
+    @ForceInline
+    @Hidden
+    long recordDense(int key, long count, long elements, long bytes) {
+        long[] tab = records;
+        int b = key << 2;
+        if (tab == null || b >= tab.length) tab = growDense(key);
+        tab[b] = key + 1L;
+        tab[b + 2] += elements;
+        tab[b + 3] += bytes;
+        return tab[b + 1] += count;
+    }
+
     @DontInline
+    @Hidden
+    private long[] growDense(int key) {
+        long[] old = records;
+        int slots = Integer.highestOneBit(Math.max(key, 63)) << 1;          // a power of two above key, ≥ 64
+        long[] tab = new long[slots * 4];
+        if (old != null) System.arraycopy(old, 0, tab, 0, old.length);
+        records = tab;                    // published whole: a reader sees the old or the new table
+        return tab;
+    }
+
+    @DontInline
+    @Hidden
     private void addRecord(int key, long count, long elements, long bytes) {
         long[] tab = records;
         if (tab == null) tab = new long[4 * 4];
@@ -126,6 +209,7 @@ public final class Node {
         records = tab;
     }
 
+    @Hidden
     private static long[] rehashRecords(long[] old, int slots) {
         long[] tab = new long[slots * 4];
         for (int b = 0; b < old.length; b += 4) {
@@ -137,6 +221,7 @@ public final class Node {
         return tab;
     }
 
+    @Hidden
     private static int insertRecord(long[] tab, int key) {
         int mask = (tab.length >> 2) - 1;
         int i = mix(key) & mask;
@@ -144,6 +229,7 @@ public final class Node {
         return i << 2;
     }
 
+    @Hidden
     private static int mix(int x) {
         x *= 0x9E3779B1;
         return x ^ (x >>> 16);

@@ -1,6 +1,7 @@
 package io.heaplens.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.Hidden;
 import jdk.internal.vm.annotation.ForceInline;
 
 /**
@@ -25,6 +26,7 @@ public final class Recorder {
      */
     public static final int INT_CACHE_HIGH = intCacheHigh();
 
+    @Hidden
     private static int intCacheHigh() {
         int lo = 127, hi = Integer.MAX_VALUE - 129;       // lo is cached; find the largest cached value
         while (lo < hi) {
@@ -34,10 +36,12 @@ public final class Recorder {
         return lo;
     }
 
+    @Hidden
     private Recorder() {}
 
     // ---- method call tree -------------------------------------------------------------------------------
     @ForceInline
+    @Hidden
     public static Node enter(int method) {
         if (Mode.current() != Mode.EXACT) return OFF;
         return ThreadState.current().enter(method);
@@ -45,12 +49,14 @@ public final class Recorder {
 
     /** At every return and in the method-wide exception handler: the caller's node becomes current again. */
     @ForceInline
+    @Hidden
     public static void exit(Node n) {
         if (!n.fold) n.thread.current = n.parent;
     }
 
     // ---- allocations in profiled methods ------------------------------------------------------------------
     @ForceInline
+    @Hidden
     public static void obj(Node n, int key) {
         int m = Mode.current();
         if (m == Mode.EXACT && !n.fold) n.record(key, 1, 0, 0);
@@ -59,6 +65,7 @@ public final class Recorder {
     }
 
     @ForceInline
+    @Hidden
     public static void arr(int length, Node n, int key, int elementSize) {
         int m = Mode.current();
         if (m == Mode.EXACT && !n.fold) n.record(key, 1, length, Layout.arrayBytes(length, elementSize));
@@ -71,6 +78,7 @@ public final class Recorder {
     public static void multi(Node n, int key, int d1, int d2, int d3) { multiDims(n, key, new int[] {d1, d2, d3}); }
 
     @DontInline
+    @Hidden
     public static void multiDims(Node n, int key, int[] dims) {
         int m = Mode.current();
         if (m == Mode.PAUSED) return;
@@ -87,6 +95,7 @@ public final class Recorder {
 
     /** A call-site allocation (array clone, reflective or Unsafe array, Object.clone): the type is known at run time. */
     @DontInline
+    @Hidden
     public static void dyn(Object o, Node n, int site) {
         int m = Mode.current();
         if (o == null || m == Mode.PAUSED) return;
@@ -102,15 +111,16 @@ public final class Recorder {
     }
 
     // ---- boxing, counted at the call (see AllocatingCalls): only values outside the box caches allocate -------
-    @ForceInline public static void boxInt(int v, Node n, int key) { if (v < -128 || v > INT_CACHE_HIGH) boxed(v, n, key); }
-    @ForceInline public static void boxLong(long v, Node n, int key) { if (v < -128 || v > 127) boxed(v, n, key); }
-    @ForceInline public static void boxShort(int v, Node n, int key) { if (v < -128 || v > 127) boxed(v, n, key); }
-    @ForceInline public static void boxChar(int v, Node n, int key) { if (v > 127) boxed(v, n, key); }
-    @ForceInline public static void jboxInt(int v, int key) { if (v < -128 || v > INT_CACHE_HIGH) jboxed(v, key); }
-    @ForceInline public static void jboxLong(long v, int key) { if (v < -128 || v > 127) jboxed(v, key); }
-    @ForceInline public static void jboxShort(int v, int key) { if (v < -128 || v > 127) jboxed(v, key); }
-    @ForceInline public static void jboxChar(int v, int key) { if (v > 127) jboxed(v, key); }
+    @Hidden @ForceInline public static void boxInt(int v, Node n, int key) { if (v < -128 || v > INT_CACHE_HIGH) boxed(v, n, key); }
+    @Hidden @ForceInline public static void boxLong(long v, Node n, int key) { if (v < -128 || v > 127) boxed(v, n, key); }
+    @Hidden @ForceInline public static void boxShort(int v, Node n, int key) { if (v < -128 || v > 127) boxed(v, n, key); }
+    @Hidden @ForceInline public static void boxChar(int v, Node n, int key) { if (v > 127) boxed(v, n, key); }
+    @Hidden @ForceInline public static void jboxInt(int v, int key) { if (v < -128 || v > INT_CACHE_HIGH) jboxed(v, key); }
+    @Hidden @ForceInline public static void jboxLong(long v, int key) { if (v < -128 || v > 127) jboxed(v, key); }
+    @Hidden @ForceInline public static void jboxShort(int v, int key) { if (v < -128 || v > 127) jboxed(v, key); }
+    @Hidden @ForceInline public static void jboxChar(int v, int key) { if (v > 127) jboxed(v, key); }
 
+    @Hidden
     private static void boxed(long v, Node n, int key) {
         obj(n, key);
         ThreadState ts = n.thread != null ? n.thread : ThreadState.current();
@@ -118,6 +128,7 @@ public final class Recorder {
         ts.boxPending = true;
     }
 
+    @Hidden
     private static void jboxed(long v, int key) {
         ThreadState ts = ThreadState.current();
         if (ts.busy != 0) return;
@@ -127,6 +138,7 @@ public final class Recorder {
     }
 
     /** Inside valueOf, after its `new`: counts only a box that no call-site probe counted (see boxPending). */
+    @Hidden
     public static void boxInside(long v, int key) {
         ThreadState ts = ThreadState.current();
         if (ts.busy != 0) return;
@@ -139,6 +151,7 @@ public final class Recorder {
 
     /** After Array.newInstance(Class, int...): the new array and every array it holds, level by level. */
     @DontInline
+    @Hidden
     public static void dynMulti(Object o, Node n, int site) {
         Object[] level = {o};
         for (int depth = 0; depth < 255 && level.length > 0; depth++) {
@@ -160,28 +173,33 @@ public final class Recorder {
 
     // ---- allocations in code without a node (JDK, excluded packages) -----------------------------------
     @ForceInline
+    @Hidden
     public static void jobj(int key) {
         int m = Mode.current();
         if (m == Mode.PAUSED) return;
         ThreadState ts = ThreadState.current();
         if (ts.busy != 0) return;                          // the agent's own work: not the program's time either
-        if (m == Mode.LIFETIME) { Lifetimes.tick(Keys.objectSize(key)); return; }
         if (m == Mode.EXACT) ts.current.record(key, 1, 0, 0);
+        else if (m == Mode.SITES) site(ts, key, 1, 0, 0);
+        else if (m == Mode.LIFETIME) Lifetimes.tick(Keys.objectSize(key));
         else other(ts, m, key, 1, 0, 0);
     }
 
     @ForceInline
+    @Hidden
     public static void jarr(int length, int key, int elementSize) {
         int m = Mode.current();
         if (m == Mode.PAUSED) return;
         ThreadState ts = ThreadState.current();
         if (ts.busy != 0) return;                          // the agent's own work: not the program's time either
-        if (m == Mode.LIFETIME) { Lifetimes.tick(Layout.arrayBytes(length, elementSize)); return; }
         if (m == Mode.EXACT) ts.current.record(key, 1, length, Layout.arrayBytes(length, elementSize));
+        else if (m == Mode.SITES) site(ts, key, 1, length, Layout.arrayBytes(length, elementSize));
+        else if (m == Mode.LIFETIME) Lifetimes.tick(Layout.arrayBytes(length, elementSize));
         else other(ts, m, key, 1, length, Layout.arrayBytes(length, elementSize));
     }
 
     /** Before a two-dimensional multianewarray in code without a node (the streaming path has no temporaries). */
+    @Hidden
     public static void jmulti(int d1, int d2, int key) {
         if (d1 < 0 || d2 < 0) return;                     // the allocation is about to fail
         multiDims(null, key, new int[] {d1, d2});
@@ -189,6 +207,7 @@ public final class Recorder {
 
     // ---- shared paths ---------------------------------------------------------------------------------------
     /** Charges an allocation where the caller had no usable node: the thread's current node, or the other modes. */
+    @Hidden
     private static void charge(ThreadState ts, int m, int key, long count, long elements, long bytes) {
         if (ts == null) {
             ts = ThreadState.current();
@@ -198,11 +217,19 @@ public final class Recorder {
         else other(ts, m, key, count, elements, bytes);
     }
 
+    /** Sites mode: the thread's exact per-site counter (a dense array, see Node.recordDense), and a trace now and then. */
+    @ForceInline
+    @Hidden
+    private static void site(ThreadState ts, int key, long count, long elements, long bytes) {
+        long n = ts.sites.recordDense(key, count, elements, bytes);
+        if (Sampler.wantsTrace(n)) Sampler.siteTrace(ts, key);
+    }
+
     /** Sites and sampled modes. Objects carry no bytes in records (sizes are applied when written). */
+    @Hidden
     private static void other(ThreadState ts, int m, int key, long count, long elements, long bytes) {
         if (m == Mode.SITES) {
-            long n = ts.sites.record(key, count, elements, bytes);
-            if (Sampler.wantsTrace(n)) Sampler.siteTrace(ts, key);
+            site(ts, key, count, elements, bytes);
         } else if (m == Mode.SAMPLED) {
             // With JFR sampling only its consumer thread writes the sampled trees; probes left in code that was
             // running when the mode switched record nothing.

@@ -1,6 +1,7 @@
 package io.heaplens.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.Hidden;
 import jdk.internal.vm.annotation.ForceInline;
 
 /**
@@ -111,6 +112,7 @@ public final class ThreadState {
     private static final ThreadState[] CACHE = new ThreadState[1024];
 
     @ForceInline
+    @Hidden
     public static ThreadState current() {
         Thread t = Thread.currentThread();
         ThreadState s = CACHE[(int) t.getId() & 1023];
@@ -133,6 +135,7 @@ public final class ThreadState {
     }
 
     @DontInline
+    @Hidden
     private static ThreadState miss(Thread t) {
         if (t.getName() == null) return ATTACHING;
         ThreadState s = CURRENT.get();
@@ -145,6 +148,7 @@ public final class ThreadState {
      * JVM is still attaching has no name yet (and no holder: {@code isDaemon} throws): it stays out of the cache
      * and is looked at again on its next probe. Nothing here may throw into the program.
      */
+    @Hidden
     private static boolean nameChecked(ThreadState s, Thread t) {
         String[] names = agentThreadNames;
         if (names.length == 0) {
@@ -171,6 +175,7 @@ public final class ThreadState {
         }
     }
 
+    @Hidden
     private static ThreadState register(ThreadState ts) {
         synchronized (LOCK) {
             if (count == all.length) {
@@ -183,6 +188,7 @@ public final class ThreadState {
         return ts;
     }
 
+    @Hidden
     private static ThreadState find(Thread t) {
         for (int i = 0; i < count; i++) if (all[i].thread == t) return all[i];
         return null;
@@ -215,6 +221,7 @@ public final class ThreadState {
 
     /** The flat node of account {@code a} on this thread. */
     @ForceInline
+    @Hidden
     Node accountNode(int a) {
         Node[] arr = accounts;
         Node n = a < arr.length ? arr[a] : null;
@@ -222,6 +229,7 @@ public final class ThreadState {
     }
 
     @DontInline
+    @Hidden
     private Node newAccountNode(int a) {
         if (a >= accounts.length) {
             Node[] bigger = new Node[Math.max(a + 1, accounts.length * 2)];
@@ -236,10 +244,30 @@ public final class ThreadState {
     /** The per-account nodes for the collector (entries may be null). */
     public Node[] accountsSnapshot() { return accounts; }
 
+    /**
+     * Method entry. The fast path is the call site's inline cache in the caller's node (see
+     * {@link Node#siteChildren}): the entry validates the cached child by its method id, so a stale site number
+     * (the callee was reached through JDK code, reflection or a lambda) only costs a miss, never a wrong node.
+     */
     @ForceInline
+    @Hidden
     Node enter(int mid) {
         if (busy != 0) return foldNode;   // the agent's own work on this thread is not part of the tree
         Node cur = current;
+        Node[] ic = cur.siteChildren;
+        int site = cur.callSite;
+        Node c = ic != null ? ic[site & (ic.length - 1)] : cur.lastChild;
+        if (c != null && c.method == mid) {
+            c.calls++;
+            current = c;
+            return c;
+        }
+        return enterMiss(cur, mid, site);
+    }
+
+    @DontInline
+    @Hidden
+    private Node enterMiss(Node cur, int mid, int site) {
         if (cur.depth >= maxDepth) {
             cur.folded++;
             return foldNode;
@@ -249,6 +277,7 @@ public final class ThreadState {
             cur.folded++;
             return foldNode;
         }
+        cur.cacheChild(site, c);
         c.calls++;
         current = c;
         return c;

@@ -48,6 +48,16 @@ class OptionsTest {
     }
 
     @Test
+    void compressTakesAutoOnOrOff() {
+        assertEquals("auto", Options.parse(null).compress);
+        assertEquals("on", Options.parse("compress=on").compress);
+        assertEquals("off", Options.parse("compress=off").compress);
+        Options bad = Options.parse("compress=zip");
+        assertEquals(List.of("option 'compress' must be auto, on or off, not 'zip'"), bad.errors);
+        assertEquals("auto", bad.compress);
+    }
+
+    @Test
     void emptyArgumentsMeanDefaults() {
         Options o = Options.parse(null);
         assertTrue(o.errors.isEmpty());

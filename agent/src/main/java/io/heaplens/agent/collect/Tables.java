@@ -65,6 +65,12 @@ public final class Tables {
         j.field("profiled", m.profiled);
         if (m.ctorTarget >= 0) j.field("ctorTarget", m.ctorTarget);
         if (m.ctorWarning != null) j.field("ctorWarning", m.ctorWarning);
+        int[] calls = m.callLines;
+        if (calls != null && calls.length > 0) {
+            j.name("calls").begin('[');
+            for (int line : calls) j.value(line);
+            j.end(']');
+        }
         j.end('}');
     }
 

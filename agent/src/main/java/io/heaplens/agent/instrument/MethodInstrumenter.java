@@ -67,15 +67,31 @@ final class MethodInstrumenter implements Opcodes {
         List<AbstractInsnNode> original = new ArrayList<>();
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) original.add(i);
         int line = -1;
+        List<Integer> callLines = new ArrayList<>();
         for (AbstractInsnNode insn : original) {
             if (insn instanceof LineNumberNode) { line = ((LineNumberNode) insn).line; continue; }
             int op = insn.getOpcode();
             if (op >= IRETURN && op <= RETURN && mct) mn.instructions.insertBefore(insn, Probes.exit(nodeLocal));
-            else if (probeAllocations) allocation(insn, op, line);
+            else {
+                if (mct && op >= INVOKEVIRTUAL && op <= INVOKEDYNAMIC) {
+                    callLines.add(line);
+                    mn.instructions.insertBefore(insn, Probes.callSite(nodeLocal, callLines.size()));
+                }
+                if (probeAllocations) allocation(insn, op, line);
+            }
         }
+        if (mct) info.callLines = callLines.stream().mapToInt(Integer::intValue).toArray();
         if (mct) {
             LabelNode start = new LabelNode();
-            InsnList prologue = Probes.enter(info.id, nodeLocal);
+            InsnList prologue = new InsnList();
+            if (info.line >= 0) {
+                // The entry probe carries the method's first line: a StackOverflowError thrown in it must not leave
+                // the user's frame without a line (bci 0 came before the method's first LineNumberTable entry).
+                LabelNode at = new LabelNode();
+                prologue.add(at);
+                prologue.add(new LineNumberNode(info.line, at));
+            }
+            prologue.add(Probes.enter(info.id, nodeLocal));
             prologue.add(start);
             mn.instructions.insert(prologue);
             addNodeLocalToFrames();

@@ -2,6 +2,7 @@ package io.heaplens.agent.instrument;
 
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.IntInsnNode;
@@ -34,6 +35,15 @@ final class Probes implements Opcodes {
         l.add(push(methodId));
         l.add(call("enter", "(I)" + N));
         l.add(new VarInsnNode(ASTORE, nodeLocal));
+        return l;
+    }
+
+    /** Before an invoke in a profiled method: node.callSite = site (the callee's inline cache, see Node.siteChildren). */
+    static InsnList callSite(int nodeLocal, int site) {
+        InsnList l = new InsnList();
+        l.add(new VarInsnNode(ALOAD, nodeLocal));
+        l.add(push(site));
+        l.add(new FieldInsnNode(PUTFIELD, NODE, "callSite", "I"));
         return l;
     }
 
