@@ -67,7 +67,15 @@ public final class MemoryReserve {
                 if (previous != null) {
                     previous.uncaughtException(t, e);
                 } else if (!"java.lang.ThreadDeath".equals(e.getClass().getName())) {
-                    report(t, e, System.err);
+                    // The printing runs JDK code with allocation probes, and a probe that grows a table in a full
+                    // heap would throw out of this handler: the report is the agent's work, recorded by nobody.
+                    io.heaplens.runtime.ThreadState ts = io.heaplens.runtime.ThreadState.current();
+                    ts.busy++;
+                    try {
+                        report(t, e, System.err);
+                    } finally {
+                        ts.busy--;
+                    }
                 }
             }
         });
