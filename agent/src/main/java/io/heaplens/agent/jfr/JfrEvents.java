@@ -218,7 +218,8 @@ final class JfrEvents {
         return id;
     }
 
-    private static boolean isJdk(RecordedClass c) {
+    /** A class of the JDK: loaded by the boot or platform loader (the sampler and the importer agree on this). */
+    static boolean isJdk(RecordedClass c) {
         RecordedClassLoader l = c.getClassLoader();
         if (l == null) return true;
         String name = l.getName();

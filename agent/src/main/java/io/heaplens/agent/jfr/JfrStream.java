@@ -9,7 +9,6 @@ import io.heaplens.runtime.Layout;
 import io.heaplens.runtime.Sampler;
 import io.heaplens.runtime.ThreadState;
 import jdk.jfr.consumer.RecordedClass;
-import jdk.jfr.consumer.RecordedClassLoader;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedMethod;
@@ -275,7 +274,7 @@ final class JfrStream {
         String internal = cls.replace('.', '/');
         if (!m.isHidden() && !internal.startsWith("io/heaplens/")) {
             id = registry.profiledMethodId(cls, m.getName(), m.getDescriptor());
-            if (id < 0 && !isJdk(c) && filter.profiles(internal)) {
+            if (id < 0 && !JfrEvents.isJdk(c) && filter.profiles(internal)) {
                 Registry.MethodInfo mi = registry.method(internal, m.getName(), m.getDescriptor());
                 mi.profiled = true;
                 id = mi.id;
@@ -283,13 +282,6 @@ final class JfrStream {
         }
         methodIds.put(k, id);
         return id;
-    }
-
-    private static boolean isJdk(RecordedClass c) {
-        RecordedClassLoader l = c.getClassLoader();
-        if (l == null) return true;
-        String name = l.getName();
-        return name == null || name.equals("bootstrap") || name.equals("platform");
     }
 
     /** The key of (top frame's allocation site, type). */
