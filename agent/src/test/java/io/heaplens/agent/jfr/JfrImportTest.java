@@ -27,10 +27,15 @@ class JfrImportTest {
 
     static volatile Object sink;
 
+    /**
+     * At least {@code millis} of allocation and at least 16M Blobs (~0.5 GB with the arrays): allocation samples
+     * come at TLAB refills, and a thread that gets little CPU on a loaded machine filled too few TLABs in a fixed
+     * time to be sampled at all (the test failed then, once, in CI).
+     */
     static void allocateBlobs(long millis) {
         long end = System.nanoTime() + millis * 1_000_000L;
         int i = 0;
-        while (System.nanoTime() < end) {
+        while (System.nanoTime() < end || i < (16 << 20)) {
             sink = new Blob(i++);
             if ((i & 63) == 0) sink = new int[200];
         }
