@@ -14,11 +14,14 @@ export function prepareWorkspace(dir) {
   mkdirSync(join(dir, 'src', 'lifetimes'), { recursive: true });
   cpSync(join(root, 'test', 'fixtures', 'java', 'lifetimes', 'Main.java'), join(dir, 'src', 'lifetimes', 'Main.java'));
   const javac = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'javac') : 'javac';
+  const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
   execFileSync(javac, ['--release', '17', '-d', join(dir, 'build', 'classes'),
     join(dir, 'src/demo/WordIndex.java'), join(dir, 'src/demo/LiveDemo.java'), join(dir, 'src/lifetimes/Main.java')], { stdio: 'inherit' });
+  // a JFR recording of WordIndex (the JFR scenario opens it in the HeapLens editor)
+  execFileSync(java, [`-XX:StartFlightRecording=settings=profile,filename=${join(dir, 'wordindex.jfr')}`, '-cp', join(dir, 'build', 'classes'),
+    'demo.WordIndex'], { stdio: ['ignore', 'ignore', 'inherit'] });
   // the static-map fixture (test/fixtures/java/staticmap) and a dump of its heap, for the Heap view
   execFileSync(javac, ['--release', '17', '-d', join(dir, 'build', 'staticmap'), join(root, 'test/fixtures/java/staticmap/Main.java')], { stdio: 'inherit' });
-  const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
   execFileSync(java, ['-cp', join(dir, 'build', 'staticmap'), 'staticmap.Main', 'dump', join(dir, 'staticmap.hprof')], { stdio: 'inherit' });
   // the memory-accounts fixture server (issue 8), compiled into its own folder
   const serverSrc = join(root, 'test', 'fixtures', 'java', 'server');
