@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
+import { sourceFiles } from './helpers';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const doc = fs.readFileSync(path.join(root, 'docs', 'architecture.md'), 'utf8');
@@ -20,20 +21,6 @@ function namedPaths(text: string): string[] {
   }
   for (const m of text.matchAll(/\]\(([\w.-]+\.md)\)/g)) out.add(`docs/${m[1]}`);
   return [...out];
-}
-
-/** Every source file under `dir` (relative to the root) with the given extension. */
-function sources(dir: string, ext: RegExp): string[] {
-  const out: string[] = [];
-  const walk = (d: string): void => {
-    for (const e of fs.readdirSync(path.join(root, d), { withFileTypes: true })) {
-      const p = `${d}/${e.name}`;
-      if (e.isDirectory()) walk(p);
-      else if (ext.test(e.name)) out.push(p);
-    }
-  };
-  walk(dir);
-  return out;
 }
 
 /** The module specifiers a TypeScript file imports (static imports, `import type`, re-exports). */
@@ -77,13 +64,13 @@ test('docs/architecture.md names every top-level folder of the repository', () =
 });
 
 test('model, heap, channel and cli never import vscode', () => {
-  const files = ['extension/model', 'extension/heap', 'extension/channel', 'extension/cli'].flatMap((d) => sources(d, /\.ts$/));
+  const files = ['extension/model', 'extension/heap', 'extension/channel', 'extension/cli'].flatMap((d) => sourceFiles(d, /\.ts$/));
   assert.ok(files.length > 50);
   assert.deepEqual(violations(files, (t) => (t === 'vscode' ? 'the CLI and the tests share this code' : undefined)), []);
 });
 
 test('the model imports nothing of the extension outside itself (but the heap view\'s row types), nor of the webview', () => {
-  const files = sources('extension/model', /\.ts$/);
+  const files = sourceFiles('extension/model', /\.ts$/);
   assert.deepEqual(violations(files, (t) => {
     if (t.startsWith('extension/') && !t.startsWith('extension/model/') && t !== 'extension/heap/rows') return 'the model is the bottom layer';
     if (t.startsWith('webview/')) return 'the model must not depend on the UI';
@@ -92,7 +79,7 @@ test('the model imports nothing of the extension outside itself (but the heap vi
 });
 
 test('the webview imports only the model and the heap rows of the extension, and never vscode', () => {
-  const files = sources('webview', /\.ts$/);
+  const files = sourceFiles('webview', /\.ts$/);
   assert.ok(files.length > 20);
   assert.deepEqual(violations(files, (t) => {
     if (t === 'vscode') return 'the webview runs in a browser frame';
@@ -102,7 +89,7 @@ test('the webview imports only the model and the heap rows of the extension, and
 });
 
 test('the agent runtime never imports the agent (the bootstrap loader cannot see it)', () => {
-  const files = sources(`${JAVA}/runtime`, /\.java$/);
+  const files = sourceFiles(`${JAVA}/runtime`, /\.java$/);
   assert.ok(files.length > 5);
   const bad: string[] = [];
   for (const f of files) {
@@ -114,6 +101,6 @@ test('the agent runtime never imports the agent (the bootstrap loader cannot see
 });
 
 test('nothing outside webview/ imports webview/ (the bundle is a leaf; tests may)', () => {
-  const files = ['extension'].flatMap((d) => sources(d, /\.ts$/));
+  const files = ['extension'].flatMap((d) => sourceFiles(d, /\.ts$/));
   assert.deepEqual(violations(files, (t) => (t.startsWith('webview/') ? 'the extension talks to the webview by messages only' : undefined)), []);
 });

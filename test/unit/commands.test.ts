@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
+import { sourceFiles } from './helpers';
 import { COMMANDS } from '../../extension/commands';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -24,16 +25,10 @@ test('every command the manifest refers to (menus, keybindings, walkthrough link
 
 test('no extension source registers or runs a heaplens command by a literal id', () => {
   const bad: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
-      const p = `${dir}/${e.name}`;
-      if (e.isDirectory()) walk(p);
-      else if (p.endsWith('.ts') && p !== 'extension/commands.ts') {
-        const text = fs.readFileSync(path.join(root, p), 'utf8');
-        for (const m of text.matchAll(/(?:registerCommand|executeCommand)\(\s*'(heaplens\.\w+)'/g)) bad.push(`${p}: ${m[1]}`);
-      }
-    }
-  };
-  walk('extension');
+  for (const p of sourceFiles('extension', /\.ts$/)) {
+    if (p === 'extension/commands.ts') continue;
+    const text = fs.readFileSync(path.join(root, p), 'utf8');
+    for (const m of text.matchAll(/(?:registerCommand|executeCommand)\(\s*'(heaplens\.\w+)'/g)) bad.push(`${p}: ${m[1]}`);
+  }
   assert.deepEqual(bad, []);
 });

@@ -73,3 +73,18 @@ export function arrType(id: number, name: string, elementCode: TypeEntry['elemen
 export function site(id: number, methodId: number, type: number, kind: SiteEntry['kind'] = 'new', line = 10 + id): SiteEntry {
   return { id, method: methodId, bci: id * 3, line, kind, type };
 }
+
+/** Every file under `dir` (relative to the repository root) whose name matches `ext`, as root-relative paths. */
+export function sourceFiles(dir: string, ext: RegExp): string[] {
+  const root = repoRoot();
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of fs.readdirSync(path.join(root, d), { withFileTypes: true })) {
+      const p = `${d}/${e.name}`;
+      if (e.isDirectory()) walk(p);
+      else if (ext.test(e.name)) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}

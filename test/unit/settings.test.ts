@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
+import { sourceFiles } from './helpers';
 import { SETTINGS } from '../../extension/settings-table';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -24,16 +25,10 @@ test('the table has every contributed setting with the manifest\'s default, and 
 
 test('no extension source reads a heaplens setting by name, outside extension/settings.ts', () => {
   const bad: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
-      const p = `${dir}/${e.name}`;
-      if (e.isDirectory()) walk(p);
-      else if (p.endsWith('.ts') && p !== 'extension/settings.ts') {
-        const text = fs.readFileSync(path.join(root, p), 'utf8');
-        for (const m of text.matchAll(/getConfiguration\('heaplens'[^)]*\)\s*\.(get|inspect)\b/g)) bad.push(`${p}: ${m[0]}`);
-      }
-    }
-  };
-  walk('extension');
+  for (const p of sourceFiles('extension', /\.ts$/)) {
+    if (p === 'extension/settings.ts') continue;
+    const text = fs.readFileSync(path.join(root, p), 'utf8');
+    for (const m of text.matchAll(/getConfiguration\('heaplens'[^)]*\)\s*\.(get|inspect)\b/g)) bad.push(`${p}: ${m[0]}`);
+  }
   assert.deepEqual(bad, []);
 });
