@@ -13,7 +13,7 @@ import { defaultOutName, findAgentJar, findJava } from './locate';
 import { CliSession, createSession, removeSession, UnsafeSessionsRoot } from './sessions';
 
 export const RUN_USAGE = `heaplens run [--out FILE] [--include PKG,..] [--exclude PKG,..] [--java PATH]
-             [--mode exact|sites|sampled|paused|accounts|lifetime] [--accounts PKG,PKG.*] [--liveness off|sampled|exact]
+             [--mode exact|sites|sampled|paused|accounts|lifetime] [--accounts PKG,PKG.*] [--liveness auto|off|sampled|exact]
              [--sample-every N] [--heap-dump-at-exit FILE.hprof] [--threads] [--no-channel]
              [--agent-opt KEY=VALUE]... -- <java arguments>`;
 
@@ -24,7 +24,7 @@ const SPEC = {
   java: { value: true },
   mode: { value: true },
   accounts: { value: true, repeat: true },
-  liveness: { value: true, choices: ['off', 'sampled', 'exact'] },
+  liveness: { value: true, choices: ['auto', 'off', 'sampled', 'exact'] },
   'sample-every': { value: true },
   'agent-opt': { value: true, repeat: true },
   'heap-dump-at-exit': { value: true },

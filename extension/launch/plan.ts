@@ -183,7 +183,7 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
 export function accountOptions(cfg: HeapLensConfig): string[] {
   const out: string[] = [];
   if (cfg.liveness !== undefined) {
-    if (!['off', 'sampled', 'exact'].includes(cfg.liveness)) throw new LaunchError(`"liveness" must be off, sampled or exact, not "${cfg.liveness}".`);
+    if (!['auto', 'off', 'sampled', 'exact'].includes(cfg.liveness)) throw new LaunchError(`"liveness" must be auto, off, sampled or exact, not "${cfg.liveness}".`);
     out.push(`liveness=${cfg.liveness}`);
   }
   if (cfg.snapshotInterval !== undefined) {

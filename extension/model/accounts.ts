@@ -1,5 +1,6 @@
 // Memory accounts (Bouché et al. 2009 §4–5; docs/accounts.md, docs/format.md "accounts"): the snapshot series a profile
 // carries, validated, as tables, and the leak suspects found by comparing snapshots. No vscode, no fs.
+import { Z95 } from './estimates';
 import { ProfileError } from './parse';
 import { ProfileFile } from './types';
 
@@ -17,6 +18,12 @@ export interface AccountRow {
   oldObjects?: number;
   /** the most collections a live object of this row survived */
   maxGenerations?: number;
+  /**
+   * 95 % interval of liveObjects: equal to it when every live object was tracked; around a sampled estimate,
+   * never below the objects actually seen alive nor above those allocated.
+   */
+  liveLow?: number;
+  liveHigh?: number;
 }
 
 export interface AccountSnapshot {
@@ -33,7 +40,8 @@ export interface Accounts {
   /** the agent mode that produced the counts: "accounts" (flat, with liveness) or "exact" (from the call tree) */
   mode: string;
   names: string[];
-  liveness: { kind: LivenessKind; every: number; tracked: number; refunded: number };
+  /** exactFirst (auto liveness): every object was tracked up to this many, then one in `every` */
+  liveness: { kind: LivenessKind; every: number; exactFirst?: number; tracked: number; refunded: number };
   snapshots: AccountSnapshot[];
 }
 
@@ -65,16 +73,20 @@ export function accountsOf(file: ProfileFile): Accounts | undefined {
       fail(`snapshots[${i}] is not { seq, time, reason, rows }`);
     }
     const rows = (s.rows as unknown[]).map((r, k): AccountRow => {
-      const width = live ? 8 : 4;
-      if (!Array.isArray(r) || r.length !== width || !isCount(r[0]) || typeof r[1] !== 'string'
-        || !r.slice(2).every(isCount)) {
-        fail(`snapshots[${i}].rows[${k}] is ${JSON.stringify(r)}, expected [account, class, ${width - 2} counts]`);
+      // live rows: 8 counts, or 9 with the number of sampled objects behind the estimate (files since auto liveness)
+      const widthOk = Array.isArray(r) && (live ? r.length === 8 || r.length === 9 : r.length === 4);
+      if (!widthOk || !isCount(r[0]) || typeof r[1] !== 'string' || !r.slice(2).every(isCount)) {
+        fail(`snapshots[${i}].rows[${k}] is ${JSON.stringify(r)}, expected [account, class, ${live ? 6 : 2} counts]`);
       }
       const account = names[r[0] as number];
       if (account === undefined) fail(`snapshots[${i}].rows[${k}] names account ${r[0]}, which is not in "names"`);
       const row: AccountRow = { account, cls: r[1] as string, allocatedObjects: r[2] as number, allocatedBytes: r[3] as number };
       if (live) {
-        [row.liveObjects, row.liveBytes, row.oldObjects, row.maxGenerations] = r.slice(4) as number[];
+        const [liveObjects, liveBytes, oldObjects, maxGenerations] = r.slice(4, 8) as number[];
+        // older files: without the 9th column, a sampled row's live objects are all sampled ones
+        const sampled = r.length === 9 ? r[8] as number : lv.kind === 'sampled' ? Math.round(liveObjects / (lv.every as number || 1)) : 0;
+        Object.assign(row, liveEstimate(row, liveObjects, liveBytes, oldObjects, sampled, lv.every as number));
+        row.maxGenerations = maxGenerations;
       }
       return row;
     });
@@ -85,15 +97,60 @@ export function accountsOf(file: ProfileFile): Accounts | undefined {
     names,
     liveness: {
       kind: lv.kind as LivenessKind, every: lv.every as number,
+      ...(isCount(lv.exactFirst) && lv.exactFirst > 0 ? { exactFirst: lv.exactFirst } : {}),
       tracked: isCount(lv.tracked) ? lv.tracked : 0, refunded: isCount(lv.refunded) ? lv.refunded : 0,
     },
     snapshots,
   };
 }
 
+/**
+ * A row's live figures from what the agent counted: `sampled` of the live objects were tracked as a sample, each
+ * standing for `every`; the rest were tracked one by one (exact). The estimate gets a 95 % interval from the
+ * Poisson bounds of the sample count, and is kept between the objects seen alive and the objects allocated (a
+ * sample scaled up can otherwise claim 32 live objects of a class allocated once).
+ */
+export function liveEstimate(row: AccountRow, liveObjects: number, liveBytes: number, oldObjects: number, sampled: number,
+  every: number): Pick<AccountRow, 'liveObjects' | 'liveBytes' | 'oldObjects' | 'liveLow' | 'liveHigh'> {
+  const cap = row.allocatedObjects;
+  const exactPart = Math.max(0, liveObjects - sampled * every);
+  if (sampled === 0 || every <= 1) {
+    const n = Math.min(liveObjects, cap);
+    return { liveObjects: n, liveBytes, oldObjects: Math.min(oldObjects, n), liveLow: n, liveHigh: n };
+  }
+  const seen = exactPart + sampled;
+  const [lo, hi] = poissonInterval(sampled);
+  const clamp = (v: number): number => Math.max(Math.min(seen, cap), Math.min(cap, v));
+  const estimate = clamp(liveObjects);
+  const scale = liveObjects > 0 ? estimate / liveObjects : 1;
+  return {
+    liveObjects: estimate,
+    liveBytes: Math.round(liveBytes * scale),
+    oldObjects: Math.min(Math.round(oldObjects * scale), estimate),
+    liveLow: clamp(Math.floor(exactPart + lo * every)),
+    liveHigh: clamp(Math.ceil(exactPart + hi * every)),
+  };
+}
+
+/**
+ * 95 % interval of a Poisson mean from one observed count k (Byar's approximation to the exact Garwood bounds,
+ * within 1 % of them from k = 1 on). Used for a sample count: conservative for the agent's sampler, whose gaps
+ * (uniform on 1..2n−1) vary less than a Poisson process's.
+ */
+export function poissonInterval(k: number): [number, number] {
+  const z = Z95;
+  const lo = k === 0 ? 0 : k * (1 - 1 / (9 * k) - z / (3 * Math.sqrt(k))) ** 3;
+  const k1 = k + 1;
+  const hi = k1 * (1 - 1 / (9 * k1) + z / (3 * Math.sqrt(k1))) ** 3;
+  return [Math.max(0, lo), hi];
+}
+
 /** How live counts were obtained, for labels: "exact", "sampled (1 in 32 objects on average, scaled)", "off". */
 export function livenessLabel(a: Accounts): string {
-  if (a.liveness.kind === 'sampled') return `sampled (1 in ${a.liveness.every} objects on average, scaled)`;
+  if (a.liveness.kind === 'sampled' && a.liveness.exactFirst) {
+    return `exact for the first ${a.liveness.exactFirst.toLocaleString('en-US')} objects, then sampled (1 in ${a.liveness.every} on average, scaled; 95 % intervals)`;
+  }
+  if (a.liveness.kind === 'sampled') return `sampled (1 in ${a.liveness.every} objects on average, scaled; 95 % intervals)`;
   if (a.liveness.kind === 'exact') return 'exact';
   return a.mode === 'exact' ? 'off (exact mode: allocations only)' : 'off';
 }
@@ -109,6 +166,9 @@ export interface AccountTotal {
   allocatedBytes: number;
   liveObjects?: number;
   liveBytes?: number;
+  /** the sum of the rows' 95 % bounds: a conservative interval for the account */
+  liveLow?: number;
+  liveHigh?: number;
   rows: AccountRow[];
 }
 
@@ -116,7 +176,8 @@ export function accountTotals(a: Accounts, s: AccountSnapshot | undefined = last
   const live = a.liveness.kind !== 'off';
   const byName = new Map<string, AccountTotal>();
   for (const name of a.names) {
-    byName.set(name, { account: name, allocatedObjects: 0, allocatedBytes: 0, ...(live ? { liveObjects: 0, liveBytes: 0 } : {}), rows: [] });
+    byName.set(name, { account: name, allocatedObjects: 0, allocatedBytes: 0,
+      ...(live ? { liveObjects: 0, liveBytes: 0, liveLow: 0, liveHigh: 0 } : {}), rows: [] });
   }
   for (const r of s?.rows ?? []) {
     const t = byName.get(r.account)!;
@@ -125,6 +186,8 @@ export function accountTotals(a: Accounts, s: AccountSnapshot | undefined = last
     if (live) {
       t.liveObjects! += r.liveObjects ?? 0;
       t.liveBytes! += r.liveBytes ?? 0;
+      t.liveLow! += r.liveLow ?? r.liveObjects ?? 0;
+      t.liveHigh! += r.liveHigh ?? r.liveObjects ?? 0;
     }
     t.rows.push(r);
   }
@@ -133,7 +196,8 @@ export function accountTotals(a: Accounts, s: AccountSnapshot | undefined = last
   return [...byName.values()].sort((x, y) => key(y) - key(x) || y.allocatedBytes - x.allocatedBytes);
 }
 
-export const ACCOUNTS_HEADER = ['account', 'class', 'allocated_objects', 'allocated_bytes', 'live_objects', 'live_bytes'];
+export const ACCOUNTS_HEADER = ['account', 'class', 'allocated_objects', 'allocated_bytes', 'live_objects', 'live_bytes',
+  'live_low', 'live_high'];
 
 const cell = (v: number | undefined): string => (v === undefined ? '' : String(v));
 
@@ -143,7 +207,8 @@ export function accountsTsv(a: Accounts): string {
   const s = lastSnapshot(a);
   const rows = [...(s?.rows ?? [])].sort((x, y) => x.account.localeCompare(y.account) || x.cls.localeCompare(y.cls));
   for (const r of rows) {
-    lines.push([r.account, r.cls, r.allocatedObjects, r.allocatedBytes, cell(r.liveObjects), cell(r.liveBytes)].join('\t'));
+    lines.push([r.account, r.cls, r.allocatedObjects, r.allocatedBytes, cell(r.liveObjects), cell(r.liveBytes),
+      cell(r.liveLow), cell(r.liveHigh)].join('\t'));
   }
   return lines.join('\n') + '\n';
 }
@@ -176,14 +241,19 @@ export interface LeakSuspect {
   liveObjects: number;
   liveBytes: number;
   maxGenerations: number;
+  /** steps of the series where the survivors rose / fell */
+  rises: number;
+  falls: number;
 }
 
 /**
  * Leak suspects: (account, class) pairs whose live objects that survived a collection keep rising. Over the
  * snapshots' steps, split into an earlier and a later half: the count rises at least once in each half, never
  * falls in the later half, and ends above where it started; and all live objects of the pair end above where they
- * started too (the growth the view shows). Objects no collection has seen yet are left out, so
- * garbage made since the last collection does not look like growth. Ordered by growth in live bytes.
+ * started too (the growth the view shows), by more than sampling can explain (the first snapshot's interval and
+ * the last one's do not overlap). Objects no collection has seen yet are left out, so garbage made since the last
+ * collection does not look like growth. Ranked by evidence: series that never fell first, then by growth in live
+ * bytes.
  */
 export function leakSuspects(a: Accounts): LeakSuspect[] {
   // The snapshot at shutdown is the program's teardown (shutdown hooks, the JVM's exit work), not its steady
@@ -200,34 +270,47 @@ export function leakSuspects(a: Accounts): LeakSuspect[] {
     const old = rows.map((r) => r?.oldObjects ?? 0);
     const steps = old.length - 1;
     const mid = Math.floor(steps / 2);
-    let earlyUp = 0, lateUp = 0, lateDown = 0;
+    let earlyUp = 0, lateUp = 0, lateDown = 0, falls = 0;
     for (let i = 1; i <= steps; i++) {
       const d = old[i] - old[i - 1];
+      if (d < 0) falls++;
       if (i <= mid) { if (d > 0) earlyUp++; } else if (d > 0) lateUp++; else if (d < 0) lateDown++;
     }
     if (earlyUp === 0 || lateUp === 0 || lateDown > 0 || old[steps] <= old[0]) continue;
-    const first = rows[0], last = rows[steps]!;
+    const first = rows[0], end = rows[steps]!;
     // A leak grows the live set, not only its old part: old objects that rise while all live objects fall are
     // short-lived objects being promoted (a young generation emptying), which the growth column would show negative.
-    if ((last.liveObjects ?? 0) <= (first?.liveObjects ?? 0)) continue;
+    // With sampled liveness the growth must also exceed the estimates' noise.
+    const firstHigh = first?.liveHigh ?? first?.liveObjects ?? 0;
+    const lastLow = end.liveLow ?? end.liveObjects ?? 0;
+    if ((end.liveObjects ?? 0) <= (first?.liveObjects ?? 0) || lastLow <= firstHigh) continue;
     out.push({
       account, cls, series: rows.map((r) => r?.liveObjects ?? 0), oldSeries: old,
-      growthObjects: (last.liveObjects ?? 0) - (first?.liveObjects ?? 0),
-      growthBytes: (last.liveBytes ?? 0) - (first?.liveBytes ?? 0),
-      liveObjects: last.liveObjects ?? 0, liveBytes: last.liveBytes ?? 0, maxGenerations: last.maxGenerations ?? 0,
+      growthObjects: (end.liveObjects ?? 0) - (first?.liveObjects ?? 0),
+      growthBytes: (end.liveBytes ?? 0) - (first?.liveBytes ?? 0),
+      liveObjects: end.liveObjects ?? 0, liveBytes: end.liveBytes ?? 0, maxGenerations: end.maxGenerations ?? 0,
+      rises: earlyUp + lateUp, falls,
     });
   }
-  return out.sort((x, y) => y.growthBytes - x.growthBytes || y.growthObjects - x.growthObjects || x.cls.localeCompare(y.cls));
+  return out.sort((x, y) => Number(x.falls > 0) - Number(y.falls > 0) || y.growthBytes - x.growthBytes
+    || y.growthObjects - x.growthObjects || x.cls.localeCompare(y.cls));
+}
+
+/** "rose in 9 of 12 steps, never fell" — the evidence behind a suspect, in words. */
+export function suspectEvidence(s: LeakSuspect): string {
+  const steps = s.oldSeries.length - 1;
+  return `rose in ${s.rises} of ${steps} steps, ${s.falls === 0 ? 'never fell' : `fell in ${s.falls}`}`;
 }
 
 export const SUSPECTS_HEADER = ['account', 'class', 'live_objects', 'live_bytes', 'growth_objects', 'growth_bytes', 'max_generations',
-  'live_series'];
+  'evidence', 'live_series'];
 
-/** `--suspects`: the leak suspects with their evidence. */
+/** `--suspects`: the leak suspects with their evidence, strongest first. */
 export function suspectsTsv(a: Accounts): string {
   const lines = [SUSPECTS_HEADER.join('\t')];
   for (const s of leakSuspects(a)) {
-    lines.push([s.account, s.cls, s.liveObjects, s.liveBytes, s.growthObjects, s.growthBytes, s.maxGenerations, s.series.join(',')].join('\t'));
+    lines.push([s.account, s.cls, s.liveObjects, s.liveBytes, s.growthObjects, s.growthBytes, s.maxGenerations, suspectEvidence(s),
+      s.series.join(',')].join('\t'));
   }
   return lines.join('\n') + '\n';
 }

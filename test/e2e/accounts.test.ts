@@ -1,6 +1,6 @@
 // Fixture `server` (srv.Main): memory accounts, Bouché et al. 2009 §3–5. Accounts srv.http.* and srv.cache; srv.xml is a
-// library that is NOT an account, srv (Main) neither. Run in the accounts mode with exact liveness and periodic
-// snapshots; the program collects garbage and pauses between its six rounds of 200 requests.
+// library that is NOT an account, srv (Main) neither. Run in the accounts mode with the default liveness (auto: exact
+// while fewer than 100,000 objects were tracked, which holds here) and periodic snapshots; the program collects garbage and pauses between its six rounds of 200 requests.
 // Expected counts (see the fixture's comment): srv.http.*: 1200 Request, 6000 Scratch, 3600 Element and 3600
 // Element[] made by srv.xml on srv.http's behalf, the Parser and the Cache objects (made in Server's fields);
 // srv.cache: 1200 Entry, 1200 HashMap$Node (JDK code, charged to the caller's account; one more on JDK 17 from
@@ -14,7 +14,7 @@ import { exec, FixtureRun, runFixture } from './support/heaplens';
 
 const fx = new Fixture({
   name: 'server', mainClass: 'srv.Main',
-  runArgs: ['--accounts', 'srv.http.*,srv.cache', '--liveness', 'exact', '--agent-opt', 'snapshotInterval=200'],
+  runArgs: ['--accounts', 'srv.http.*,srv.cache', '--agent-opt', 'snapshotInterval=200'],
   jvmArgs: ['-Dsrv.pause=1500'],   // a few periodic snapshots per round even on a loaded machine
 });
 
@@ -29,7 +29,7 @@ function tsv(text: string): Table {
 async function report(run: FixtureRun, ...flags: string[]): Promise<Table> {
   const r = await exec(process.execPath, [CLI, 'report', run.profileFile, '--format', 'accounts', ...flags]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /live counts: exact/);
+  assert.match(r.stderr, flags.includes('--sampled') ? /live counts: sampled/ : /live counts: exact\n/);
   return tsv(r.stdout);
 }
 
@@ -50,7 +50,8 @@ for (const jdk of JDKS) {
     it('runs cleanly', () => assertCleanRun(run, 'srv', 'server requests=1200 cached=1200 boots=3 total=24600'));
 
     it('prints the accounts table with the exact header', () => {
-      assert.deepEqual(accounts.header, ['account', 'class', 'allocated_objects', 'allocated_bytes', 'live_objects', 'live_bytes']);
+      assert.deepEqual(accounts.header, ['account', 'class', 'allocated_objects', 'allocated_bytes', 'live_objects', 'live_bytes',
+        'live_low', 'live_high']);
       assert.deepEqual([...new Set(accounts.rows.map((r) => r.account))].sort(), ['(unaccounted)', 'srv.cache', 'srv.http.*']);
     });
 
@@ -98,7 +99,8 @@ for (const jdk of JDKS) {
 
     it('names the cache classes as leak suspects, the leaking account on top, with their evidence', async () => {
       const s = await report(run, '--suspects');
-      assert.deepEqual(s.header, ['account', 'class', 'live_objects', 'live_bytes', 'growth_objects', 'growth_bytes', 'max_generations', 'live_series']);
+      assert.deepEqual(s.header, ['account', 'class', 'live_objects', 'live_bytes', 'growth_objects', 'growth_bytes', 'max_generations',
+        'evidence', 'live_series']);
       assert.ok(s.rows.length >= 3, JSON.stringify(s.rows));
       assert.equal(s.rows[0].account, 'srv.cache');
       const entry = s.rows.find((r) => r.class === 'srv.cache.Entry');
@@ -107,10 +109,35 @@ for (const jdk of JDKS) {
       assert.equal(series[series.length - 1], 1200);
       assert.ok(series[0] < 1200 && series.every((v, i) => i === 0 || v >= series[i - 1]), entry.live_series);
       assert.ok(Number(entry.max_generations) >= 2, `survived ${entry.max_generations} collections`);
+      assert.match(entry.evidence, /^rose in [1-9]\d* of \d+ steps, never fell$/);
       for (const cls of ['java.util.HashMap$Node', 'java.lang.Integer']) {
         assert.ok(s.rows.some((r) => r.account === 'srv.cache' && r.class === cls), `${cls} is a suspect`);
       }
       assert.ok(!s.rows.some((r) => r.account === 'srv.http.*' && r.class.startsWith('srv.')), 'no srv.http class leaks');
+    });
+
+    it('auto liveness past its exact budget: every live estimate within allocated, its 95 % interval holding the true cache counts', async () => {
+      // liveExactFirst=5000: the first 5,000 objects are tracked one by one, then one in 32 (the default is 100,000)
+      const sampled = await runFixture({
+        jdk, classpath: [await fx.classes()], mainClass: 'srv.Main', tag: 'server-sampled',
+        runArgs: ['--accounts', 'srv.http.*,srv.cache', '--agent-opt', 'snapshotInterval=200', '--agent-opt', 'liveExactFirst=5000'],
+        jvmArgs: ['-Dsrv.pause=300'],
+      });
+      const r = await exec(process.execPath, [CLI, 'report', sampled.profileFile, '--format', 'accounts']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /live counts: exact for the first 5,000 objects, then sampled \(1 in 32 on average, scaled; 95 % intervals\)/);
+      const t = tsv(r.stdout);
+      for (const row of t.rows) {
+        const [alloc, live, lo, hi] = [row.allocated_objects, row.live_objects, row.live_low, row.live_high].map(Number);
+        assert.ok(lo <= live && live <= hi && hi <= alloc, `${row.account} ${row.class}: allocated ${alloc}, live ${live} [${lo}, ${hi}]`);
+      }
+      // The cache is alive at exit: 1200 Entry, 1072 Integer keys. The interval is Poisson's; the agent's gaps
+      // (uniform on 1..63) make the sample count's spread about 1/√3 of Poisson's, so the stated 95 % bounds sit
+      // near 3.4 of its standard deviations: a miss is rarer than 1 in 1000 per row.
+      for (const [cls, truth] of [['srv.cache.Entry', 1200], ['java.lang.Integer', 1072]] as const) {
+        const lo = num(t, 'srv.cache', cls, 'live_low')!, hi = num(t, 'srv.cache', cls, 'live_high')!;
+        assert.ok(lo <= truth && truth <= hi, `${cls}: true live ${truth}, interval [${lo}, ${hi}]`);
+      }
     });
 
     it('the exact mode derives the same accounts from the call tree (no per-call work), allocations only', async () => {

@@ -3,7 +3,8 @@
 import * as assert from 'assert/strict';
 import { test } from 'node:test';
 import {
-  ACCOUNTS_HEADER, accountIndexOf, accountsOf, accountsTsv, accountTotals, leakSuspects, snapshotDiff, snapshotsTsv, suspectsTsv,
+  ACCOUNTS_HEADER, accountIndexOf, accountsOf, accountsTsv, accountTotals, leakSuspects, livenessLabel, poissonInterval, snapshotDiff,
+  snapshotsTsv, suspectEvidence, suspectsTsv,
 } from '../../extension/model/accounts';
 import { ProfileFile } from '../../extension/model/types';
 import { fileOf } from './helpers';
@@ -16,7 +17,7 @@ function withSnapshots(entry: number[], garbage: number[], kind = 'exact', lastA
   const snapshots = entry.map((n, i) => ({
     seq: i + 1, time: 1_700_000_000_000 + i * 1000, reason: lastAtShutdown && i === entry.length - 1 ? 'shutdown' : 'periodic', gc: false, gcs: i * 2,
     rows: [
-      [2, 'srv.cache.Entry', 200 * (i + 1), 4800 * (i + 1), n, n * 24, n, i * 2] as Row,
+      [2, 'srv.cache.Entry', 400 * (i + 1), 9600 * (i + 1), n, n * 24, n, i * 2] as Row,
       [1, 'srv.http.Scratch', 1000 * (i + 1), 24000 * (i + 1), garbage[i], garbage[i] * 24, garbage[i], 1] as Row,
       [0, 'srv.Main$Boot', 3, 48, 3, 48, 3, i * 2] as Row,
     ],
@@ -38,12 +39,12 @@ test('accounts: a profile without the section has none; a malformed one is refus
 test('accounts: the TSV of the last snapshot has the exact header and one row per account and class', () => {
   const a = accountsOf(withSnapshots([400, 600, 800], [5, 0, 0], 'exact', true))!;
   const lines = accountsTsv(a).trimEnd().split('\n');
-  assert.equal(lines[0], 'account\tclass\tallocated_objects\tallocated_bytes\tlive_objects\tlive_bytes');
+  assert.equal(lines[0], 'account\tclass\tallocated_objects\tallocated_bytes\tlive_objects\tlive_bytes\tlive_low\tlive_high');
   assert.deepEqual(ACCOUNTS_HEADER, lines[0].split('\t'));
   assert.deepEqual(lines.slice(1), [
-    '(unaccounted)\tsrv.Main$Boot\t3\t48\t3\t48',
-    'srv.cache\tsrv.cache.Entry\t600\t14400\t800\t19200',
-    'srv.http.*\tsrv.http.Scratch\t3000\t72000\t0\t0',
+    '(unaccounted)\tsrv.Main$Boot\t3\t48\t3\t48\t3\t3',
+    'srv.cache\tsrv.cache.Entry\t1200\t28800\t800\t19200\t800\t800',
+    'srv.http.*\tsrv.http.Scratch\t3000\t72000\t0\t0\t0\t0',
   ]);
   const totals = accountTotals(a);
   assert.deepEqual(totals.map((t) => [t.account, t.liveBytes]), [['srv.cache', 19200], ['(unaccounted)', 48], ['srv.http.*', 0]]);
@@ -61,7 +62,8 @@ test('accounts: a leak suspect rises in both halves of the series and never fall
   assert.equal(s[0].growthObjects, 600);
   assert.equal(s[0].growthBytes, 600 * 24);
   assert.equal(s[0].maxGenerations, 10);
-  assert.match(suspectsTsv(rising), /^account\tclass\tlive_objects\tlive_bytes\tgrowth_objects\tgrowth_bytes\tmax_generations\tlive_series\nsrv\.cache\tsrv\.cache\.Entry\t800\t19200\t600\t14400\t10\t200,200,400,600,600,800\n$/);
+  assert.equal(suspectEvidence(s[0]), 'rose in 3 of 5 steps, never fell');
+  assert.match(suspectsTsv(rising), /^account\tclass\tlive_objects\tlive_bytes\tgrowth_objects\tgrowth_bytes\tmax_generations\tevidence\tlive_series\nsrv\.cache\tsrv\.cache\.Entry\t800\t19200\t600\t14400\t10\trose in 3 of 5 steps, never fell\t200,200,400,600,600,800\n$/);
   // grew early, flat late: warm-up, not a leak; grew late only: not yet established; fell late: not rising
   assert.deepEqual(leakSuspects(accountsOf(withSnapshots([100, 300, 500, 500, 500, 500], [0, 0, 0, 0, 0, 0]))!), []);
   assert.deepEqual(leakSuspects(accountsOf(withSnapshots([100, 100, 100, 100, 300, 500], [0, 0, 0, 0, 0, 0]))!), []);
@@ -84,9 +86,9 @@ test('accounts: a leak suspect rises in both halves of the series and never fall
 });
 
 test('accounts: snapshot diff of live objects, largest byte change first', () => {
-  const a = accountsOf(withSnapshots([200, 900], [40, 0]))!;
+  const a = accountsOf(withSnapshots([200, 800], [40, 0]))!;
   assert.deepEqual(snapshotDiff(a, a.snapshots[0], a.snapshots[1]), [
-    { account: 'srv.cache', cls: 'srv.cache.Entry', objects: 700, bytes: 700 * 24 },
+    { account: 'srv.cache', cls: 'srv.cache.Entry', objects: 600, bytes: 600 * 24 },
     { account: 'srv.http.*', cls: 'srv.http.Scratch', objects: -40, bytes: -40 * 24 },
   ]);
 });
@@ -99,4 +101,56 @@ test('accounts: the most specific pattern wins, as in the agent', () => {
   assert.equal(accountIndexOf(names, 'a.b.c.d.X'), 4);
   assert.equal(accountIndexOf(names, 'z.X'), 0);
   assert.equal(accountIndexOf(names, 'Main'), 0);
+});
+
+test('accounts: a sampled live count is kept between the objects seen alive and those allocated, with a Poisson interval', () => {
+  // Byar's approximation; the exact (Garwood) 95 % bounds are k = 0 → [0, 3.689], k = 10 → [4.795, 18.39]
+  assert.deepEqual(poissonInterval(0).map((v) => +v.toFixed(2)), [0, 3.67]);
+  assert.deepEqual(poissonInterval(10).map((v) => +v.toFixed(2)), [4.79, 18.39]);
+  const file = (rows: unknown[][], liveness: object): ProfileFile => ({
+    ...fileOf({}), accounts: { mode: 'accounts', names: NAMES, liveness, snapshots: [{ seq: 1, time: 1, reason: 'shutdown', rows }] },
+  } as unknown as ProfileFile);
+  // The reproduction of the old defect: one object allocated, one sampled object alive, scaled to 32.
+  const once = accountsOf(file([[2, 'srv.cache.Cache', 1, 16, 32, 512, 32, 1, 1]], { kind: 'sampled', every: 32, tracked: 1, refunded: 0 }))!;
+  const row = once.snapshots[0].rows[0];
+  assert.deepEqual([row.liveObjects, row.liveBytes, row.oldObjects, row.liveLow, row.liveHigh], [1, 16, 1, 1, 1]);
+  // 38 sampled objects (× 32 = 1216) plus 40 tracked one by one, of 5000 allocated: 1256, interval 40 + 32 × [26.9, 52.2]
+  const mixed = accountsOf(file([[2, 'srv.cache.Entry', 5000, 120000, 1256, 30144, 1256, 4, 38]],
+    { kind: 'sampled', every: 32, exactFirst: 100000, tracked: 9, refunded: 0 }))!;
+  const m = mixed.snapshots[0].rows[0];
+  const [lo, hi] = poissonInterval(38);
+  assert.deepEqual([m.liveObjects, m.liveLow, m.liveHigh], [1256, Math.floor(40 + 32 * lo), Math.ceil(40 + 32 * hi)]);
+  assert.deepEqual([m.liveLow, m.liveHigh], [900, 1710]);
+  assert.equal(livenessLabel(mixed), 'exact for the first 100,000 objects, then sampled (1 in 32 on average, scaled; 95 % intervals)');
+  // A file written before the ninth column: a sampled row's live objects are all sampled ones.
+  const old = accountsOf(file([[2, 'srv.cache.Entry', 5000, 120000, 320, 7680, 320, 4]], { kind: 'sampled', every: 32, tracked: 9, refunded: 0 }))!;
+  const o = old.snapshots[0].rows[0];
+  assert.deepEqual([o.liveObjects, o.liveLow, o.liveHigh], [320, Math.floor(32 * poissonInterval(10)[0]), Math.ceil(32 * poissonInterval(10)[1])]);
+  // exact rows: the interval is the count itself
+  const exact = accountsOf(file([[2, 'srv.cache.Entry', 5000, 120000, 1200, 28800, 1200, 4, 0]], { kind: 'exact', every: 1, tracked: 9, refunded: 0 }))!;
+  assert.deepEqual([exact.snapshots[0].rows[0].liveLow, exact.snapshots[0].rows[0].liveHigh], [1200, 1200]);
+});
+
+test('accounts: sampled growth smaller than the noise is no suspect; series that never fell rank first', () => {
+  // Entry: sampled counts 10 → 11 → 12 → 13 (×32): rising, but the last interval overlaps the first → not a suspect.
+  const snap = (i: number, entrySampled: number, scratchOld: number) => ({
+    seq: i + 1, time: i * 1000, reason: 'periodic', gc: false, gcs: i,
+    rows: [
+      [2, 'srv.cache.Entry', 100000, 2400000, entrySampled * 32, entrySampled * 768, entrySampled * 32, i, entrySampled],
+      [1, 'srv.http.Scratch', 100000, 2400000, scratchOld, scratchOld * 24, scratchOld, i, 0],
+      [0, 'srv.Main$Boot', 100000, 2400000, [100, 50, 200, 300, 400][i], 0, [100, 50, 200, 300, 400][i], i, 0],
+    ],
+  });
+  const file = (series: number[]): ProfileFile => ({
+    ...fileOf({}), accounts: { mode: 'accounts', names: NAMES, liveness: { kind: 'sampled', every: 32, tracked: 9, refunded: 0 },
+      snapshots: series.map((n, i) => snap(i, n, [100, 200, 300, 400, 500][i])) },
+  } as unknown as ProfileFile);
+  const noisy = leakSuspects(accountsOf(file([10, 11, 12, 12, 13]))!);
+  assert.deepEqual(noisy.map((s) => s.cls), ['srv.http.Scratch', 'srv.Main$Boot']);
+  // Boot fell once (100 → 50) and grew more than Scratch, but Scratch never fell: it ranks first.
+  assert.deepEqual(noisy.map((s) => [s.falls, s.growthObjects]), [[0, 400], [1, 300]]);
+  assert.equal(suspectEvidence(noisy[1]), 'rose in 3 of 4 steps, fell in 1');
+  // Entry 10 → 60 samples: the intervals separate, so it is a suspect.
+  const clear = leakSuspects(accountsOf(file([10, 20, 35, 50, 60]))!);
+  assert.ok(clear.some((s) => s.cls === 'srv.cache.Entry'));
 });

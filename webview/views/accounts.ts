@@ -5,6 +5,7 @@ import { schemeTableau10 } from 'd3-scale-chromatic';
 import { select } from 'd3-selection';
 import {
   AccountDelta, AccountRow, Accounts, accountTotals, AccountTotal, LeakSuspect, leakSuspects, livenessLabel, snapshotDiff,
+  suspectEvidence,
 } from '../../extension/model/accounts';
 import { bytes, num, signed } from '../../extension/model/format';
 import { AppContext, View } from '../context';
@@ -12,6 +13,14 @@ import { button, clear, el, select as selectBox } from './dom';
 import { Column, renderTable } from './table';
 
 const SVG = 'http://www.w3.org/2000/svg';
+
+/** "1,216 (1,050–1,380)" for an estimate with its 95 % interval; the count alone when it is exact. */
+function liveCount(r: { liveObjects?: number; liveLow?: number; liveHigh?: number }): string {
+  const v = r.liveObjects ?? 0;
+  if (r.liveLow === undefined || r.liveHigh === undefined || (r.liveLow === v && r.liveHigh === v)) return num(v);
+  return `${num(v)} (${num(r.liveLow)}–${num(r.liveHigh)})`;
+}
+const LIVE_TITLE = 'live objects; a sampled estimate shows its 95 % interval in brackets';
 
 /** A stable colour per account (the flame tree's "colour by account" uses the same). */
 export function accountColor(a: Accounts): (name: string) => string {
@@ -97,7 +106,7 @@ export class AccountsView implements View {
       { key: 'ab', label: 'allocated bytes', numeric: true, cell: (r) => bytes(r.allocatedBytes) },
     ];
     if (live) {
-      cols.push({ key: 'lo', label: 'live objects', numeric: true, cell: (r) => num(r.liveObjects ?? 0) },
+      cols.push({ key: 'lo', label: 'live objects', numeric: true, cell: liveCount, title: () => LIVE_TITLE },
         { key: 'lb', label: 'live bytes', numeric: true, cell: (r) => bytes(r.liveBytes ?? 0) });
     }
     cols.push({ key: 'classes', label: 'classes', numeric: true, cell: (r) => num(r.rows.length) });
@@ -113,7 +122,7 @@ export class AccountsView implements View {
       { key: 'ab', label: 'allocated bytes', numeric: true, cell: (r) => bytes(r.allocatedBytes) },
     ];
     if (live) {
-      cols.push({ key: 'lo', label: 'live objects', numeric: true, cell: (r) => num(r.liveObjects ?? 0) },
+      cols.push({ key: 'lo', label: 'live objects', numeric: true, cell: liveCount, title: () => LIVE_TITLE },
         { key: 'lb', label: 'live bytes', numeric: true, cell: (r) => bytes(r.liveBytes ?? 0) },
         { key: 'gen', label: 'max GCs survived', numeric: true, cell: (r) => num(r.maxGenerations ?? 0) });
     }
@@ -168,6 +177,7 @@ export class AccountsView implements View {
       { key: 'lo', label: 'live objects', numeric: true, cell: (r) => num(r.liveObjects) },
       { key: 'growth', label: 'growth', numeric: true, cell: (r) => `${signed(r.growthObjects)} (${signed(r.growthBytes, 'bytes')})` },
       { key: 'gen', label: 'GCs survived', numeric: true, cell: (r) => num(r.maxGenerations), title: () => 'the most garbage collections a live object of this class survived' },
+      { key: 'evidence', label: 'evidence', cell: suspectEvidence, title: () => 'steps between snapshots where the objects that survived a GC rose or fell' },
       { key: 'series', label: 'live objects per snapshot', clip: true, cell: (r) => r.series.map(num).join(' → ') },
       {
         key: 'why', label: '', cell: (r) => button('Why is it still alive?', 'search', (e) => {

@@ -40,7 +40,13 @@ public final class AgentMain {
             boolean accountsMode = options.mode.equals("accounts");
             if (accountsMode) {
                 boolean live = !options.liveness.equals("off");
-                io.heaplens.runtime.Accounts.every = options.liveness.equals("sampled") ? options.liveEvery : 1;
+                boolean sampledFromStart = options.liveness.equals("sampled")
+                    || (options.liveness.equals("auto") && options.liveExactFirst == 0);
+                io.heaplens.runtime.Accounts.every = sampledFromStart ? options.liveEvery : 1;
+                if (options.liveness.equals("auto")) {
+                    io.heaplens.runtime.Accounts.exactFirst = options.liveExactFirst;
+                    io.heaplens.runtime.Accounts.sampledEvery = options.liveEvery;
+                }
                 io.heaplens.runtime.Accounts.liveness = live;
                 transformer.accounts(new io.heaplens.agent.instrument.AccountsPlan(patterns, live));
             }
@@ -63,7 +69,7 @@ public final class AgentMain {
             collector.onCycle(sweep);
             if (!patterns.isEmpty()) {
                 collector.accounts(new io.heaplens.agent.collect.AccountsWriter(patterns, accountsMode, options.liveness,
-                    options.liveEvery, registry, collector.sizes(), inst));
+                    options.liveEvery, options.liveExactFirst, registry, collector.sizes(), inst));
                 if (accountsMode && !options.liveness.equals("off")) io.heaplens.agent.collect.LivenessThread.start();
             }
             if (lifetimes != null) collector.attachLifetimes(lifetimes);

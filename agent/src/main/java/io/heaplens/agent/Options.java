@@ -38,9 +38,13 @@ public final class Options {
     public int cpuSampleMillis = 5;
     /** Memory account patterns (docs/accounts.md); {@code accounts=a.b,c.d.*} — later items without '=' continue the list. */
     public List<String> accounts = new ArrayList<>();
-    /** Accounts mode: off, sampled (every {@link #liveEvery}th object on average) or exact. */
-    public String liveness = "sampled";
+    /**
+     * Accounts mode: off, sampled (every {@link #liveEvery}th object on average), exact, or auto (the default:
+     * exact for the first {@link #liveExactFirst} objects, then sampled).
+     */
+    public String liveness = "auto";
     public int liveEvery = 32;
+    public int liveExactFirst = 100_000;
     /** Accounts snapshots: period in ms (0 = only on request and at shutdown), and whether a full GC precedes each. */
     public int snapshotMillis = 5000;
     public boolean snapshotGc;
@@ -102,10 +106,11 @@ public final class Options {
                     break;
                 case "accounts": o.accounts.addAll(o.patterns(key, value)); break;
                 case "liveness":
-                    if (!java.util.List.of("off", "sampled", "exact").contains(value)) o.errors.add("option 'liveness' must be off, sampled or exact, not '" + value + "'");
+                    if (!java.util.List.of("off", "sampled", "exact", "auto").contains(value)) o.errors.add("option 'liveness' must be off, sampled, exact or auto, not '" + value + "'");
                     else o.liveness = value;
                     break;
                 case "liveEvery": o.liveEvery = o.number(key, value, 2, 1 << 20); break;
+                case "liveExactFirst": o.liveExactFirst = o.number(key, value, 0, Integer.MAX_VALUE); break;
                 case "snapshotInterval": o.snapshotMillis = value.equals("0") ? 0 : o.number(key, value, 100, 3_600_000); break;
                 case "snapshotGc": o.snapshotGc = o.bool(key, value); break;
                 default: o.errors.add("unknown option '" + key + "'");

@@ -15,13 +15,19 @@ import java.lang.ref.WeakReference;
  * Liveness: when it is on, a probe after each construction / array allocation hands the new object to
  * {@link #born}; every object (exact) or a random one in {@link #every} on average (sampled) gets a weak
  * reference on a queue, linked into a list so that it stays reachable until the agent's thread dequeues it
- * (the refund). The list is walked at each snapshot: the referents still alive are the live objects.
+ * (the refund). The list is walked at each snapshot: the referents still alive are the live objects, each
+ * standing for {@link Tracked#weight} objects. The default ("auto") tracks every object while that is cheap —
+ * the first {@link #exactFirst} — and then one in {@link #sampledEvery}: small programs get exact live counts,
+ * big ones a bounded cost and an estimate with an interval.
  */
 public final class Accounts {
     /** Set by the agent before any class is instrumented. */
     public static volatile boolean liveness;
     /** Sampling period of liveness tracking: 1 = every object. */
     public static volatile int every = 1;
+    /** Auto liveness: after this many tracked objects, {@link #every} becomes {@link #sampledEvery}; 0 = never. */
+    public static volatile long exactFirst;
+    public static volatile int sampledEvery = 1;
     /** Garbage collections seen so far (kept up to date by the agent's liveness thread). */
     public static volatile int gcEpoch;
 
@@ -35,12 +41,15 @@ public final class Accounts {
     public static final class Tracked extends WeakReference<Object> {
         public final int account;
         public final int born;
+        /** How many objects this one stands for: 1 when tracked exactly, the sampling period when sampled. */
+        public final int weight;
         Tracked prev, next;
 
-        Tracked(Object o, int account, int born) {
+        Tracked(Object o, int account, int born, int weight) {
             super(o, QUEUE);
             this.account = account;
             this.born = born;
+            this.weight = weight;
         }
 
         public Tracked next() { return next; }
@@ -77,12 +86,12 @@ public final class Accounts {
         if (n > 1) ts.liveLeft = nextGap(ts, n);
         ts.busy++;
         try {
-            Tracked t = new Tracked(o, ts.account, gcEpoch);
+            Tracked t = new Tracked(o, ts.account, gcEpoch, n);
             synchronized (LOCK) {
                 t.next = head;
                 if (head != null) head.prev = t;
                 head = t;
-                tracked++;
+                if (++tracked == exactFirst && sampledEvery > 1) every = sampledEvery;
             }
         } finally {
             ts.busy--;
@@ -116,6 +125,9 @@ public final class Accounts {
             for (Tracked t = head; t != null; t = t.next) v.visit(t);
         }
     }
+
+    /** True once auto liveness went from tracking every object to sampling. */
+    public static boolean sampling() { return every > 1; }
 
     /** {tracked so far, refunded so far}. */
     public static long[] counts() {

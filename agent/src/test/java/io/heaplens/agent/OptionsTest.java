@@ -21,6 +21,18 @@ class OptionsTest {
     }
 
     @Test
+    void livenessDefaultsToAutoWithAnExactBudget() {
+        Options d = Options.parse("");
+        assertEquals("auto", d.liveness);
+        assertEquals(100_000, d.liveExactFirst);
+        assertEquals(32, d.liveEvery);
+        Options o = Options.parse("liveness=sampled,liveEvery=8,liveExactFirst=500");
+        assertTrue(o.errors.isEmpty(), o.errors.toString());
+        assertEquals(List.of("sampled", 8, 500), List.of(o.liveness, o.liveEvery, o.liveExactFirst));
+        assertEquals(List.of("option 'liveness' must be off, sampled, exact or auto, not 'some'"), Options.parse("liveness=some").errors);
+    }
+
+    @Test
     void heapDumpAndThreadsOptions() {
         Options o = Options.parse("heapDumpAtExit=/tmp/x.hprof,threads=true,cpuSampleMillis=10");
         assertTrue(o.errors.isEmpty(), o.errors.toString());

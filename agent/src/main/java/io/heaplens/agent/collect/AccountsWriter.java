@@ -34,6 +34,8 @@ public final class AccountsWriter {
         final int account;
         final String cls;
         long allocObjects, allocBytes, liveObjects, liveBytes, oldObjects, maxGenerations;
+        /** Live objects that were tracked as a sample (each standing for the sampling period): the estimate's basis. */
+        long liveSampled;
         Row(int account, String cls) { this.account = account; this.cls = cls; }
     }
 
@@ -49,6 +51,7 @@ public final class AccountsWriter {
     private final boolean accountsMode;
     private final String liveness;
     private final int every;
+    private final long exactFirst;
     private final Registry registry;
     private final TypeSizes sizes;
     private final Instrumentation inst;
@@ -60,11 +63,13 @@ public final class AccountsWriter {
     /** After the shutdown snapshot no other is taken: it stays the last one (the collector may still be cycling). */
     private boolean closed;
 
-    public AccountsWriter(AccountPatterns patterns, boolean accountsMode, String liveness, int every, Registry registry, TypeSizes sizes, Instrumentation inst) {
+    public AccountsWriter(AccountPatterns patterns, boolean accountsMode, String liveness, int every, long exactFirst,
+                          Registry registry, TypeSizes sizes, Instrumentation inst) {
         this.patterns = patterns;
         this.accountsMode = accountsMode;
         this.liveness = accountsMode ? liveness : "off";
-        this.every = this.liveness.equals("sampled") ? every : 1;
+        this.every = this.liveness.equals("sampled") || this.liveness.equals("auto") ? every : 1;
+        this.exactFirst = this.liveness.equals("auto") ? exactFirst : 0;
         this.registry = registry;
         this.sizes = sizes;
         this.inst = inst;
@@ -156,10 +161,12 @@ public final class AccountsWriter {
                 size = known;
             }
             int generations = now - t.born;
+            int weight = t.weight;
             Row r = row(rows, t.account, name);
-            r.liveObjects += every;
-            r.liveBytes += size * every;
-            if (generations > 0) r.oldObjects += every;
+            r.liveObjects += weight;
+            r.liveBytes += size * weight;
+            if (weight > 1) r.liveSampled++;
+            if (generations > 0) r.oldObjects += weight;
             if (generations > r.maxGenerations) r.maxGenerations = generations;
         } });
     }
@@ -170,8 +177,12 @@ public final class AccountsWriter {
         for (String n : patterns.names()) j.value(n);
         j.end(']');
         long[] counts = Accounts.counts();
-        j.name("liveness").begin('{').field("kind", liveness).field("every", every)
-            .field("tracked", counts[0]).field("refunded", counts[1]).end('}');
+        // Auto liveness is written as what it turned out to be: exact when it never sampled, else sampled after
+        // the first exactFirst objects (docs/format.md).
+        String kind = liveness.equals("auto") ? (Accounts.sampling() ? "sampled" : "exact") : liveness;
+        j.name("liveness").begin('{').field("kind", kind).field("every", kind.equals("exact") ? 1 : every);
+        if (liveness.equals("auto")) j.field("exactFirst", exactFirst);
+        j.field("tracked", counts[0]).field("refunded", counts[1]).end('}');
         j.field("gcs", Accounts.gcEpoch);
         j.name("snapshots").begin('[');
         for (Snapshot s : snapshots) {
@@ -179,7 +190,7 @@ public final class AccountsWriter {
             j.name("rows").begin('[');
             for (Row r : s.rows) {
                 j.begin('[').value(r.account).value(r.cls).value(r.allocObjects).value(r.allocBytes);
-                if (tracksLiveness()) j.value(r.liveObjects).value(r.liveBytes).value(r.oldObjects).value(r.maxGenerations);
+                if (tracksLiveness()) j.value(r.liveObjects).value(r.liveBytes).value(r.oldObjects).value(r.maxGenerations).value(r.liveSampled);
                 j.end(']');
             }
             j.end(']').end('}');
