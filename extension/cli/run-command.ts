@@ -14,7 +14,7 @@ import { CliSession, createSession, removeSession, UnsafeSessionsRoot } from './
 
 export const RUN_USAGE = `heaplens run [--out FILE] [--include PKG,..] [--exclude PKG,..] [--java PATH]
              [--mode exact|sites|sampled|paused|accounts|lifetime] [--accounts PKG,PKG.*] [--liveness auto|off|sampled|exact]
-             [--sample-every N] [--heap-dump-at-exit FILE.hprof] [--threads] [--no-channel]
+             [--sample-every N] [--precision auto|P%] [--heap-dump-at-exit FILE.hprof] [--threads] [--no-channel]
              [--agent-opt KEY=VALUE]... -- <java arguments>`;
 
 const SPEC = {
@@ -26,6 +26,7 @@ const SPEC = {
   accounts: { value: true, repeat: true },
   liveness: { value: true, choices: ['auto', 'off', 'sampled', 'exact'] },
   'sample-every': { value: true },
+  precision: { value: true },
   'agent-opt': { value: true, repeat: true },
   'heap-dump-at-exit': { value: true },
   'no-channel': {},
@@ -105,6 +106,13 @@ export function planRun(argv: readonly string[], ctx: CliContext, now = new Date
     if (!/^[1-9][0-9]{0,9}$/.test(every)) throw new UsageError(`--sample-every must be a positive whole number, not "${every}"`);
     if (optionValue(p, 'mode') !== 'lifetime') throw new UsageError('--sample-every applies to --mode lifetime (the sampled mode samples by bytes: --agent-opt sampleBytes=N)');
     extra.push(`sampleEvery=${every}`);
+  }
+  // Lifetime mode: how precise "when did it become unreachable" must be (docs/lifetimes.md); the agent checks the value.
+  const precision = optionValue(p, 'precision');
+  if (precision) {
+    if (optionValue(p, 'mode') !== 'lifetime') throw new UsageError('--precision applies to --mode lifetime');
+    if (!/^(auto|\d+(\.\d+)?%)$/.test(precision)) throw new UsageError(`--precision must be auto or a share like 1%, not "${precision}"`);
+    extra.push(`lifetimePrecision=${precision}`);
   }
   const dumpOpt = optionValue(p, 'heap-dump-at-exit');
   const heapDump = dumpOpt === undefined ? undefined : path.resolve(ctx.cwd, dumpOpt);

@@ -8,7 +8,7 @@ import * as assert from 'assert/strict';
 import { describe, it } from 'node:test';
 import { CLI, JDKS } from './support/env';
 import { assertCleanRun, Fixture } from './support/fixture';
-import { exec } from './support/heaplens';
+import { exec, runFixture } from './support/heaplens';
 
 const fixture = new Fixture({ name: 'lifetimes', runArgs: ['--mode', 'lifetime', '--sample-every', '1'] });
 const SPAN = 512;
@@ -48,13 +48,16 @@ for (const jdk of JDKS) {
       assertCleanRun(run, 'lifetimes', 'lifetimes done 1241');
       const doc = run.profile.json as unknown as {
         types: { id: number; name: string }[];
-        lifetimes: { precision: number; sampleEvery: number; complete: boolean; nested: Nested[] };
+        lifetimes: { precision: number; precisionTarget: number; precisionRule: string; sampleEvery: number; complete: boolean; nested: Nested[] };
       };
       const l = doc.lifetimes;
       assert.equal(l.sampleEvery, 1);
       assert.equal(l.complete, true);
       const P = l.precision;
       assert.ok(P > 0, 'a precision is reported');
+      // the stated target is met: a due forced GC is never skipped, so no gap exceeds the largest spacing used
+      assert.equal(l.precisionRule, 'time');
+      assert.ok(P <= l.precisionTarget, `precision ${P} <= stated target ${l.precisionTarget}`);
       const typeName = new Map(doc.types.map((t) => [t.id, t.name]));
       const rep = (name: string): Rep => {
         const n = l.nested.find((x) => typeName.get(x.type) === name);
@@ -120,6 +123,7 @@ for (const jdk of JDKS) {
         return line!.split('\t').slice(1);
       };
       assert.equal(Number(field('precision')[0]), P);
+      assert.match(field('precision')[1], new RegExp(`at most ${l.precisionTarget}, forced GCs kept near 10 % of the run: \\d+ forced GCs, `));
       const total = Number(field('total space')[0]);
       const parts = ['lag space', 'drag space', 'void space', 'use space'].map((n) => Number(field(n)[0]));
       assert.equal(parts.reduce((x, y) => x + y, 0), total, 'lag + drag + void + use = total space');
@@ -128,6 +132,22 @@ for (const jdk of JDKS) {
       const nested = parseTsv(await report(run.profileFile, ['--format', 'lifetime', '--by', 'nested']));
       assert.ok(nested.some((r) => r.key === 'lifetimes.Main.main:45 lifetimes.Late'), `nested site of Late:\n${nested.map((r) => r.key).join('\n')}`);
       assert.ok(nested.some((r) => /^lifetimes\.Main\.advance:\d+ <- lifetimes\.Main\.main:\d+ byte\[\]$/.test(r.key)), 'fillers by calling context');
+    });
+
+    it('lifetimePrecision=5%: the precision ends within 5 % of the bytes allocated, with what the forced GCs cost', async () => {
+      const run = await runFixture({
+        jdk, classpath: [await fixture.classes()], mainClass: fixture.mainClass, tag: 'lifetimes-precise',
+        runArgs: ['--mode', 'lifetime', '--sample-every', '1', '--precision', '5%'],
+      });
+      assertCleanRun(run, 'lifetimes', 'lifetimes done 1241');
+      const l = (run.profile.json as unknown as { lifetimes: { precision: number; precisionTarget: number; precisionRule: string;
+        precisionShareBp: number; clock: number; forcedGcs: number; forcedGcMillis: number; runMillis: number } }).lifetimes;
+      assert.deepEqual([l.precisionRule, l.precisionShareBp], ['share', 500]);
+      assert.ok(l.precision <= l.precisionTarget && l.precisionTarget <= 0.05 * l.clock,
+        `precision ${l.precision} <= target ${l.precisionTarget} <= 5 % of ${l.clock}`);
+      assert.ok(l.forcedGcs > 10 && l.forcedGcMillis <= l.runMillis, `${l.forcedGcs} forced GCs, ${l.forcedGcMillis} of ${l.runMillis} ms`);
+      const stat = await report(run.profileFile, ['--format', 'lifetime-stat']);
+      assert.match(stat, new RegExp(`^precision\\t${l.precision}\\tbytes allocated .*; at most ${l.precisionTarget}, 5 % of the bytes allocated: ${l.forcedGcs} forced GCs, `, 'm'));
     });
   });
 }

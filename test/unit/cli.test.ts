@@ -100,6 +100,14 @@ test('run: --accounts sets the accounts mode and passes the patterns with ":"; -
   assert.throws(() => planRun(['--liveness', 'exact', '--java', fakeJava, '--', 'Main'], ctx()), /--liveness applies to the accounts mode/);
 });
 
+test('run: --precision passes the lifetime mode\'s precision rule to the agent, and only for that mode', () => {
+  const plan = planRun(['--mode', 'lifetime', '--precision', '1%', '--java', fakeJava, '--out', 'a.heaplens', '--', 'Main'], ctx());
+  assert.equal(plan.args[0], `-javaagent:${jar}=out=${path.join(tmp, 'a.heaplens')},mode=lifetime,lifetimePrecision=1%`);
+  assert.throws(() => planRun(['--precision', '1%', '--java', fakeJava, '--', 'Main'], ctx()), /--precision applies to --mode lifetime/);
+  assert.throws(() => planRun(['--mode', 'lifetime', '--precision', 'fine', '--java', fakeJava, '--', 'Main'], ctx()),
+    /--precision must be auto or a share like 1%, not "fine"/);
+});
+
 test('run: usage errors exit 2 with one line', async () => {
   const cases: Array<[string[], NodeJS.ProcessEnv, RegExp]> = [
     [['--java', fakeJava], {}, /^heaplens: nothing to run: give the java arguments after --/],

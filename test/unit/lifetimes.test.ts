@@ -4,7 +4,7 @@ import * as assert from 'assert/strict';
 import { describe, it } from 'node:test';
 import { sourcePathOf } from '../../extension/model/by-line';
 import {
-  LIFETIME_TSV_HEADER, lifetimeHints, lifetimeRows, lifetimesOf, lifetimeStatText, lifetimeTsv, requireLifetimes,
+  LIFETIME_TSV_HEADER, lifetimeHints, precisionRuleText, lifetimeRows, lifetimesOf, lifetimeStatText, lifetimeTsv, requireLifetimes,
 } from '../../extension/model/lifetimes';
 import { ProfileError } from '../../extension/model/parse';
 import { validateProfile } from '../../extension/model/load';
@@ -107,4 +107,13 @@ describe('lifetimes model', () => {
     bad.lifetimes.nested[0].site = 99;
     assert.throws(() => lifetimesOf(validateProfile(bad)), /dangling id: lifetimes.nested refers to site 99/);
   });
+});
+
+it('lifetimes: how the precision was bought, in words', () => {
+  assert.equal(precisionRuleText({ precisionRule: 'time', gcBudgetPercent: 10, forcedGcs: 91, forcedGcMillis: 38_500, runMillis: 385_000 }),
+    'forced GCs kept near 10 % of the run: 91 forced GCs, 39 s of 385 s (10.0 %)');
+  assert.equal(precisionRuleText({ precisionRule: 'share', precisionShareBp: 100, forcedGcs: 412, forcedGcMillis: 6_100, runMillis: 40_000 }),
+    '1 % of the bytes allocated: 412 forced GCs, 6.1 s of 40 s (15.3 %)');
+  // files written before the rule was stated: the time budget, without the run's duration
+  assert.equal(precisionRuleText({ forcedGcs: 4, forcedGcMillis: 120 }), 'forced GCs kept near 10 % of the run: 4 forced GCs, 0.1 s');
 });

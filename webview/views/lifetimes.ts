@@ -6,6 +6,7 @@ import { select as d3select } from 'd3-selection';
 import {
   frameText, LifetimeGrouping, LifetimePattern, LifetimeRow, LifetimeSection, lifetimeRows, lifetimeStat, lifetimesOf,
   SpaceKind, sortRows, traceFrames, TraceFrame, useSiteText,
+  precisionRuleText,
 } from '../../extension/model/lifetimes';
 import { bytes, num, percent } from '../../extension/model/format';
 import { AppContext, View } from '../context';
@@ -103,7 +104,7 @@ export class LifetimesView implements View {
         + `${num(t.laggedObjects)} lagged · ${num(t.draggedObjects)} dragged · ${num(t.voidObjects)} void · total space ${space(t.total)}`),
       el('div', {}, part('lag', t.lag, 'lt-lag'), part('drag', t.drag, 'lt-drag'), part('void', t.void, 'lt-void'), part('use', t.use, 'lt-use')),
       el('div', { class: 'muted' }, `Time is bytes allocated (${bytes(l.clock)} in all). Precision: unreachable objects were seen within ${bytes(l.precision)} `
-        + `of allocation (${num(l.forcedGcs)} GCs forced for it); drag and void can be longer than the truth by up to that much per object.`
+        + `of becoming so (at most ${bytes(l.precisionTarget)}; ${precisionRuleText(l)}); drag and void can be longer than the truth by up to that much per object.`
         + (l.complete ? '' : ' The run had not ended: objects still reachable are not counted yet.')),
     );
   }

@@ -18,7 +18,7 @@ final class LifetimeMode {
         UseProbes.filter = filter;
         UseProbes.enabled = true;
         Lifetimes.instrumented = true;
-        LifetimeWatcher w = new LifetimeWatcher();
+        LifetimeWatcher w = new LifetimeWatcher(options.lifetimePrecisionShare);
         w.start();
         return w;
     }

@@ -25,6 +25,11 @@ public final class Options {
     public String sampler = "probes";
     /** Lifetime mode: every Nth object is tracked (1: every object). */
     public int sampleEvery = 1;
+    /**
+     * Lifetime mode: 0 = forced GCs spaced by the time budget (10 % of the run); else the precision as a share of
+     * the bytes allocated (lifetimePrecision=1% → 0.01), whatever the forced GCs cost.
+     */
+    public double lifetimePrecisionShare;
     public boolean jdk = true;
     public boolean verbose;
     public String portFile;
@@ -83,6 +88,7 @@ public final class Options {
                     else o.sampler = value;
                     break;
                 case "sampleEvery": o.sampleEvery = o.number(key, value, 1, 1 << 30); break;
+                case "lifetimePrecision": o.lifetimePrecisionShare = o.share(key, value); break;
                 case "compress":
                     if (!java.util.List.of("auto", "on", "off").contains(value)) o.errors.add("option 'compress' must be auto, on or off, not '" + value + "'");
                     else o.compress = value;
@@ -130,6 +136,19 @@ public final class Options {
             else list.add(p);
         }
         return list;
+    }
+
+    /** "auto" → 0 (time budget); "N%" with 0.1 ≤ N ≤ 50 → N / 100. */
+    private double share(String key, String value) {
+        if (value.equals("auto")) return 0;
+        if (value.endsWith("%")) {
+            try {
+                double p = Double.parseDouble(value.substring(0, value.length() - 1));
+                if (p >= 0.1 && p <= 50) return p / 100;
+            } catch (NumberFormatException ignored) { }
+        }
+        errors.add("option '" + key + "' must be auto or a share of the bytes allocated from 0.1% to 50%, not '" + value + "'");
+        return 0;
     }
 
     private int number(String key, String value, int min, int max) {

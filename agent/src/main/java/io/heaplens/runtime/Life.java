@@ -32,6 +32,12 @@ public final class Life extends WeakReference<Object> {
     public long unreachable = -1;
     /** The clock when the object was last known reachable for sure (a full GC it survived). */
     public long knownReachable;
+    /**
+     * The start clock of the first forced GC after which the reference was found cleared (-1: none yet). The
+     * reference may reach the queue much later (the JVM's reference handler is a thread of its own), so this, not
+     * the forced GC current when it is dequeued, bounds when the object became unreachable.
+     */
+    public long seenCleared = -1;
     public boolean reachableAtExit;
     /** Live list links (guarded by Lifetimes.LOCK). */
     Life prev, next;

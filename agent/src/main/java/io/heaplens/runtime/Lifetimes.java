@@ -259,9 +259,13 @@ public final class Lifetimes {
     public static int liveCount() { synchronized (LOCK) { return live; } }
 
     /** Every live record is known reachable at this clock (a full GC it survived just completed). */
+    /** After a forced GC that started at clock {@code at}: survivors were reachable then, the cleared ones were not. */
     public static void markReachable(long at) {
         synchronized (LOCK) {
-            for (Life l = head; l != null; l = l.next) if (l.get() != null) l.knownReachable = at;
+            for (Life l = head; l != null; l = l.next) {
+                if (l.get() != null) l.knownReachable = at;
+                else if (l.seenCleared < 0) l.seenCleared = at;
+            }
         }
     }
 

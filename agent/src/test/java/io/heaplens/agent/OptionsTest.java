@@ -33,6 +33,18 @@ class OptionsTest {
     }
 
     @Test
+    void lifetimePrecisionIsAutoOrAShareOfTheBytesAllocated() {
+        assertEquals(0.0, Options.parse("").lifetimePrecisionShare);
+        assertEquals(0.0, Options.parse("lifetimePrecision=auto").lifetimePrecisionShare);
+        assertEquals(0.01, Options.parse("lifetimePrecision=1%").lifetimePrecisionShare, 1e-12);
+        assertEquals(0.005, Options.parse("lifetimePrecision=0.5%").lifetimePrecisionShare, 1e-12);
+        for (String bad : new String[] {"1", "0.05%", "60%", "x%"}) {
+            assertEquals(List.of("option 'lifetimePrecision' must be auto or a share of the bytes allocated from 0.1% to 50%, not '" + bad + "'"),
+                Options.parse("lifetimePrecision=" + bad).errors, bad);
+        }
+    }
+
+    @Test
     void heapDumpAndThreadsOptions() {
         Options o = Options.parse("heapDumpAtExit=/tmp/x.hprof,threads=true,cpuSampleMillis=10");
         assertTrue(o.errors.isEmpty(), o.errors.toString());
