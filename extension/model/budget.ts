@@ -1,7 +1,9 @@
 // Allocation budget files (docs/budgets.md, schemas/heaplens-budget.schema.json): parsing and validation.
 // A budget file lists rules; each selects allocations of a profile (by method, package, type, array element
 // type, thread) and caps one metric. budget-measure.ts measures them.
-import { Metric, METRICS } from './aggregate';
+import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import schema from '../../schemas/heaplens-budget.schema.json';
+import { Metric } from './aggregate';
 
 export const BUDGET_VERSION = 1;
 
@@ -55,32 +57,82 @@ export class BudgetError extends Error {
   }
 }
 
-/** The fields a budget file and a rule may have (schemas/heaplens-budget.schema.json lists the same). */
-export const TOP_FIELDS: ReadonlySet<string> = new Set(['$schema', '$comment', 'comment', 'version', 'ignore', 'rules']);
-export const RULE_FIELDS: ReadonlySet<string> = new Set(['id', 'comment', '$comment', 'method', 'under', 'type', 'elementType',
-  'thread', 'total', 'metric', 'max', 'ignore']);
+/** The fields a budget file and a rule may have: read from the schema, so the two cannot drift. */
+export const TOP_FIELDS: ReadonlySet<string> = new Set(Object.keys(schema.properties));
+export const RULE_FIELDS: ReadonlySet<string> = new Set(Object.keys(schema.definitions.rule.properties));
 const SELECTORS = ['method', 'under', 'type', 'elementType', 'thread'] as const;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function nonEmptyString(v: unknown, what: string): string {
-  if (typeof v !== 'string' || v.trim() === '') throw new BudgetError(`${what} must be a non-empty string`);
-  return v.trim();
-}
+// One schema, the one VS Code shows the user while editing (package.json jsonValidation), checked by ajv.
+// strict off: the schema carries VS Code's editor keywords (defaultSnippets, enumDescriptions).
+const checkSchema: ValidateFunction = new Ajv({ allErrors: true, strict: false }).compile(schema);
 
-function ignoreList(v: unknown, what: string): IgnoreKind[] {
-  if (!Array.isArray(v)) throw new BudgetError(`${what} must be an array of ${IGNORE_KINDS.join(', ')}`);
-  for (const k of v) {
-    if (!IGNORE_KINDS.includes(k as IgnoreKind)) {
-      throw new BudgetError(`${what}: unknown kind ${JSON.stringify(k)} (known: ${IGNORE_KINDS.join(', ')})`);
+/** The schema's first complaint about a document, in the words of the field it names. */
+function schemaMessage(doc: unknown, errors: readonly ErrorObject[]): string {
+  const rules = isObject(doc) && Array.isArray(doc.rules) ? doc.rules : [];
+  const where = (path: string): { prefix: string; field?: string; rule?: Record<string, unknown> } => {
+    const m = /^\/rules\/(\d+)(?:\/([^/]+))?/.exec(path);
+    if (!m) {
+      const top = /^\/([^/]+)/.exec(path);
+      return { prefix: '', field: top?.[1] };
     }
+    const v = rules[Number(m[1])];
+    const id = isObject(v) && typeof v.id === 'string' ? ` ("${v.id}")` : '';
+    return { prefix: `rule ${Number(m[1]) + 1}${id}: `, field: m[2], rule: isObject(v) ? v : undefined };
+  };
+  // Most specific first: a wrong field beats the rule-level "which selector" checks that fail with it.
+  const rank = (e: ErrorObject): number => (e.keyword === 'anyOf' || e.keyword === 'if' || e.keyword === 'not' ? 2
+    : e.schemaPath.includes('/allOf/') ? 1 : 0);
+  const e = [...errors].sort((a, b) => rank(a) - rank(b))[0];
+  const { prefix, field, rule } = where(e.instancePath);
+  if (e.instancePath === '' && (e.keyword === 'type' || (e.keyword === 'required' && e.params.missingProperty === 'rules'))) {
+    return 'a budget file is a JSON object with a "rules" array';
   }
-  return v as IgnoreKind[];
+  if (e.keyword === 'additionalProperties') {
+    const known = [...(prefix ? RULE_FIELDS : TOP_FIELDS)].join(', ');
+    return `${prefix}${prefix ? 'unknown field' : 'unknown top-level field'} "${e.params.additionalProperty}" (known: ${known})`;
+  }
+  if (prefix === '' && field === 'version') {
+    return `"version" ${JSON.stringify((doc as Record<string, unknown>).version)} is not supported (this HeapLens reads version ${BUDGET_VERSION})`;
+  }
+  if (prefix === '' && field === 'rules') return '"rules" must be an array';
+  if (field === 'ignore' || (prefix === '' && e.instancePath.startsWith('/ignore'))) {
+    const list = prefix ? rule?.ignore : (doc as Record<string, unknown>).ignore;
+    const bad = Array.isArray(list) ? list.find((k) => !IGNORE_KINDS.includes(k as IgnoreKind)) : undefined;
+    const what = `${prefix}"ignore"`;
+    if (bad !== undefined) return `${what}: unknown kind ${JSON.stringify(bad)} (known: ${IGNORE_KINDS.join(', ')})`;
+    return `${what} must be an array of ${IGNORE_KINDS.join(', ')}, each once`;
+  }
+  if (e.keyword === 'required' && e.params.missingProperty === 'metric' || field === 'metric' && rank(e) === 0) {
+    return `${prefix}"metric" must be one of ${schema.definitions.metric.enum.join(', ')}`;
+  }
+  if (e.instancePath.match(/^\/rules\/\d+$/) && e.keyword === 'type') return `${prefix.replace(/: $/, '')} must be an object`;
+  if (field === 'total' && rank(e) === 0) return `${prefix}"total" must be true (or left out)`;
+  if (field === 'max') return `${prefix}"max" must be a whole number >= 0`;
+  if (field === 'under') {
+    const list = typeof rule?.under === 'string' ? [rule.under] : rule?.under;
+    const bad = Array.isArray(list) ? list.find((p) => typeof p !== 'string' || !/^(\*|[\w$]+(\.[\w$]+)*(\.\*)?)$/.test(p)) : undefined;
+    if (typeof bad === 'string') return `${prefix}"under" pattern "${bad}" is not a package pattern (com.acme, com.acme.*, *)`;
+    return `${prefix}"under" must be a package pattern or a non-empty array of them`;
+  }
+  if (field !== undefined && rank(e) === 0) return `${prefix}"${field}" must be a non-empty string`;
+  // rule-level: which selectors it has
+  const selectors = SELECTORS.filter((k) => rule?.[k] !== undefined);
+  if (rule?.total !== undefined && selectors.length > 0) {
+    return `${prefix}"total" cannot be combined with ${selectors.map((k) => `"${k}"`).join(', ')}`;
+  }
+  if (selectors.length === 0 && rule?.total === undefined) {
+    return `${prefix}say what it measures: "method", "type", "elementType", "under", "thread", or "total": true`;
+  }
+  if (rule?.elementType !== undefined) {
+    return `${prefix}"elementType" selects arrays, which metric objects (instances of non-array types) does not count: use arrays, elements or bytes`;
+  }
+  return `${prefix}${e.message ?? 'does not match the budget schema'}`;
 }
 
-/** A short description of what a rule selects: `method com.acme.Parser.parse`, `type java.lang.String under com.acme.*`. */
 export function ruleScope(r: BudgetRule): string {
   if (r.total) return 'total';
   const parts: string[] = [];
@@ -97,74 +149,35 @@ export function ruleName(r: BudgetRule): string {
   return r.id ?? `${ruleScope(r)} (${r.metric})`;
 }
 
-function parseRule(v: unknown, index: number): BudgetRule {
-  const where = `rule ${index + 1}${isObject(v) && typeof v.id === 'string' ? ` ("${v.id}")` : ''}`;
-  if (!isObject(v)) throw new BudgetError(`${where} must be an object`);
-  for (const k of Object.keys(v)) {
-    if (!RULE_FIELDS.has(k)) throw new BudgetError(`${where}: unknown field "${k}" (known: ${[...RULE_FIELDS].join(', ')})`);
-  }
-  if (!METRICS.includes(v.metric as Metric)) {
-    throw new BudgetError(`${where}: "metric" must be one of ${['objects', 'arrays', 'elements', 'bytes'].join(', ')}`);
-  }
+function toRule(v: Record<string, unknown>, index: number): BudgetRule {
   const rule: BudgetRule = { index, metric: v.metric as Metric };
-  if (v.id !== undefined) rule.id = nonEmptyString(v.id, `${where}: "id"`);
-  if (v.comment !== undefined) {
-    if (typeof v.comment !== 'string') throw new BudgetError(`${where}: "comment" must be a string`);
-    rule.comment = v.comment;
+  for (const k of ['id', 'comment', 'method', 'type', 'elementType', 'thread'] as const) {
+    if (v[k] !== undefined) rule[k] = v[k] as string;
   }
-  for (const k of ['method', 'type', 'elementType', 'thread'] as const) {
-    if (v[k] !== undefined) rule[k] = nonEmptyString(v[k], `${where}: "${k}"`);
-  }
-  if (v.under !== undefined) {
-    const list = typeof v.under === 'string' ? [v.under] : v.under;
-    if (!Array.isArray(list) || list.length === 0) throw new BudgetError(`${where}: "under" must be a package pattern or a non-empty array of them`);
-    rule.under = list.map((p) => nonEmptyString(p, `${where}: "under"`));
-    for (const p of rule.under) {
-      if (p !== '*' && !/^[\w$]+(\.[\w$]+)*(\.\*)?$/.test(p)) {
-        throw new BudgetError(`${where}: "under" pattern "${p}" is not a package pattern (com.acme, com.acme.*, *)`);
-      }
-    }
-  }
-  if (v.total !== undefined) {
-    if (v.total !== true) throw new BudgetError(`${where}: "total" must be true (or left out)`);
-    rule.total = true;
-  }
-  const selectors = SELECTORS.filter((k) => v[k] !== undefined);
-  if (rule.total && selectors.length > 0) throw new BudgetError(`${where}: "total" cannot be combined with ${selectors.map((s) => `"${s}"`).join(', ')}`);
-  if (!rule.total && selectors.length === 0) {
-    throw new BudgetError(`${where}: say what it measures: "method", "type", "elementType", "under", "thread", or "total": true`);
-  }
-  if (v.max !== undefined) {
-    if (typeof v.max !== 'number' || !Number.isInteger(v.max) || v.max < 0) throw new BudgetError(`${where}: "max" must be a whole number >= 0`);
-    rule.max = v.max;
-  }
-  if (v.ignore !== undefined) rule.ignore = ignoreList(v.ignore, `${where}: "ignore"`);
-  const counts = rule.metric === 'objects' ? 'objects (instances of non-array types)' : '';
-  if (rule.elementType && counts) throw new BudgetError(`${where}: "elementType" selects arrays, which metric ${counts} does not count: use arrays, elements or bytes`);
-  if (rule.type?.endsWith('[]') && !rule.type.includes('*') && counts) {
-    throw new BudgetError(`${where}: ${rule.type} is an array type, which metric ${counts} does not count: use arrays, elements or bytes`);
+  if (v.under !== undefined) rule.under = typeof v.under === 'string' ? [v.under] : [...(v.under as string[])];
+  if (v.total === true) rule.total = true;
+  if (v.max !== undefined) rule.max = v.max as number;
+  if (v.ignore !== undefined) rule.ignore = [...(v.ignore as IgnoreKind[])];
+  // Beyond the schema: a type name ending in [] is an array type, which the objects metric never counts.
+  if (rule.type?.endsWith('[]') && !rule.type.includes('*') && rule.metric === 'objects') {
+    const where = `rule ${index + 1}${rule.id !== undefined ? ` ("${rule.id}")` : ''}`;
+    throw new BudgetError(`${where}: ${rule.type} is an array type, which metric objects (instances of non-array types) does not count: use arrays, elements or bytes`);
   }
   return rule;
 }
 
-/** Validates a parsed budget document. */
+/** Validates a parsed budget document against schemas/heaplens-budget.schema.json, then what a schema cannot say. */
 export function validateBudget(doc: unknown): BudgetFile {
-  if (!isObject(doc)) throw new BudgetError('a budget file is a JSON object with a "rules" array');
-  for (const k of Object.keys(doc)) {
-    if (!TOP_FIELDS.has(k)) throw new BudgetError(`unknown top-level field "${k}" (known: ${[...TOP_FIELDS].join(', ')})`);
-  }
-  const version = doc.version ?? BUDGET_VERSION;
-  if (version !== BUDGET_VERSION) throw new BudgetError(`"version" ${JSON.stringify(version)} is not supported (this HeapLens reads version ${BUDGET_VERSION})`);
-  if (!Array.isArray(doc.rules)) throw new BudgetError('"rules" must be an array');
-  const ignore = doc.ignore === undefined ? [] : ignoreList(doc.ignore, '"ignore"');
-  const rules = doc.rules.map(parseRule);
+  if (!checkSchema(doc)) throw new BudgetError(schemaMessage(doc, checkSchema.errors ?? []));
+  const d = doc as Record<string, unknown>;
+  const rules = (d.rules as Record<string, unknown>[]).map(toRule);
   const ids = new Set<string>();
   for (const r of rules) {
     if (r.id === undefined) continue;
     if (ids.has(r.id)) throw new BudgetError(`rule ${r.index + 1}: the id "${r.id}" is used twice`);
     ids.add(r.id);
   }
-  return { version, ignore, rules };
+  return { version: BUDGET_VERSION, ignore: [...((d.ignore as IgnoreKind[] | undefined) ?? [])], rules };
 }
 
 /** Parses the text of a budget file. */

@@ -34,6 +34,12 @@ test('budget files: what is refused, with the rule and field named', () => {
   bad({ rules: [{ total: true, metric: 'bytes', max: 1.5 }] }, /"max" must be a whole number/);
   bad({ rules: [{ total: true, metric: 'bytes', ignore: ['jit'] }] }, /unknown kind "jit"/);
   bad({ rules: [{ id: 'a', total: true, metric: 'bytes' }, { id: 'a', total: true, metric: 'objects' }] }, /rule 2: the id "a" is used twice/);
+  bad({ rules: ['a.B.c'] }, /rule 1 must be an object/);
+  bad({ rules: [{ id: '', total: true, metric: 'bytes' }] }, /rule 1 \(""\): "id" must be a non-empty string/);
+  bad({ rules: [{ under: [], metric: 'bytes' }] }, /rule 1: "under" must be a package pattern or a non-empty array of them/);
+  bad({ rules: [{ under: ['com.acme.*', 'a b'], metric: 'bytes' }] }, /rule 1: "under" pattern "a b" is not a package pattern/);
+  bad({ ignore: ['jdk-frames', 'x'], rules: [] }, /^BudgetError: "ignore": unknown kind "x"/);
+  bad({ rules: {} }, /"rules" must be an array/);
   assert.throws(() => parseBudget('{"rules": ['), /^BudgetError: not JSON/);
   const ok = parseBudget(JSON.stringify({ $schema: 'x', rules: [{ under: ['com.acme.*', 'org.x'], metric: 'objects', max: 3 }] }));
   assert.deepEqual(ok.rules[0], { index: 0, metric: 'objects', under: ['com.acme.*', 'org.x'], max: 3 });
