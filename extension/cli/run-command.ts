@@ -1,6 +1,7 @@
 // `heaplens run [options] -- <java arguments>`: launches java with the agent and waits for it.
 import { plainText } from './plain-text';
 import { classifyStderr } from '../launch/java-errors';
+import { jvmOptionsOf, STACK_SCALE, stackJvmArgs } from '../launch/stack-size';
 import { requireJdk } from './java-check';
 import { prepareOutput } from '../model/safe-file';
 import { spawn } from 'child_process';
@@ -14,7 +15,7 @@ import { CliSession, createSession, removeSession, UnsafeSessionsRoot } from './
 
 export const RUN_USAGE = `heaplens run [--out FILE] [--include PKG,..] [--exclude PKG,..] [--java PATH]
              [--mode exact|sites|sampled|paused|accounts|lifetime] [--accounts PKG,PKG.*] [--liveness auto|off|sampled|exact]
-             [--sample-every N] [--precision auto|P%] [--heap-dump-at-exit FILE.hprof] [--threads] [--no-channel]
+             [--sample-every N] [--precision auto|P%] [--stack-scale N] [--heap-dump-at-exit FILE.hprof] [--threads] [--no-channel]
              [--agent-opt KEY=VALUE]... -- <java arguments>`;
 
 const SPEC = {
@@ -27,6 +28,7 @@ const SPEC = {
   liveness: { value: true, choices: ['auto', 'off', 'sampled', 'exact'] },
   'sample-every': { value: true },
   precision: { value: true },
+  'stack-scale': { value: true },
   'agent-opt': { value: true, repeat: true },
   'heap-dump-at-exit': { value: true },
   'no-channel': {},
@@ -139,7 +141,13 @@ export function planRun(argv: readonly string[], ctx: CliContext, now = new Date
   }
   const jar = findAgentJar(ctx.env, ctx.cliDir);
   const java = findJava(optionValue(p, 'java'), ctx.env);
-  return { java, args: [...jfrSamplerJvmArgs(extra, p.rest), agentArgument(jar, settings), ...p.rest], out, heapDump, channel: !p.options.has('no-channel') };
+  const scaleText = optionValue(p, 'stack-scale');
+  if (scaleText !== undefined && !/^([1-9]|[1-5][0-9]|6[0-4])$/.test(scaleText)) throw new UsageError(`--stack-scale must be a whole number from 1 (off) to 64, not "${scaleText}"`);
+  // More stack for the program's threads, after its own JVM options so that it wins over theirs (stack-size.ts).
+  const jvmOptions = jvmOptionsOf(p.rest);
+  const stack = stackJvmArgs(jvmOptions, scaleText === undefined ? STACK_SCALE : Number(scaleText));
+  const args = [...jfrSamplerJvmArgs(extra, p.rest), agentArgument(jar, settings), ...jvmOptions, ...stack, ...p.rest.slice(jvmOptions.length)];
+  return { java, args, out, heapDump, channel: !p.options.has('no-channel') };
 }
 
 function display(file: string, cwd: string): string {

@@ -40,6 +40,8 @@ export interface HeapLensConfig {
   snapshotInterval?: number;
   /** lifetime mode: every Nth object is tracked */
   sampleEvery?: number | string;
+  /** thread stacks this many times larger (launch/stack-size.ts); 1 = the program's own */
+  stackScale?: number;
   /** attach: the process id of a running local JVM */
   processId?: number | string;
   /** where to save the profile (file or folder); default: the workspace's .heaplens/ folder */

@@ -6,6 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { findAgentJar, onPath } from '../cli/locate';
 import { agentArgument, AgentSettings, jfrSamplerJvmArgs } from '../cli/run-command';
+import { STACK_SCALE, stackJvmArgs } from './stack-size';
 import { HeapLensConfig, InternalConfig, LaunchError, parseEnvFile, patterns, splitArgs } from './config';
 
 export interface LaunchPlan {
@@ -169,7 +170,12 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
     throw new LaunchError(`Bad HeapLens settings: ${(e as Error).message}`);
   }
   const vmArgs = splitArgs(cfg.vmArgs);
-  const args = [...jfrSamplerJvmArgs(settings.extra, vmArgs), ...vmArgs, agentArg];
+  // More stack for the program's threads, after its own JVM options so that it wins over theirs (stack-size.ts).
+  if (cfg.stackScale !== undefined && !(Number.isInteger(cfg.stackScale) && cfg.stackScale >= 1 && cfg.stackScale <= 64)) {
+    throw new LaunchError(`"stackScale" must be a whole number from 1 (the program's own stack size) to 64, not ${JSON.stringify(cfg.stackScale)}.`);
+  }
+  const stack = stackJvmArgs(vmArgs, cfg.stackScale ?? STACK_SCALE);
+  const args = [...jfrSamplerJvmArgs(settings.extra, vmArgs), ...vmArgs, ...stack, agentArg];
   if (modulePaths.length) args.push('--module-path', modulePaths.join(path.delimiter));
   const classPath = classPaths.length ? classPaths.join(path.delimiter) : undefined;
   if (classPath) args.push('-cp', classPath);

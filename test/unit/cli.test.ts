@@ -75,9 +75,13 @@ test('run: the -javaagent argument (comma between options, colon between list it
     '-javaagent:/a/agent.jar=out=/t/p.heaplens,include=com.acme.*:org.x,exclude=com.acme.gen.*,mode=exact,maxDepth=64');
   const plan = planRun(['--include', 'com.acme.*,org.x', '--exclude=gen', '--java', fakeJava, '--out', 'p/x.heaplens', '--', '-cp', 'cls', 'Main', 'arg'], ctx());
   assert.equal(plan.java, fakeJava);
-  assert.deepEqual(plan.args, [`-javaagent:${jar}=out=${path.join(tmp, 'p/x.heaplens')},include=com.acme.*:org.x,exclude=gen`, '-cp', 'cls', 'Main', 'arg']);
+  assert.deepEqual(plan.args, [`-javaagent:${jar}=out=${path.join(tmp, 'p/x.heaplens')},include=com.acme.*:org.x,exclude=gen`, '-cp', 'cls', '-Xss12m', 'Main', 'arg']);
   // java arguments may also start right after the options, without --
-  assert.deepEqual(planRun(['--java', fakeJava, '-jar', 'app.jar'], ctx()).args.slice(1), ['-jar', 'app.jar']);
+  assert.deepEqual(planRun(['--java', fakeJava, '-jar', 'app.jar'], ctx()).args.slice(1), ['-Xss12m', '-jar', 'app.jar']);
+  // thread stacks: 12 times the program's own, after its options so that ours wins; --stack-scale 1 leaves them
+  assert.deepEqual(planRun(['--java', fakeJava, '--', '-Xss4m', '-cp', 'a', 'Main', '-Xss1m'], ctx()).args.slice(1), ['-Xss4m', '-cp', 'a', '-Xss48m', 'Main', '-Xss1m']);
+  assert.deepEqual(planRun(['--java', fakeJava, '--stack-scale', '1', '--', 'Main'], ctx()).args.slice(1), ['Main']);
+  assert.throws(() => planRun(['--java', fakeJava, '--stack-scale', '0', '--', 'Main'], ctx()), /--stack-scale must be a whole number from 1 \(off\) to 64, not "0"/);
   assert.equal(defaultOutName(new Date(2026, 0, 2, 3, 4, 5)), 'heaplens-20260102-030405.heaplens');
 });
 
@@ -86,7 +90,7 @@ test('run: the JFR sampler gets deep JFR stacks and fixed TLABs, unless the user
   assert.deepEqual(jfr.args.slice(0, 4), ['-XX:FlightRecorderOptions=stackdepth=1024', '-XX:TLABSize=16k', '-XX:-ResizeTLAB', '-XX:TLABRefillWasteFraction=1']);
   assert.match(jfr.args[4], /^-javaagent:.*,mode=sampled,sampler=jfr$/);
   const own = planRun(['--java', fakeJava, '--agent-opt', 'sampler=jfr', '--', '-XX:FlightRecorderOptions=stackdepth=64', '-XX:TLABSize=64k', 'Main'], ctx());
-  assert.deepEqual(own.args.slice(1), ['-XX:FlightRecorderOptions=stackdepth=64', '-XX:TLABSize=64k', 'Main']);
+  assert.deepEqual(own.args.slice(1), ['-XX:FlightRecorderOptions=stackdepth=64', '-XX:TLABSize=64k', '-Xss12m', 'Main']);
   assert.match(own.args[0], /^-javaagent:/);
   const probes = planRun(['--java', fakeJava, '--mode', 'sampled', '--', 'Main'], ctx());
   assert.match(probes.args[0], /^-javaagent:/);
@@ -131,12 +135,12 @@ test('run: spawns java, passes its exit code through and reports the profile', a
   // the run's session directory (port and token files for `heaplens heapdump`) exists while it runs, then goes
   const dir = path.join(sessions, `heaplens-sessions-${process.getuid!()}`, String(process.pid));
   assert.equal(fs.readFileSync(path.join(tmp, 'args.txt'), 'utf8'),
-    `-javaagent:${jar}=out=${path.join(tmp, 'o/run.heaplens')},portFile=${dir}/port.json,tokenFile=${dir}/token\n-cp\nx\nMain\n`);
+    `-javaagent:${jar}=out=${path.join(tmp, 'o/run.heaplens')},portFile=${dir}/port.json,tokenFile=${dir}/token\n-cp\nx\n-Xss12m\nMain\n`);
   assert.equal(fs.existsSync(dir), false);
   const plain = ctx({ FAKE_WRITE: '1' });
   assert.equal(await runCli(['run', '--no-channel', '--threads', '--heap-dump-at-exit', 'h.hprof', '--java', fakeJava, '--out', 'o/run.heaplens', '--', 'Main'], plain), 0);
   assert.equal(fs.readFileSync(path.join(tmp, 'args.txt'), 'utf8'),
-    `-javaagent:${jar}=out=${path.join(tmp, 'o/run.heaplens')},heapDumpAtExit=${path.join(tmp, 'h.hprof')},threads=true\nMain\n`);
+    `-javaagent:${jar}=out=${path.join(tmp, 'o/run.heaplens')},heapDumpAtExit=${path.join(tmp, 'h.hprof')},threads=true\n-Xss12m\nMain\n`);
   assert.match(plain.err, /no heap dump was written to h\.hprof/);
   const bad = ctx();
   assert.equal(await runCli(['run', '--heap-dump-at-exit', 'h.bin', '--java', fakeJava, '--', 'Main'], bad), 2);

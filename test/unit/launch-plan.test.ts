@@ -37,7 +37,7 @@ test('main class launch: vmArgs, agent with portFile/include/exclude, classpath,
   assert.equal(p.java, java);
   assert.equal(p.profile, path.join(tmp, '.heaplens', 'Main-20240102-030405.heaplens'));
   assert.deepEqual(p.args, [
-    '-Xmx1g', '-Dx=a b',
+    '-Xmx1g', '-Dx=a b', '-Xss12m',
     `-javaagent:${path.join(dist, 'heaplens-agent.jar')}=out=${p.profile},include=com.acme.*,exclude=com.acme.gen.*,portFile=/tmp/hl-x/port.json`,
     '-cp', path.join(tmp, 'classes'), 'com.acme.Main', '--fast', 'x y',
   ]);
@@ -62,15 +62,24 @@ test('sampler: "jfr" becomes the agent option with JFR\'s stack depth raised unl
 
 test('jar, single source file, module main class, profile field, envFile', () => {
   const j = planLaunch(cfg({ mainClass: 'app.jar' }), {}, { now, tmpDir: '/t' });
-  assert.deepEqual(j.args.slice(1), ['-jar', path.join(tmp, 'app.jar')]);
+  assert.deepEqual(j.args.slice(2), ['-jar', path.join(tmp, 'app.jar')]);
   assert.equal(path.basename(j.profile), 'app-20240102-030405.heaplens');
   const s = planLaunch(cfg({ mainClass: path.join(tmp, 'Hello.java'), profile: 'out/x.heaplens' }), {}, { now, tmpDir: '/t' });
-  assert.deepEqual(s.args.slice(1), [path.join(tmp, 'Hello.java')]);
+  assert.deepEqual(s.args.slice(2), [path.join(tmp, 'Hello.java')]);
   assert.equal(s.profile, path.join(tmp, 'out', 'x.heaplens'));
   const m = planLaunch(cfg({ mainClass: 'mod/com.acme.Main', modulePaths: ['classes'] }), {}, { now, tmpDir: '/t' });
-  assert.deepEqual(m.args.slice(1), ['--module-path', path.join(tmp, 'classes'), '-m', 'mod/com.acme.Main']);
+  assert.deepEqual(m.args.slice(2), ['--module-path', path.join(tmp, 'classes'), '-m', 'mod/com.acme.Main']);
   const e = planLaunch(cfg({ mainClass: 'M', envFile: '.env', env: { A: '3' } }), {}, { now, tmpDir: '/t' });
   assert.deepEqual([e.env.A, e.env.B, e.env.C], ['3', 'two words', 'x']);
+});
+
+test('thread stacks: 12 times the program\'s own (or HotSpot\'s 1 MiB), after its options so that ours wins; stackScale 1 leaves them', () => {
+  const stackOf = (c: Partial<HeapLensConfig>): string[] => planLaunch(cfg({ mainClass: 'M', ...c }), {}, { now, tmpDir: '/t' }).args.filter((a) => a.startsWith('-Xss'));
+  assert.deepEqual(stackOf({}), ['-Xss12m']);
+  assert.deepEqual(stackOf({ vmArgs: '-Xss2m' }), ['-Xss2m', '-Xss24m']);
+  assert.deepEqual(stackOf({ vmArgs: '-Xss512k', stackScale: 3 }), ['-Xss512k', '-Xss1536k']);
+  assert.deepEqual(stackOf({ stackScale: 1 }), []);
+  assert.throws(() => planLaunch(cfg({ mainClass: 'M', stackScale: 0 }), {}, { now, tmpDir: '/t' }), /"stackScale" must be a whole number from 1/);
 });
 
 test('no JDK anywhere: the clear message', () => {
