@@ -5,6 +5,7 @@ import {
   AllocRecord, Meta, MethodEntry, MctNode, ModeSwitch, Profile, ProfileFile, PROFILE_FORMAT, PROFILE_VERSION, SiteEntry,
   ThreadEntry, TypeEntry,
 } from './types';
+import { copyRecord, recordKey } from './mct';
 
 export interface ThreadDef { id: number; name: string; daemon: boolean; alive: boolean }
 export interface DefineTables { types?: TypeEntry[]; methods?: MethodEntry[]; sites?: SiteEntry[]; threads?: ThreadDef[] }
@@ -124,7 +125,7 @@ export class LiveProfile {
     }
     if (u.calls !== undefined) node.calls = u.calls;
     if (u.folded !== undefined) node.folded = u.folded;
-    for (const r of u.a ?? []) node.recs.set(`${r[0]}:${r[1]}`, [r[0], r[1], r[2], r[3], r[4]]);
+    for (const r of u.a ?? []) node.recs.set(recordKey(r), copyRecord(r));
   }
 
   get sequence(): number {
@@ -222,7 +223,7 @@ export class LiveProfile {
       if (n.folded) into.folded = n.folded;
       const recs = [...n.recs.values()].filter((r) => this.sites.has(r[0]) && this.types.has(r[1])
         && this.methods.has(this.sites.get(r[0])!.method) && this.types.has(this.sites.get(r[0])!.type));
-      if (recs.length) into.a = recs.map((r) => [r[0], r[1], r[2], r[3], r[4]] as AllocRecord);
+      if (recs.length) into.a = recs.map(copyRecord);
       const kids = n.kids.map((k) => ({ k, node: this.nodes.get(k)! })).filter(({ node }) => node.m !== undefined && this.methods.has(node.m));
       if (kids.length) {
         into.c = kids.map(() => ({}));

@@ -190,8 +190,8 @@ function checkTree(
 }
 
 function checkRecord(rec: unknown, where: string, types: Map<number, TypeEntry>, sites: Map<number, SiteEntry>): void {
-  if (!Array.isArray(rec) || rec.length !== 5 || !rec.every(isCount)) {
-    fail(`invalid profile: ${where} has an allocation record ${JSON.stringify(rec)}, expected [site, type, count, elements, bytes] of whole numbers from 0 to 2^53−1`);
+  if (!Array.isArray(rec) || (rec.length !== 5 && rec.length !== 6) || !rec.every(isCount)) {
+    fail(`invalid profile: ${where} has an allocation record ${JSON.stringify(rec)}, expected [site, type, count, elements, bytes] or [site, type, count, elements, bytes, line] of whole numbers from 0 to 2^53−1`);
   }
   const [site, type] = rec as AllocRecord;
   if (!sites.has(site)) fail(`dangling id: an allocation record in ${where} names site ${site}, which is not in "sites"`);

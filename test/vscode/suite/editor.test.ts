@@ -67,7 +67,7 @@ suite('Editor: allocation CodeLens and hot lines on the sample (no Java extensio
     assert.ok(distinct > 9000, `distinct words: ${distinct}`);
   });
 
-  function count(node: { a?: Array<[number, number, number, number, number]>; c?: unknown[] }, type: number): number {
+  function count(node: { a?: number[][]; c?: unknown[] }, type: number): number {
     let n = (node.a ?? []).filter((r) => r[1] === type).reduce((s, r) => s + r[2], 0);
     for (const k of (node.c ?? []) as Array<typeof node>) n += count(k, type);
     return n;

@@ -137,17 +137,18 @@ final class ProfileWriter {
     private void thread(Json j, ThreadState ts) throws IOException {
         Tables.threadHead(j, ts);
         j.name("root");
-        node(j, ts.root);
+        node(j, ts.root, true);
         // The other modes' structures, present once a mode wrote into them (docs/format.md "Modes").
-        if (!empty(ts.sites)) { j.name("sites"); node(j, ts.sites); }
-        if (!empty(ts.siteTraces)) { j.name("siteTraces"); node(j, ts.siteTraces); }
-        if (!empty(ts.sampled)) { j.name("sampled"); node(j, ts.sampled); }
+        if (!empty(ts.sites)) { j.name("sites"); node(j, ts.sites, false); }
+        if (!empty(ts.siteTraces)) { j.name("siteTraces"); node(j, ts.siteTraces, false); }
+        if (!empty(ts.sampled)) { j.name("sampled"); node(j, ts.sampled, false); }
         j.end('}');
     }
 
     private static boolean empty(Node n) { return n.recordsSnapshot() == null && n.childrenSnapshot() == null; }
 
-    private void node(Json j, Node n) throws IOException {
+    /** @param callSites the exact tree: records kept apart by call-site number, not by line (RecordRows) */
+    private void node(Json j, Node n, boolean callSites) throws IOException {
         nodes++;
         treeBytes += NODE_OBJECT_BYTES;
         j.begin('{');
@@ -160,15 +161,15 @@ final class ProfileWriter {
         if (rec != null) treeBytes += 16 + 8L * rec.length;
         if (rec != null) {
             j.name("a").begin('[');
-            for (int b = 0; b < rec.length; b += 4) {
-                if (rec[b] == 0) continue;
-                int key = (int) (rec[b] - 1);
+            for (long[] r : RecordRows.of(n, callSites, registry)) {
+                int key = (int) r[RecordRows.KEY];
                 int site = Keys.site(key), type = Keys.type(key);
-                long count = rec[b + 1], bytes = rec[b + 3];
-                bytes = Tables.bytes(registry.typeById(type), sizes, count, bytes);
+                long count = r[RecordRows.COUNT];
+                long bytes = Tables.bytes(registry.typeById(type), sizes, count, r[RecordRows.BYTES]);
                 sites.set(site);
                 types.set(type);
-                j.numbers(site, type, count, rec[b + 2], bytes);
+                if (r[RecordRows.LINE] > 0) j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes, r[RecordRows.LINE]);
+                else j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes);
             }
             j.end(']');
         }
@@ -176,7 +177,7 @@ final class ProfileWriter {
         if (children != null) treeBytes += 2 * (16 + 4L * children.length);   // the node table and its id table
         if (children != null) {
             j.name("c").begin('[');
-            for (Node c : children) if (c != null) node(j, c);
+            for (Node c : children) if (c != null) node(j, c, callSites);
             j.end(']');
         }
         j.end('}');
