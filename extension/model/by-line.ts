@@ -58,7 +58,7 @@ export interface LineOptions {
   root?: MctNode;
 }
 
-/** Allocations a line's calls made inside one JDK (or other unprofiled) method: one level down from the line. */
+/** Allocations a line's calls made inside one JDK (or other unprofiled) method it called: one level down from the line. */
 export interface InsideTotals {
   method: number;
   count: number;
@@ -134,7 +134,8 @@ export function totalsByLine(profile: Profile, opts: LineOptions = {}): LineTota
       acc.line.count += rec[2];
       addType(acc.byType, type, rec);
       if (rec[5]) {
-        const holder = profile.sites.get(rec[0])!.method;
+        // one level down: the method the line called (the agent names it), else the JDK method holding the site
+        const holder = rec[6] ?? profile.sites.get(rec[0])!.method;
         let inside = acc.inside.get(holder);
         if (!inside) acc.inside.set(holder, (inside = { totals: { method: holder, count: 0, bytes: 0, types: [] }, byType: new Map() }));
         inside.totals.count += rec[2];

@@ -155,6 +155,7 @@ export class LiveProfile {
     for (const n of this.nodes.values()) {
       if (n.m !== undefined && !this.methods.has(n.m)) methods.add(n.m);
       for (const r of n.recs.values()) {
+        if (r.length > 6 && !this.methods.has(r[6])) methods.add(r[6]);
         if (!this.sites.has(r[0])) sites.add(r[0]);
         if (!this.types.has(r[1])) types.add(r[1]);
       }
@@ -223,7 +224,8 @@ export class LiveProfile {
       if (n.folded) into.folded = n.folded;
       const recs = [...n.recs.values()].filter((r) => this.sites.has(r[0]) && this.types.has(r[1])
         && this.methods.has(this.sites.get(r[0])!.method) && this.types.has(this.sites.get(r[0])!.type));
-      if (recs.length) into.a = recs.map(copyRecord);
+      // a callee not defined yet: the record keeps its line, not the name of the call
+      if (recs.length) into.a = recs.map((r) => (r.length > 6 && !this.methods.has(r[6]) ? r.slice(0, 6) as AllocRecord : copyRecord(r)));
       const kids = n.kids.map((k) => ({ k, node: this.nodes.get(k)! })).filter(({ node }) => node.m !== undefined && this.methods.has(node.m));
       if (kids.length) {
         into.c = kids.map(() => ({}));

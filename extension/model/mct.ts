@@ -9,14 +9,14 @@ export function recordsOf(node: MctNode): AllocRecord[] {
   return node.a ?? [];
 }
 
-/** What records merge on: site, type and the line of the call they happened inside (rec[5]). */
+/** What records merge on: site, type, and the line and callee of the call they happened inside (rec[5], rec[6]). */
 export function recordKey(rec: Readonly<AllocRecord>): string {
-  return rec[5] ? `${rec[0]}:${rec[1]}:${rec[5]}` : `${rec[0]}:${rec[1]}`;
+  return rec.length > 5 ? `${rec[0]}:${rec[1]}:${rec[5]}:${rec[6] ?? ''}` : `${rec[0]}:${rec[1]}`;
 }
 
-/** A fresh copy of a record, its line included. */
-export function copyRecord(rec: AllocRecord): AllocRecord {
-  return rec[5] ? [rec[0], rec[1], rec[2], rec[3], rec[4], rec[5]] : [rec[0], rec[1], rec[2], rec[3], rec[4]];
+/** A fresh copy of a record, its line and callee included. */
+export function copyRecord(rec: Readonly<AllocRecord>): AllocRecord {
+  return rec.slice() as AllocRecord;
 }
 
 /**

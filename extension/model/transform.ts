@@ -80,7 +80,7 @@ export class TreeBuilder {
     for (const rec of recs) {
       let same: AllocRecord | undefined;
       if (have.length <= 16) {
-        for (const h of have) if (h[0] === rec[0] && h[1] === rec[1] && (h[5] ?? 0) === (rec[5] ?? 0)) same = h;
+        for (const h of have) if (h[0] === rec[0] && h[1] === rec[1] && recordKey(h) === recordKey(rec)) same = h;
       } else {
         let index = this.bigRecs.get(id);
         if (!index) {

@@ -96,11 +96,11 @@ export interface SiteEntry {
 }
 
 /**
- * An allocation record: [site, type, count, elements, bytes, line?]. `line` (docs/format.md): for an allocation made
- * by code without a node (the JDK) inside a call of the node's method, the source line of that call in the node's
- * method; absent when the site's own line applies.
+ * An allocation record: [site, type, count, elements, bytes, line?, callee?]. `line` (docs/format.md): for an
+ * allocation made by code without a node (the JDK) inside a call of the node's method, the source line of that call
+ * in the node's method; absent when the site's own line applies. `callee`: the method id that call invokes.
  */
-export type AllocRecord = [site: number, type: number, count: number, elements: number, bytes: number, ...line: number[]];
+export type AllocRecord = [site: number, type: number, count: number, elements: number, bytes: number, ...lineAndCallee: number[]];
 
 /** One method invocation context (Binder 2006 §2). The root has no `m` and no `calls`. */
 export interface MctNode {

@@ -78,6 +78,7 @@ final class ProfileWriter {
         treeBytes = 0;
         Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
         boolean gzip = compress(fin);
+        if (fin) sizes.rescanNextTime();
         // The final write once (gzip's default level: a 35 MB profile became 3.9 MB in 1.3 s, level 1 gave 6.0 MB in
         // 0.6 s); periodic writes with compress=on at the fastest level.
         int level = fin ? Deflater.DEFAULT_COMPRESSION : Deflater.BEST_SPEED;
@@ -168,7 +169,11 @@ final class ProfileWriter {
                 long bytes = Tables.bytes(registry.typeById(type), sizes, count, r[RecordRows.BYTES]);
                 sites.set(site);
                 types.set(type);
-                if (r[RecordRows.LINE] > 0) j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes, r[RecordRows.LINE]);
+                long line = r[RecordRows.LINE], callee = r[RecordRows.CALLEE];
+                if (line > 0 && callee >= 0) {
+                    methods.set((int) callee);
+                    j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes, line, callee);
+                } else if (line > 0) j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes, line);
                 else j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes);
             }
             j.end(']');

@@ -29,8 +29,8 @@ final class DeltaTracker {
     private static final class Mirror {
         final long id;
         long calls, folded;
-        /** by key | line << 32 (RecordRows) */
-        final Map<Long, long[]> records = new HashMap<>();
+        /** by RecordRows.mergeKey */
+        final Map<List<Long>, long[]> records = new HashMap<>();
         Mirror(long id) { this.id = id; }
     }
 
@@ -112,19 +112,21 @@ final class DeltaTracker {
         if (n.recordsSnapshot() != null) {
             for (long[] r : io.heaplens.agent.collect.RecordRows.of(n, tree.equals("root"), registry)) {
                 int key = (int) r[0];
-                long line = r[1];
+                long line = r[1], callee = r[5];
                 long count = r[2], elements = r[3], arrayBytes = r[4];
                 int site = Keys.site(key), type = Keys.type(key);
                 TypeInfo ti = registry.typeById(type);
                 long est = Tables.bytes(ti, sizes, count, arrayBytes);
                 if (ti.array) arrays += count; else objects += count;
                 bytes += est;
-                long recordKey = key | line << 32;
+                List<Long> recordKey = io.heaplens.agent.collect.RecordRows.mergeKey(r);
                 long[] sent = m.records.get(recordKey);
                 if (sent != null && sent[0] == count && sent[1] == elements && sent[2] == est) continue;
                 m.records.put(recordKey, new long[] {count, elements, est});
                 if (recs == null) recs = new java.util.ArrayList<>();
-                recs.add(line > 0 ? new long[] {site, type, count, elements, est, line} : new long[] {site, type, count, elements, est});
+                recs.add(line > 0 && callee >= 0 ? new long[] {site, type, count, elements, est, line, callee}
+                    : line > 0 ? new long[] {site, type, count, elements, est, line} : new long[] {site, type, count, elements, est});
+                if (line > 0 && callee >= 0) needMethod((int) callee, newMethods);
                 need(site, type, newSites, newTypes);
             }
         }
