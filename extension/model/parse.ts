@@ -191,7 +191,7 @@ function checkTree(
 
 function checkRecord(rec: unknown, where: string, types: Map<number, TypeEntry>, sites: Map<number, SiteEntry>, methods: Map<number, MethodEntry>): void {
   if (!Array.isArray(rec) || rec.length < 5 || rec.length > 7 || !rec.every(isCount)) {
-    fail(`invalid profile: ${where} has an allocation record ${JSON.stringify(rec)}, expected [site, type, count, elements, bytes, line?, callee?] of whole numbers from 0 to 2^53−1`);
+    fail(`invalid profile: ${where} has an allocation record ${JSON.stringify(rec)}, expected [site, type, count, elements, bytes] and an optional line and callee, whole numbers from 0 to 2^53−1`);
   }
   const [site, type] = rec as AllocRecord;
   if (rec.length === 7 && !methods.has(rec[6])) fail(`dangling id: an allocation record in ${where} names callee method ${rec[6]}, which is not in "methods"`);

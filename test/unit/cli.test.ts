@@ -58,7 +58,7 @@ test('report: text, collapsed to a file, and errors', async () => {
   assert.match(e1.err, /^heaplens: report needs exactly one profile file\n/);
   const e2 = ctx();
   assert.equal(await runCli(['report', 'x', '--format', 'collapsed', '--metric', 'weight'], e2), 2);
-  assert.equal(e2.err, 'heaplens: option --metric must be one of objects, bytes, arrays, elements, samples (got "weight")\n');
+  assert.equal(e2.err, 'heaplens: option --metric must be one of objects, bytes, arrays, elements, samples, allocations (got "weight")\n');
   // CPU samples: a profile without the threads profile is told so, with the way to get one
   const noCpu = ctx();
   assert.equal(await runCli(['report', dataFile('sample.heaplens'), '--format', 'collapsed', '--metric', 'samples'], noCpu), 2);

@@ -18,7 +18,7 @@ export const EDITOR_SCENARIOS = {
     await wb.openFile('WordIndex.java');
     const titles = await wb.waitFor('the allocation CodeLens', async () => {
       const t = await lensLinks(wb).allTextContents();
-      return t.some((x) => /^HeapLens: [\d,]+ objects/.test(x)) ? t : undefined;
+      return t.some((x) => /^HeapLens: [\d,]+ allocations/.test(x)) ? t : undefined;
     }, 30000);
     console.log(`  lenses: ${titles.filter((t) => t.startsWith('HeapLens')).slice(0, 3).join(' | ')}`);
     if (!titles.some((t) => /^incl\. callees: /.test(t))) throw new Error(`no inclusive lens: ${titles.join(' | ')}`);
@@ -44,8 +44,8 @@ export const EDITOR_SCENARIOS = {
 
     // a lens click: the flame tree (or, until the panel can focus a method, the panel and a note)
     await wb.goToLine(49);
-    // tokenize's lens (80,006 objects on JDK 17; any method with 10,000 or more will do)
-    const tokenize = lensLinks(wb).filter({ hasText: /^HeapLens: \d{2,3},\d{3} objects/ }).first();
+    // tokenize's lens (160,071 allocations on JDK 17; any method with 100,000 or more will do)
+    const tokenize = lensLinks(wb).filter({ hasText: /^HeapLens: \d{3},\d{3} allocations/ }).first();
     await tokenize.waitFor({ timeout: 10000 });
     await tokenize.click();
     await wb.waitFor('the HeapLens panel focused on the method', async () => (await page.locator('.tab', { hasText: /WordIndex\.\w+ · WordIndex-/ }).count()) > 0, 15000);

@@ -84,11 +84,11 @@ suite('Editor: allocation CodeLens and hot lines on the sample (no Java extensio
     // top(): its own Entry objects (one per distinct word) plus what the JDK allocated for it
     const top = at(76);
     assert.equal(top.length, 2, `two lenses over top(): ${JSON.stringify(lenses)}`);
-    assert.match(top[0], /^HeapLens: [\d,]+ objects · [\d,]+ arrays · ~[\d.]+ KiB \(\d+(\.\d)?%\)$/);
-    assert.ok(Number(/^HeapLens: ([\d,]+) objects/.exec(top[0])![1].replace(/,/g, '')) >= distinct);
+    assert.match(top[0], /^HeapLens: [\d,]+ allocations · ~[\d.]+ KiB \(\d+(\.\d)?%\)$/);
+    assert.ok(Number(/^HeapLens: ([\d,]+) allocations/.exec(top[0])![1].replace(/,/g, '')) >= distinct);
     assert.match(top[1], /^incl\. callees: /);
     // indexChunk allocates nothing itself; its callees do
-    assert.deepEqual(at(94).map((t) => t.replace(/\d[\d,.]*/g, 'N')), ['HeapLens: no allocations of its own', 'incl. callees: N objects · N arrays · ~N MiB (N%)']);
+    assert.deepEqual(at(94).map((t) => t.replace(/\d[\d,.]*/g, 'N')), ['HeapLens: no allocations of its own', 'incl. callees: N allocations · ~N MiB (N%)']);
     // the lambdas of main are counted with main; Entry's constructor and compareTo allocate nothing
     assert.equal(at(98).length, 2);
     assert.equal(at(22).length + at(28).length, 0);
@@ -197,7 +197,7 @@ suite('Editor: allocation CodeLens and hot lines on the sample (no Java extensio
     await vscode.window.showTextDocument(doc);
     const objects = async (): Promise<number> => {
       const lens = (await lensTitles(doc.uri)).find((l) => l.line === 30 && l.title.startsWith('HeapLens'));
-      return lens ? Number(/([\d,]+) objects/.exec(lens.title)?.[1].replace(/,/g, '') ?? 0) : 0;
+      return lens ? Number(/([\d,]+) allocations/.exec(lens.title)?.[1].replace(/,/g, '') ?? 0) : 0;
     };
     const first = await until('a lens over index() while the program runs', async () => { const n = await objects(); return n > 0 ? n : undefined; }, 30000);
     assert.ok(launch.lastStats(), 'still running');
