@@ -59,6 +59,7 @@ export function mergeTrees(roots: readonly MctNode[]): MctNode {
     const { into, from } = queue[head];
     if (from.calls !== undefined) into.calls = (into.calls ?? 0) + from.calls;
     if (from.folded) into.folded = (into.folded ?? 0) + from.folded;
+    if (from.line && !into.line) into.line = from.line;
     if (from.samples) into.samples = (into.samples ?? 0) + from.samples;
     for (const rec of recordsOf(from)) {
       let recs = recIndex.get(into);

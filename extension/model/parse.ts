@@ -175,6 +175,7 @@ function checkTree(
       if (!methods.has(node.m)) fail(`dangling id: a node in ${where} names method ${node.m}, which is not in "methods"`);
       if (!isCount(node.calls)) fail(`invalid profile: ${where}: node of method ${node.m} has "calls" ${describe(node.calls)}`);
     }
+    if (node.line !== undefined && !isCount(node.line)) fail(`invalid profile: ${where}: "line" is ${describe(node.line)}`);
     if (node.folded !== undefined && !isCount(node.folded)) {
       fail(`invalid profile: ${where}: "folded" is ${describe(node.folded)}`);
     }

@@ -109,6 +109,8 @@ export interface MctNode {
   a?: AllocRecord[];
   c?: MctNode[];
   folded?: number;
+  /** the line, in the parent's method, of the call that first entered this node (docs/format.md); exact trees only */
+  line?: number;
   /** CPU samples with this frame on top: only in trees built from the threads profile (cpu-flame.ts), never in the file */
   samples?: number;
 }

@@ -41,6 +41,12 @@ public final class Node {
      */
     public int callSite;
     /**
+     * The call site of the parent's method (its number, as {@link #callSite}) that first entered this node: the line
+     * a caller frame shows in exports (docs/format.md, the node's {@code line}). Set once, when the node is made, so
+     * the entry probe's fast path does not touch it; a child entered from two call sites keeps the first.
+     */
+    public int entrySite;
+    /**
      * Inline caches for the call sites of this node's method, indexed by call-site number modulo the (power of two)
      * length: the child last entered from each site. A call site in one context almost always enters the same
      * callee (Hölzle, Chambers, Ungar 1991); a hit costs one array load and a compare instead of a hash lookup.

@@ -138,24 +138,27 @@ final class ProfileWriter {
     private void thread(Json j, ThreadState ts) throws IOException {
         Tables.threadHead(j, ts);
         j.name("root");
-        node(j, ts.root, true);
+        node(j, ts.root, null, true);
         // The other modes' structures, present once a mode wrote into them (docs/format.md "Modes").
-        if (!empty(ts.sites)) { j.name("sites"); node(j, ts.sites, false); }
-        if (!empty(ts.siteTraces)) { j.name("siteTraces"); node(j, ts.siteTraces, false); }
-        if (!empty(ts.sampled)) { j.name("sampled"); node(j, ts.sampled, false); }
+        if (!empty(ts.sites)) { j.name("sites"); node(j, ts.sites, null, false); }
+        if (!empty(ts.siteTraces)) { j.name("siteTraces"); node(j, ts.siteTraces, null, false); }
+        if (!empty(ts.sampled)) { j.name("sampled"); node(j, ts.sampled, null, false); }
         j.end('}');
     }
 
     private static boolean empty(Node n) { return n.recordsSnapshot() == null && n.childrenSnapshot() == null; }
 
     /** @param callSites the exact tree: records kept apart by call-site number, not by line (RecordRows) */
-    private void node(Json j, Node n, boolean callSites) throws IOException {
+    private void node(Json j, Node n, Registry.MethodInfo parent, boolean callSites) throws IOException {
         nodes++;
         treeBytes += NODE_OBJECT_BYTES;
         j.begin('{');
         if (n.method >= 0) {
             methods.set(n.method);
             j.field("m", n.method).field("calls", n.calls);
+            int[] lines = parent != null ? parent.callLines : null;
+            int at = n.entrySite;
+            if (callSites && lines != null && at > 0 && at <= lines.length && lines[at - 1] > 0) j.field("line", lines[at - 1]);
         }
         if (n.folded > 0) j.field("folded", n.folded);
         long[] rec = n.recordsSnapshot();
@@ -182,7 +185,8 @@ final class ProfileWriter {
         if (children != null) treeBytes += 2 * (16 + 4L * children.length);   // the node table and its id table
         if (children != null) {
             j.name("c").begin('[');
-            for (Node c : children) if (c != null) node(j, c, callSites);
+            Registry.MethodInfo self = n.method >= 0 ? registry.methodById(n.method) : null;
+            for (Node c : children) if (c != null) node(j, c, self, callSites);
             j.end(']');
         }
         j.end('}');
