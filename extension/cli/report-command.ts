@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { accountsOf, accountsTsv, livenessLabel, snapshotsTsv, suspectsTsv } from '../model/accounts';
-import { METRICS, Metric } from '../model/aggregate';
+import { ExportMetric, METRICS } from '../model/aggregate';
 import { hotLines, linesTsv } from '../model/by-line';
 import { collapsedText } from '../model/collapsed';
 import { cpuExportText } from '../model/cpu-export';
@@ -74,7 +74,6 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
     const m = optionValue(p, 'metric');
     if (m !== undefined && m !== 'allocations' && m !== 'bytes') throw new UsageError('--format lines ranks by --metric allocations (objects + arrays) or bytes');
   } else {
-    if (optionValue(p, 'metric') === 'allocations') throw new UsageError('--metric allocations applies to --format lines');
     for (const o of ['top', 'all-lines']) if (p.options.has(o)) throw new UsageError(`--${o} applies to --format lines`);
   }
   const top = optionValue(p, 'top');
@@ -82,7 +81,8 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
   // an unwritable output fails now, not after minutes of work (and never hangs: see safe-file.ts)
   const outOption = optionValue(p, 'out');
   if (outOption) prepareOutput(path.resolve(ctx.cwd, outOption));
-  const metric = (optionValue(p, 'metric') ?? (format === 'speedscope' ? 'bytes' : 'objects')) as Metric | 'samples';
+  // allocations (objects + arrays) by default: leaving arrays out hides a byte[] leak
+  const metric = (optionValue(p, 'metric') ?? (format === 'speedscope' ? 'bytes' : 'allocations')) as ExportMetric | 'samples';
   const file = path.resolve(ctx.cwd, p.positional[0]);
   const loaded = loadProfile(file);
   // Each mode keeps its own data (modes.ts): report the chosen one, exact data by default.

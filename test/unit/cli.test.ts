@@ -70,6 +70,30 @@ test('report: text, collapsed to a file, and errors', async () => {
   assert.equal(e3.err.split('\n').length, 2, 'one line');
 });
 
+test('report --format lines: the hot lines as TSV; collapsed counts allocations (objects + arrays) by default', async () => {
+  const c = ctx();
+  assert.equal(await runCli(['report', dataFile('sample.heaplens'), '--format', 'lines', '--top', '3'], c), 0);
+  assert.equal(c.out, 'file\tline\tmethod\tallocations\tbytes\n'
+    + 'com/acme/Outer.java\t31\tcom.acme.Outer$Inner.run\t6\t144\n'
+    + 'com/acme/Outer.java\t32\tcom.acme.Outer$Inner.run\t4\t128\n'
+    + 'com/acme/Util.java\t6\tcom.acme.Util.grid\t3\t88\n');
+  const d = ctx();
+  assert.equal(await runCli(['report', dataFile('sample.heaplens'), '--format', 'collapsed'], d), 0);
+  // 3 byte[] and 3 String on one stack: allocations count both
+  assert.match(d.out, /^com\.acme\.Main\.main;com\.acme\.Outer\$Inner\.run;byte\[\] 3$/m);
+  assert.match(d.out, /^com\.acme\.Main\.main;com\.acme\.Util\.grid;int\[\]\[\] 1$/m);
+  for (const [args, message] of [
+    [['--format', 'lines', '--metric', 'objects'], 'heaplens: --format lines ranks by --metric allocations (objects + arrays) or bytes\n'],
+    [['--format', 'lines', '--top', '0'], 'heaplens: --top takes a whole number of lines from 1, not "0"\n'],
+    [['--format', 'lines', '--threads'], 'heaplens: --threads applies to --format collapsed\n'],
+    [['--format', 'collapsed', '--top', '3'], 'heaplens: --top applies to --format lines\n'],
+  ] as const) {
+    const e = ctx();
+    assert.equal(await runCli(['report', dataFile('sample.heaplens'), ...args], e), 2);
+    assert.equal(e.err, message);
+  }
+});
+
 test('run: the -javaagent argument (comma between options, colon between list items)', () => {
   assert.equal(agentArgument('/a/agent.jar', { out: '/t/p.heaplens', include: ['com.acme.*', 'org.x'], exclude: ['com.acme.gen.*'], mode: 'exact', extra: ['maxDepth=64'] }),
     '-javaagent:/a/agent.jar=out=/t/p.heaplens,include=com.acme.*:org.x,exclude=com.acme.gen.*,mode=exact,maxDepth=64');
