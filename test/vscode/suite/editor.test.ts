@@ -120,20 +120,24 @@ suite('Editor: allocation CodeLens and hot lines on the sample (no Java extensio
     assert.match(problems[0].message, /too-tight/);
   });
 
-  test('the hottest application line: decoration, after-line text and hover', async () => {
+  test('the hottest application lines: decoration, after-line text and hover; JDK work on the calling line', async () => {
     const { editor } = await api();
     const doc = await vscode.workspace.openTextDocument(source());
     await vscode.window.showTextDocument(doc);
     const lines = await until('hot lines', () => { const h = editor.hotLines(doc.uri); return h.length ? h : undefined; });
     const first = lines.find((l) => l.rank === 1);
     assert.ok(first, `rank 1 in this file: ${JSON.stringify(lines.map((l) => [l.line, l.rank]))}`);
-    assert.equal(first.line, 79, 'entries.add(new Entry(...))');
+    // words.add(word.toString()): a String and its byte[] per word, all made inside StringBuilder.toString
+    assert.equal(first.line, 57, 'words.add(word.toString())');
     assert.equal(first.level, 5);
-    // (the bytes are left out when the agent could not size the type)
-    assert.match(first.text, new RegExp(`^▲ ${distinct.toLocaleString('en-US')} × WordIndex\\$Entry( · ~\\d+ KiB)?$`));
-    assert.match(first.hover, /`demo\.WordIndex\$Entry`/);
-    assert.match(first.hover, /Top calling contexts/);
-    assert.match(first.hover, /WordIndex\\\.main › WordIndex\\\.top\]\(command:heaplens\.focusMethod\?/, 'a context linking to the flame tree (Markdown-escaped)');
+    assert.match(first.hover, /inside StringBuilder\\\.toString: /);
+    assert.deepEqual(lines.filter((l) => l.rank <= 3).map((l) => l.line), [57, 71, 79], 'toString(), merge(), new Entry(...)');
+    const entry = lines.find((l) => l.line === 79)!;
+    // new Entry(...) and the Object[] that entries.add grows (the bytes are left out when the agent could not size the type)
+    assert.match(entry.text, /^▲ [\d,]+ allocations · WordIndex\$Entry, Object\[\]( · ~\d+ KiB)?$/);
+    assert.match(entry.hover, new RegExp(`\\| \`demo\\.WordIndex\\$Entry\` \\| ${distinct.toLocaleString('en-US')} \\|`));
+    assert.match(entry.hover, /Top calling contexts/);
+    assert.match(entry.hover, /WordIndex\\\.main › WordIndex\\\.top\]\(command:heaplens\.focusMethod\?/, 'a context linking to the flame tree (Markdown-escaped)');
     assert.ok(lines.length <= 10);
   });
 
