@@ -29,6 +29,11 @@ export interface SiteRow {
   /** node index of the context in the tree, and its method path from the top */
   node: number;
   trace: number[];
+  /**
+   * The line of each trace frame: of its call into the next frame (0 where the profile does not say), the last
+   * frame's the line charged (the call's for JDK work, else the site's own when the frame holds the site)
+   */
+  traceLines: number[];
 }
 
 export interface SiteTableInput {
@@ -50,6 +55,7 @@ export function siteTable(input: SiteTableInput, metric: SiteMetric): SiteRow[] 
     const recs = tree.recs[i];
     if (!recs) continue;
     let trace: number[] | undefined;
+    let lines: number[] | undefined;
     for (const rec of recs) {
       const [siteId, typeId, count, elements, bytes] = rec;
       const type = input.types.get(typeId);
@@ -57,7 +63,11 @@ export function siteTable(input: SiteTableInput, metric: SiteMetric): SiteRow[] 
       const row: SiteRow = {
         rank: 0, count, elements, bytes, selfShare: 0, accumShare: 0, type, site,
         method: site ? input.methods.get(site.method) : undefined, node: i, trace: (trace ??= pathOf(tree, i)),
+        traceLines: (lines ??= callerLines(tree, i, trace.length)).slice(),
       };
+      if (row.traceLines.length) {
+        row.traceLines[row.traceLines.length - 1] = rec[5] || (site && site.method === tree.method[i] ? site.line ?? 0 : 0);
+      }
       if (rec[5]) row.callLine = rec[5];
       if (rec[5] && rec[6] !== undefined) row.callee = input.methods.get(rec[6]);
       if (valueOf(row, metric) > 0) rows.push(row);
@@ -73,6 +83,14 @@ export function siteTable(input: SiteTableInput, metric: SiteMetric): SiteRow[] 
     r.accumShare = acc;
   });
   return rows;
+}
+
+/** Lines of the `frames` frames ending at node i: each frame's call into the next one (the child's entry line). */
+function callerLines(tree: FrameTree, i: number, frames: number): number[] {
+  const out = new Array<number>(frames).fill(0);
+  const entry = tree.entryLine;
+  for (let j = i, k = frames - 1; k > 0 && j > 0; j = tree.parent[j], k--) out[k - 1] = entry ? entry[j] : 0;
+  return out;
 }
 
 /** Case-insensitive filter over type, site method and calling trace names. */

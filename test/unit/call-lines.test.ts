@@ -82,6 +82,8 @@ test('the site table names the calling line and the call: Main.parse:40 › Stri
     ['Main.parse:41', 10],
     ['Main.parse:40 › String.split › Arrays.copyOfRange:3822', 3],
   ]);
+  // the traces' lines: main at its call of parse (the node's line 30), parse at the line charged
+  assert.deepEqual(rows.map((r) => r.traceLines), [[30, 40], [30, 40], [30, 41], [40]]);
 });
 
 test('pprof: the caller frame at the line of its call, the innermost frame at the line of the JDK call', () => {
