@@ -47,7 +47,7 @@ function checkNode(n: unknown): n is NodeUpdate {
   if (n.folded !== undefined && !isCount(n.folded)) return false;
   if (n.a !== undefined) {
     if (!Array.isArray(n.a)) return false;
-    for (const r of n.a) if (!Array.isArray(r) || r.length !== 5 || !r.every(isCount)) return false;
+    for (const r of n.a) if (!Array.isArray(r) || r.length < 5 || r.length > 7 || !r.every(isCount)) return false;
   }
   return n.p === -1 || isCount(n.m);
 }

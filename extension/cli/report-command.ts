@@ -1,8 +1,9 @@
-// `heaplens report FILE [--format text|collapsed|html|speedscope|pprof|accounts [--snapshots|--suspects]] [--metric M] [--threads] [--baseline FILE] [--out FILE]`.
+// `heaplens report FILE [--format text|collapsed|html|speedscope|pprof|accounts [--snapshots|--suspects]|lines] [--metric M] [--threads] [--baseline FILE] [--out FILE]`.
 import * as fs from 'fs';
 import * as path from 'path';
 import { accountsOf, accountsTsv, livenessLabel, snapshotsTsv, suspectsTsv } from '../model/accounts';
-import { METRICS, Metric } from '../model/aggregate';
+import { ExportMetric, METRICS } from '../model/aggregate';
+import { hotLines, linesTsv } from '../model/by-line';
 import { collapsedText } from '../model/collapsed';
 import { cpuExportText } from '../model/cpu-export';
 import { ThreadsProfile } from '../model/threads-profile';
@@ -18,17 +19,21 @@ import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
 import { readReportAssets } from './html-assets';
 
-export const REPORT_USAGE = `heaplens report FILE [--format text|collapsed|html|speedscope|pprof|accounts|lifetime|lifetime-stat]
-                [--metric objects|bytes|arrays|elements|samples] [--threads] [--tree exact|sites|traces|sampled]
+export const REPORT_USAGE = `heaplens report FILE [--format text|collapsed|html|speedscope|pprof|accounts|lifetime|lifetime-stat|lines]
+                [--metric allocations|objects|bytes|arrays|elements|samples] [--threads] [--tree exact|sites|traces|sampled]
+                [--top N] [--all-lines]
                 [--by class|site|method|nested] [--baseline FILE] [--snapshots|--suspects] [--out|-o FILE]`;
 
 const SPEC = {
-  format: { value: true, choices: ['text', 'collapsed', 'html', 'speedscope', 'pprof', 'accounts', 'lifetime', 'lifetime-stat'] },
+  format: { value: true, choices: ['text', 'collapsed', 'html', 'speedscope', 'pprof', 'accounts', 'lifetime', 'lifetime-stat', 'lines'] },
   by: { value: true, choices: LIFETIME_GROUPINGS },
   snapshots: {},
   suspects: {},
   // samples: the threads profile's CPU samples (collapsed, speedscope)
-  metric: { value: true, choices: [...METRICS, 'samples'] },
+  metric: { value: true, choices: [...METRICS, 'samples', 'allocations'] },
+  // --format lines: how many lines (default: every line), and JDK lines too
+  top: { value: true },
+  'all-lines': {},
   threads: {},
   tree: { value: true, choices: TREE_KINDS },
   baseline: { value: true },
@@ -64,10 +69,20 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
       if (p.options.has(o)) throw new UsageError(`--${o} does not apply to --format ${format}`);
     }
   }
+  if (format === 'lines') {
+    for (const o of ['threads', 'baseline']) if (p.options.has(o)) throw new UsageError(`--${o} does not apply to --format lines`);
+    const m = optionValue(p, 'metric');
+    if (m !== undefined && m !== 'allocations' && m !== 'bytes') throw new UsageError('--format lines ranks by --metric allocations (objects + arrays) or bytes');
+  } else {
+    for (const o of ['top', 'all-lines']) if (p.options.has(o)) throw new UsageError(`--${o} applies to --format lines`);
+  }
+  const top = optionValue(p, 'top');
+  if (top !== undefined && !/^[1-9][0-9]{0,8}$/.test(top)) throw new UsageError(`--top takes a whole number of lines from 1, not ${JSON.stringify(top)}`);
   // an unwritable output fails now, not after minutes of work (and never hangs: see safe-file.ts)
   const outOption = optionValue(p, 'out');
   if (outOption) prepareOutput(path.resolve(ctx.cwd, outOption));
-  const metric = (optionValue(p, 'metric') ?? (format === 'speedscope' ? 'bytes' : 'objects')) as Metric | 'samples';
+  // allocations (objects + arrays) by default: leaving arrays out hides a byte[] leak
+  const metric = (optionValue(p, 'metric') ?? (format === 'speedscope' ? 'bytes' : 'allocations')) as ExportMetric | 'samples';
   const file = path.resolve(ctx.cwd, p.positional[0]);
   const loaded = loadProfile(file);
   // Each mode keeps its own data (modes.ts): report the chosen one, exact data by default.
@@ -102,6 +117,13 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
     case 'pprof':
       text = pprofGzip(profile);     // pprof files are gzipped protobuf
       break;
+    case 'lines': {
+      // the editor's hot lines (by-line.ts hotLines): the same ranking, every line unless --top
+      const lineMetric = optionValue(p, 'metric') === 'bytes' ? 'bytes' : 'count';
+      const scope = p.options.has('all-lines') ? 'all' : 'application';
+      text = linesTsv(profile, hotLines(profile, { scope, metric: lineMetric, limit: top ? Number(top) : Number.MAX_SAFE_INTEGER }));
+      break;
+    }
     default: {
       const base = optionValue(p, 'baseline');
       const baseFile = base ? path.resolve(ctx.cwd, base) : undefined;

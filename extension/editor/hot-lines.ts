@@ -3,8 +3,7 @@
 // by type and the top calling contexts (links to the flame tree).
 import * as vscode from 'vscode';
 import { Totals, totals } from '../model/aggregate';
-import { LineMetric, LineTotals, topLines, totalsByLine } from '../model/by-line';
-import { isJdkClass } from '../model/names';
+import { hotLines, LineMetric, LineScope, LineTotals } from '../model/by-line';
 import { Profile } from '../model/types';
 import { hotLineHover } from './hover-text';
 import { heatLevel, hotLineText } from './lens-text';
@@ -17,7 +16,7 @@ export interface HotLineSettings {
   count: number;
   metric: LineMetric;
   /** 'application': lines of classes outside the JDK; 'all': every line */
-  scope: 'application' | 'all';
+  scope: LineScope;
   afterText: boolean;
 }
 
@@ -65,8 +64,7 @@ export class HotLines implements vscode.Disposable {
     if (key === this.rankedKey && this.ranked) return this.ranked;
     const profile = source.profile();
     if (!profile) return undefined;
-    const include = s.scope === 'application' ? (_site: unknown, m: { class: string }) => !isJdkClass(m.class) : undefined;
-    this.ranked = { profile, lines: topLines(totalsByLine(profile, { include, metric: s.metric }), s.metric, s.count), total: totals(profile) };
+    this.ranked = { profile, lines: hotLines(profile, { scope: s.scope, metric: s.metric, limit: s.count }), total: totals(profile) };
     this.rankedKey = key;
     return this.ranked;
   }

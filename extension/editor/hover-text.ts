@@ -5,7 +5,7 @@ import { Totals } from '../model/aggregate';
 import { LineTotals } from '../model/by-line';
 import { shortFrame } from '../model/names';
 import { MethodEntry, Profile } from '../model/types';
-import { bytes, num, pct } from './lens-text';
+import { bytes, num, pct, shortType } from './lens-text';
 import { FOCUS_COMMAND, FocusRequest, frameOf, SourceRef } from './refs';
 
 /** A Markdown link that runs heaplens.focusMethod with the request. */
@@ -33,12 +33,24 @@ export function hotLineHover(h: HoverInput): string {
   const { line: l, profile } = h;
   const out: string[] = [];
   out.push(`**HeapLens** · hot allocation line ${h.rank} of ${h.of} · ${esc(h.sourceLabel)}`, '');
-  const counts = [l.totals.objects ? `${num(l.totals.objects)} objects` : '', l.totals.arrays ? `${num(l.totals.arrays)} arrays (${num(l.totals.elements)} elements)` : '']
+  const parts = [l.totals.objects ? `${num(l.totals.objects)} objects` : '', l.totals.arrays ? `${num(l.totals.arrays)} arrays of ${num(l.totals.elements)} elements` : '']
     .filter((s) => s).join(', ');
+  const counts = l.count ? `**${num(l.count)} allocations** (${parts})` : '';
   const size = l.totals.bytes > 0
     ? `~${bytes(l.totals.bytes)} estimated (${pct(h.total.bytes ? l.totals.bytes / h.total.bytes : 0)} of the profile's est. bytes)`
     : 'size not estimated';
   out.push(`${counts || 'nothing'}, ${size}, all threads`, '');
+  const own = l.count - l.inside.reduce((n, i) => n + i.count, 0);
+  if (l.inside.length) {
+    out.push(own ? `${num(own)} allocated by this line itself, ${num(l.count - own)} inside the JDK calls it makes:` : 'All of them inside the JDK calls it makes:', '');
+    for (const i of l.inside.slice(0, 6)) {
+      const m = profile.methods.get(i.method);
+      const types = i.types.slice(0, 4).map((t) => `\`${shortType(t.type.name)}\` ${num(t.count)}`).join(', ') + (i.types.length > 4 ? ', …' : '');
+      out.push(`- inside ${m ? esc(shortFrame(m)) : 'unknown code'}: ${types}`);
+    }
+    if (l.inside.length > 6) out.push(`- … ${l.inside.length - 6} more methods`);
+    out.push('');
+  }
   out.push('| allocated type | objects/arrays | elements | est. bytes |', '| :-- | --: | --: | --: |');
   for (const t of l.types.slice(0, 8)) {
     out.push(`| \`${t.type.name}\` | ${num(t.count)} | ${t.type.array ? num(t.elements) : ''} | ${t.bytes > 0 ? bytes(t.bytes) : '?'} |`);

@@ -20,15 +20,18 @@ function plural(n: number, one: string, many: string): string {
 }
 
 /**
- * `12,400 objects · 38 arrays · ~1.2 MiB`; zero arrays are left out, zero objects too when there are
- * arrays, and the bytes when the agent could not size what was allocated.
+ * `12,438 allocations · ~1.2 MiB`: allocations are objects and arrays (a `byte[]` counts as much as a `String`), as
+ * a Java developer counts them; the bytes are left out when the agent could not size what was allocated.
  */
 export function totalsText(t: Totals): string {
-  const parts: string[] = [];
-  if (t.objects > 0 || t.arrays === 0) parts.push(plural(t.objects, 'object', 'objects'));
-  if (t.arrays > 0) parts.push(plural(t.arrays, 'array', 'arrays'));
+  const parts = [plural(t.objects + t.arrays, 'allocation', 'allocations')];
   if (t.bytes > 0 || t.objects + t.arrays === 0) parts.push(`~${bytes(t.bytes)}`);
   return parts.join(' · ');
+}
+
+/** `12,400 objects, 38 arrays of 9 elements`: the split of an allocation count, for tooltips. */
+export function splitText(t: Totals): string {
+  return `${plural(t.objects, 'object', 'objects')}, ${plural(t.arrays, 'array', 'arrays')} of ${plural(t.elements, 'element', 'elements')}`;
 }
 
 const bytesPart = (b: number): string => (b > 0 ? ` · ~${bytes(b)}` : '');
@@ -63,7 +66,7 @@ export function lensTooltip(l: MethodLens, estimated?: string): string {
   const lines = [
     ...(l.method ? [] : ['Field initializers, static initialization, implicit constructors and synthetic methods of this type.']),
     `Allocated by ${l.members.length === 1 ? methodSignature(l.members[0]) : 'these methods'} itself and by JDK code on its behalf:`
-      + ` ${totalsText(g.self)}, ${num(g.self.elements)} array elements (${pct(l.selfShare)} of the profile's est. bytes).`,
+      + ` ${totalsText(g.self)} (${splitText(g.self)}; ${pct(l.selfShare)} of the profile's est. bytes).`,
     `With everything it calls: ${totalsText(g.inclusive)} (${pct(l.inclusiveShare)}).`,
     `${plural(g.calls, 'call', 'calls')} in ${plural(g.contexts, 'calling context', 'calling contexts')}, all threads.`,
   ];
@@ -80,13 +83,13 @@ export function shortType(name: string): string {
   return shortClass(name.replace(/(\[\])+$/, '')) + (/(\[\])+$/.exec(name)?.[0] ?? '');
 }
 
-/** After-line text: `▲ 9,693 × WordIndex$Entry · ~227 KiB` or `▲ 80,550 objects · 40 arrays · String, byte[] · ~3.5 MiB`. */
+/** After-line text: `▲ 9,693 × WordIndex$Entry · ~227 KiB` or `▲ 80,590 allocations · String, byte[] · ~3.5 MiB`. */
 export function hotLineText(l: LineTotals): string {
   if (l.types.length === 1) {
     const t: TypeTotals = l.types[0];
     return `▲ ${num(t.count)} × ${shortType(t.type.name)}${bytesPart(t.bytes)}`;
   }
-  const counts = totalsText({ ...l.totals, bytes: 0 }).replace(/ · ~.*$/, '');
+  const counts = plural(l.totals.objects + l.totals.arrays, 'allocation', 'allocations');
   const names = l.types.slice(0, 2).map((t) => shortType(t.type.name)).join(', ') + (l.types.length > 2 ? ', …' : '');
   return `▲ ${counts} · ${names}${bytesPart(l.totals.bytes)}`;
 }

@@ -36,6 +36,14 @@ export function metricOf(type: TypeEntry, rec: AllocRecord, metric: Metric): num
   }
 }
 
+/** The exports' metrics: the four above and `allocations`, objects and arrays together (a Java developer's count). */
+export type ExportMetric = Metric | 'allocations';
+
+/** A record's value in an export metric. */
+export function exportValue(type: TypeEntry, rec: AllocRecord, metric: ExportMetric): number {
+  return metric === 'allocations' ? rec[2] : metricOf(type, rec, metric);
+}
+
 function typeOf(profile: Profile, rec: AllocRecord): TypeEntry {
   const t = profile.types.get(rec[1]);
   if (!t) throw new Error(`unknown type id ${rec[1]}`);

@@ -1,12 +1,14 @@
-// Per-line totals for the editor's hot allocation lines: every allocation record is placed on the source
-// line of its site (site → method → class → file), summed over contexts and threads, with the breakdown by
-// allocated type and the calling contexts that allocate the most there. No `vscode` import.
+// Per-line totals for the editor's hot allocation lines: every allocation is placed on the line of the innermost
+// profiled frame that caused it: its site's own line when that frame allocated itself, else the line of the call
+// it was inside (the record's `line`, docs/format.md: a `split()` line owns the arrays String.split made). Summed
+// over contexts and threads, with the breakdown by allocated type, the JDK methods that allocated on the line's
+// behalf ("inside"), and the calling contexts that allocate the most there. No `vscode` import.
 import { addRecord, cmp, Totals, TypeTotals, zeroTotals } from './aggregate';
 import { mergeThreads, recordsOf, walk } from './mct';
-import { packageOf } from './names';
-import { MctNode, MethodEntry, Profile, SiteEntry } from './types';
+import { isJdkClass, packageOf } from './names';
+import { AllocRecord, MctNode, MethodEntry, Profile, SiteEntry, TypeEntry } from './types';
 
-/** How lines are ranked: count = objects + arrays (exact), bytes = estimated bytes. */
+/** How lines are ranked: count = allocations (objects + arrays, exact), bytes = estimated bytes. */
 export type LineMetric = 'count' | 'bytes';
 
 export interface LineContext {
@@ -26,9 +28,11 @@ export interface LineTotals {
   count: number;
   /** by allocated type, most allocations first */
   types: TypeTotals[];
-  /** the allocation sites on this line, and the methods that hold them */
+  /** the allocation sites charged to this line (JDK sites of its calls included), and the methods the line is in */
   sites: number[];
   methods: number[];
+  /** what code without a node of its own allocated for this line's calls, by the method holding the site, most first */
+  inside: InsideTotals[];
   /** the top calling contexts (see totalsByLine's `contexts`) */
   contexts: LineContext[];
 }
@@ -54,11 +58,20 @@ export interface LineOptions {
   root?: MctNode;
 }
 
+/** Allocations a line's calls made inside one JDK (or other unprofiled) method it called: one level down from the line. */
+export interface InsideTotals {
+  method: number;
+  count: number;
+  bytes: number;
+  types: TypeTotals[];
+}
+
 interface Ctx { count: number; bytes: number; path: number[] }
 
 interface Acc {
   line: LineTotals;
   byType: Map<number, TypeTotals>;
+  inside: Map<number, { totals: InsideTotals; byType: Map<number, TypeTotals> }>;
   /** the best contexts so far, best first (at most `keep`) */
   top: Ctx[];
 }
@@ -68,9 +81,24 @@ export function totalsByLine(profile: Profile, opts: LineOptions = {}): LineTota
   const root = opts.root ?? mergeThreads(profile);
   const metric = opts.metric ?? 'count';
   const keep = opts.contexts ?? 5;
-  const bySite = new Map<number, Acc | null>();
   const byKey = new Map<string, Acc>();
-  const accOf = (siteId: number): Acc | null => {
+  const accAt = (source: string, line: number, method: MethodEntry, site: number): Acc => {
+    const key = `${source}:${line}`;
+    let acc = byKey.get(key);
+    if (!acc) {
+      acc = {
+        line: { source, line, totals: zeroTotals(), count: 0, types: [], sites: [], methods: [], inside: [], contexts: [] },
+        byType: new Map(), inside: new Map(), top: [],
+      };
+      byKey.set(key, acc);
+    }
+    if (!acc.line.sites.includes(site)) acc.line.sites.push(site);
+    if (!acc.line.methods.includes(method.id)) acc.line.methods.push(method.id);
+    return acc;
+  };
+  // a record's line: its site's own (cached per site), or the call's line in the node's method (cached per node)
+  const bySite = new Map<number, Acc | null>();
+  const accOfSite = (siteId: number): Acc | null => {
     let acc = bySite.get(siteId);
     if (acc !== undefined) return acc;
     acc = null;
@@ -78,20 +106,17 @@ export function totalsByLine(profile: Profile, opts: LineOptions = {}): LineTota
     const method = site ? profile.methods.get(site.method) : undefined;
     const source = method ? sourcePathOf(method) : undefined;
     if (site && method && source && site.line !== undefined && (!opts.include || opts.include(site, method))) {
-      const key = `${source}:${site.line}`;
-      acc = byKey.get(key) ?? null;
-      if (!acc) {
-        acc = {
-          line: { source, line: site.line, totals: zeroTotals(), count: 0, types: [], sites: [], methods: [], contexts: [] },
-          byType: new Map(), top: [],
-        };
-        byKey.set(key, acc);
-      }
-      acc.line.sites.push(site.id);
-      if (!acc.line.methods.includes(method.id)) acc.line.methods.push(method.id);
+      acc = accAt(source, site.line, method, site.id);
     }
     bySite.set(siteId, acc);
     return acc;
+  };
+  const accOfCall = (node: MctNode, rec: AllocRecord): Acc | null => {
+    const site = profile.sites.get(rec[0]);
+    const method = node.m !== undefined ? profile.methods.get(node.m) : undefined;
+    const source = method ? sourcePathOf(method) : undefined;
+    if (!site || !method || !source || (opts.include && !opts.include(site, method))) return null;
+    return accAt(source, rec[5], method, site.id);
   };
   const better = (a: { count: number; bytes: number }, b: { count: number; bytes: number }): boolean =>
     metric === 'count' ? a.count > b.count || (a.count === b.count && a.bytes > b.bytes) : a.bytes > b.bytes || (a.bytes === b.bytes && a.count > b.count);
@@ -102,16 +127,21 @@ export function totalsByLine(profile: Profile, opts: LineOptions = {}): LineTota
     if (recs.length === 0) return;
     here.clear();
     for (const rec of recs) {
-      const acc = accOf(rec[0]);
+      const acc = rec[5] ? accOfCall(node, rec) : accOfSite(rec[0]);
       const type = profile.types.get(rec[1]);
       if (!acc || !type) continue;
       addRecord(acc.line.totals, type, rec);
       acc.line.count += rec[2];
-      let tt = acc.byType.get(type.id);
-      if (!tt) acc.byType.set(type.id, (tt = { type, count: 0, elements: 0, bytes: 0 }));
-      tt.count += rec[2];
-      tt.elements += rec[3];
-      tt.bytes += rec[4];
+      addType(acc.byType, type, rec);
+      if (rec[5]) {
+        // one level down: the method the line called (the agent names it), else the JDK method holding the site
+        const holder = rec[6] ?? profile.sites.get(rec[0])!.method;
+        let inside = acc.inside.get(holder);
+        if (!inside) acc.inside.set(holder, (inside = { totals: { method: holder, count: 0, bytes: 0, types: [] }, byType: new Map() }));
+        inside.totals.count += rec[2];
+        inside.totals.bytes += rec[4];
+        addType(inside.byType, type, rec);
+      }
       const at = here.get(acc);
       if (at) {
         at.count += rec[2];
@@ -132,11 +162,25 @@ export function totalsByLine(profile: Profile, opts: LineOptions = {}): LineTota
   });
   const out: LineTotals[] = [];
   for (const acc of byKey.values()) {
-    acc.line.types = [...acc.byType.values()].sort((a, b) => b.count - a.count || b.bytes - a.bytes || cmp(a.type.name, b.type.name));
+    acc.line.types = sortTypes(acc.byType);
+    acc.line.inside = [...acc.inside.values()].map((i) => ({ ...i.totals, types: sortTypes(i.byType) }))
+      .sort((a, b) => b.count - a.count || b.bytes - a.bytes || a.method - b.method);
     acc.line.contexts = acc.top.map((c) => ({ path: c.path, count: c.count, bytes: c.bytes }));
     out.push(acc.line);
   }
   return out;
+}
+
+function addType(byType: Map<number, TypeTotals>, type: TypeEntry, rec: AllocRecord): void {
+  let tt = byType.get(type.id);
+  if (!tt) byType.set(type.id, (tt = { type, count: 0, elements: 0, bytes: 0 }));
+  tt.count += rec[2];
+  tt.elements += rec[3];
+  tt.bytes += rec[4];
+}
+
+function sortTypes(byType: Map<number, TypeTotals>): TypeTotals[] {
+  return [...byType.values()].sort((a, b) => b.count - a.count || b.bytes - a.bytes || cmp(a.type.name, b.type.name));
 }
 
 /** The `limit` lines with the largest metric (non-zero only), ties broken by source then line. */
@@ -144,4 +188,32 @@ export function topLines(lines: readonly LineTotals[], metric: LineMetric, limit
   return lines.filter((l) => lineValue(l, metric) > 0)
     .sort((a, b) => lineValue(b, metric) - lineValue(a, metric) || cmp(a.source, b.source) || a.line - b.line)
     .slice(0, Math.max(0, limit));
+}
+
+/** Which lines compete for the hot-line marks: 'application' = lines in classes outside the JDK, 'all' = every line. */
+export type LineScope = 'application' | 'all';
+
+/**
+ * The hot allocation lines as the editor marks them, hottest first: the one ranking the editor's marks, hovers
+ * and `heaplens report --format lines` share.
+ */
+export function hotLines(profile: Profile, opts: { scope: LineScope; metric: LineMetric; limit: number; root?: MctNode }): LineTotals[] {
+  const include = opts.scope === 'application' ? (_site: SiteEntry, m: MethodEntry) => !isJdkClass(m.class) : undefined;
+  return topLines(totalsByLine(profile, { include, metric: opts.metric, root: opts.root }), opts.metric, opts.limit);
+}
+
+/**
+ * `heaplens report --format lines`: one TSV row per line, `file line method allocations bytes` (allocations =
+ * objects + arrays charged to the line, JDK work its calls caused included; bytes estimated). `method` is the
+ * method the line is in (`Class.method`, binary class name); lines in several methods (lambdas) name them all.
+ */
+export function linesTsv(profile: Profile, lines: readonly LineTotals[]): string {
+  const clean = (s: string): string => s.replace(/[\t\r\n]/g, ' ');
+  const rows = ['file\tline\tmethod\tallocations\tbytes'];
+  for (const l of lines) {
+    const methods = l.methods.map((id) => profile.methods.get(id)).filter((m): m is MethodEntry => !!m)
+      .map((m) => `${m.class}.${m.name}`);
+    rows.push([clean(l.source), l.line, clean([...new Set(methods)].join(',')), l.count, l.totals.bytes].join('\t'));
+  }
+  return rows.join('\n') + '\n';
 }

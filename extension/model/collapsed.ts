@@ -1,12 +1,12 @@
 // Collapsed stacks ("folded" format read by flamegraph.pl, speedscope, inferno …):
 //   frame;frame;…;frame;TYPE COUNT
 // Frames are `package.Class.method` (binary class names, `$` kept), the last frame is the allocated type.
-import { Metric, metricOf } from './aggregate';
+import { ExportMetric, exportValue } from './aggregate';
 import { recordsOf, walk } from './mct';
 import { MctNode, Profile } from './types';
 
 export interface CollapsedOptions {
-  metric: Metric;
+  metric: ExportMetric;
   /** prefix every stack with `thread:<name>` instead of summing identical stacks across threads */
   threads: boolean;
 }
@@ -56,7 +56,7 @@ export function collapsed(profile: Profile, opts: CollapsedOptions): string[] {
       for (const rec of recs) {
         const type = profile.types.get(rec[1]);
         if (!type) continue;
-        const v = metricOf(type, rec, opts.metric);
+        const v = exportValue(type, rec, opts.metric);
         if (v === 0) continue;
         const key = stack === '' ? clean(type.name) : `${stack};${clean(type.name)}`;
         sums.set(key, (sums.get(key) ?? 0) + v);

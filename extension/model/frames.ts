@@ -29,6 +29,8 @@ export interface FrameTree {
   total: MetricArrays;
   /** the node's own allocation records (for the breakdown by type) */
   recs: Array<readonly AllocRecord[] | undefined>;
+  /** MCTs: the line, in the parent's method, of the call that entered node i (the node's `line`, docs/format.md; 0 unknown) */
+  entryLine?: Int32Array;
   maxDepth: number;
 }
 
@@ -183,8 +185,9 @@ export function frameTree(
 
   const tree: FrameTree = {
     n, method: new Int32Array(n), parent: new Int32Array(n), depth: new Int32Array(n), end: new Int32Array(n),
-    self: metricArrays(n), total: metricArrays(n), recs: new Array(n), maxDepth: 0,
+    self: metricArrays(n), total: metricArrays(n), recs: new Array(n), entryLine: new Int32Array(n), maxDepth: 0,
   };
+  const entryLine = tree.entryLine!;
   const { objects, bytes, arrays, elements, calls, samples } = tree.self;
   // pass 2: pre-order, children in ascending rank (pushed in descending rank)
   const byRankDesc = (a: MctNode, b: MctNode): number => rank[b.m as number] - rank[a.m as number];
@@ -199,6 +202,7 @@ export function frameTree(
     tree.depth[i] = d;
     if (d > tree.maxDepth) tree.maxDepth = d;
     tree.method[i] = node.m ?? -1;
+    if (node.line) entryLine[i] = node.line;
     calls[i] = node.calls ?? 0;
     samples[i] = node.samples ?? 0;
     const a = node.a;

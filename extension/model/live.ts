@@ -5,6 +5,7 @@ import {
   AllocRecord, Meta, MethodEntry, MctNode, ModeSwitch, Profile, ProfileFile, PROFILE_FORMAT, PROFILE_VERSION, SiteEntry,
   ThreadEntry, TypeEntry,
 } from './types';
+import { copyRecord, recordKey } from './mct';
 
 export interface ThreadDef { id: number; name: string; daemon: boolean; alive: boolean }
 export interface DefineTables { types?: TypeEntry[]; methods?: MethodEntry[]; sites?: SiteEntry[]; threads?: ThreadDef[] }
@@ -124,7 +125,7 @@ export class LiveProfile {
     }
     if (u.calls !== undefined) node.calls = u.calls;
     if (u.folded !== undefined) node.folded = u.folded;
-    for (const r of u.a ?? []) node.recs.set(`${r[0]}:${r[1]}`, [r[0], r[1], r[2], r[3], r[4]]);
+    for (const r of u.a ?? []) node.recs.set(recordKey(r), copyRecord(r));
   }
 
   get sequence(): number {
@@ -154,6 +155,7 @@ export class LiveProfile {
     for (const n of this.nodes.values()) {
       if (n.m !== undefined && !this.methods.has(n.m)) methods.add(n.m);
       for (const r of n.recs.values()) {
+        if (r.length > 6 && !this.methods.has(r[6])) methods.add(r[6]);
         if (!this.sites.has(r[0])) sites.add(r[0]);
         if (!this.types.has(r[1])) types.add(r[1]);
       }
@@ -222,7 +224,8 @@ export class LiveProfile {
       if (n.folded) into.folded = n.folded;
       const recs = [...n.recs.values()].filter((r) => this.sites.has(r[0]) && this.types.has(r[1])
         && this.methods.has(this.sites.get(r[0])!.method) && this.types.has(this.sites.get(r[0])!.type));
-      if (recs.length) into.a = recs.map((r) => [r[0], r[1], r[2], r[3], r[4]] as AllocRecord);
+      // a callee not defined yet: the record keeps its line, not the name of the call
+      if (recs.length) into.a = recs.map((r) => (r.length > 6 && !this.methods.has(r[6]) ? r.slice(0, 6) as AllocRecord : copyRecord(r)));
       const kids = n.kids.map((k) => ({ k, node: this.nodes.get(k)! })).filter(({ node }) => node.m !== undefined && this.methods.has(node.m));
       if (kids.length) {
         into.c = kids.map(() => ({}));

@@ -9,6 +9,16 @@ export function recordsOf(node: MctNode): AllocRecord[] {
   return node.a ?? [];
 }
 
+/** What records merge on: site, type, and the line and callee of the call they happened inside (rec[5], rec[6]). */
+export function recordKey(rec: Readonly<AllocRecord>): string {
+  return rec.length > 5 ? `${rec[0]}:${rec[1]}:${rec[5]}:${rec[6] ?? ''}` : `${rec[0]}:${rec[1]}`;
+}
+
+/** A fresh copy of a record, its line and callee included. */
+export function copyRecord(rec: Readonly<AllocRecord>): AllocRecord {
+  return rec.slice() as AllocRecord;
+}
+
 /**
  * Visits every node of a tree in depth-first pre-order, children in file order, without recursion
  * (trees can be `maxDepth` = 4096 levels deep). `path` holds the non-root nodes from the top down to
@@ -36,7 +46,7 @@ export function countNodes(root: MctNode): number {
 
 /**
  * Merges trees into a new tree: children are merged by method id (summing `calls` and `folded`),
- * allocation records by (site, type) (summing count, elements, bytes). The inputs are not modified.
+ * allocation records by (site, type, line) (summing count, elements, bytes). The inputs are not modified.
  * Children and records keep the order in which they are first seen.
  */
 export function mergeTrees(roots: readonly MctNode[]): MctNode {
@@ -49,18 +59,19 @@ export function mergeTrees(roots: readonly MctNode[]): MctNode {
     const { into, from } = queue[head];
     if (from.calls !== undefined) into.calls = (into.calls ?? 0) + from.calls;
     if (from.folded) into.folded = (into.folded ?? 0) + from.folded;
+    if (from.line && !into.line) into.line = from.line;
     if (from.samples) into.samples = (into.samples ?? 0) + from.samples;
     for (const rec of recordsOf(from)) {
       let recs = recIndex.get(into);
       if (!recs) recIndex.set(into, (recs = new Map()));
-      const key = `${rec[0]}:${rec[1]}`;
+      const key = recordKey(rec);
       const have = recs.get(key);
       if (have) {
         have[2] += rec[2];
         have[3] += rec[3];
         have[4] += rec[4];
       } else {
-        const copy: AllocRecord = [rec[0], rec[1], rec[2], rec[3], rec[4]];
+        const copy = copyRecord(rec);
         recs.set(key, copy);
         (into.a ??= []).push(copy);
       }

@@ -175,12 +175,13 @@ function checkTree(
       if (!methods.has(node.m)) fail(`dangling id: a node in ${where} names method ${node.m}, which is not in "methods"`);
       if (!isCount(node.calls)) fail(`invalid profile: ${where}: node of method ${node.m} has "calls" ${describe(node.calls)}`);
     }
+    if (node.line !== undefined && !isCount(node.line)) fail(`invalid profile: ${where}: "line" is ${describe(node.line)}`);
     if (node.folded !== undefined && !isCount(node.folded)) {
       fail(`invalid profile: ${where}: "folded" is ${describe(node.folded)}`);
     }
     if (node.a !== undefined) {
       if (!Array.isArray(node.a)) fail(`invalid profile: ${where}: "a" is not an array`);
-      for (const rec of node.a as unknown[]) checkRecord(rec, where, types, sites);
+      for (const rec of node.a as unknown[]) checkRecord(rec, where, types, sites, methods);
     }
     if (node.c !== undefined) {
       if (!Array.isArray(node.c)) fail(`invalid profile: ${where}: "c" is not an array`);
@@ -189,11 +190,12 @@ function checkTree(
   }
 }
 
-function checkRecord(rec: unknown, where: string, types: Map<number, TypeEntry>, sites: Map<number, SiteEntry>): void {
-  if (!Array.isArray(rec) || rec.length !== 5 || !rec.every(isCount)) {
-    fail(`invalid profile: ${where} has an allocation record ${JSON.stringify(rec)}, expected [site, type, count, elements, bytes] of whole numbers from 0 to 2^53−1`);
+function checkRecord(rec: unknown, where: string, types: Map<number, TypeEntry>, sites: Map<number, SiteEntry>, methods: Map<number, MethodEntry>): void {
+  if (!Array.isArray(rec) || rec.length < 5 || rec.length > 7 || !rec.every(isCount)) {
+    fail(`invalid profile: ${where} has an allocation record ${JSON.stringify(rec)}, expected [site, type, count, elements, bytes] and an optional line and callee, whole numbers from 0 to 2^53−1`);
   }
   const [site, type] = rec as AllocRecord;
+  if (rec.length === 7 && !methods.has(rec[6])) fail(`dangling id: an allocation record in ${where} names callee method ${rec[6]}, which is not in "methods"`);
   if (!sites.has(site)) fail(`dangling id: an allocation record in ${where} names site ${site}, which is not in "sites"`);
   if (!types.has(type)) fail(`dangling id: an allocation record in ${where} names type ${type}, which is not in "types"`);
 }

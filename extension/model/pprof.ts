@@ -6,8 +6,9 @@
 // calling context and allocated type, as the collapsed and speedscope exports: its stack is, innermost first,
 // `new TYPE` (so `pprof -top` ranks types by flat value), the allocation site (its method at the site's line),
 // then the context's methods up to the thread's first profiled frame. A label `thread` keeps threads apart.
-// Frames above the site carry line 0 (the call tree records methods, not the line of each call); every function
-// has its first line (start_line) and its source file, as a package path (com/acme/Parser.java).
+// A caller frame carries the line of its call (the child node's `line`, docs/format.md; 0 in files without it),
+// and the innermost profiled frame of an allocation made inside a JDK call the line of that call (the record's
+// line); every function has its first line (start_line) and its source file, as a package path (com/acme/Parser.java).
 import { Profile as PprofProfile, StringTable } from 'pprof-format';
 import { recordsOf, walk } from './mct';
 import { MethodEntry, Profile } from './types';
@@ -55,9 +56,11 @@ export function pprofOf(profile: Profile): PprofProfile {
     walk(thread.root, (node, path) => {
       const recs = recordsOf(node);
       if (recs.length === 0) return;
-      // callers, innermost first, each at line 0 (the line of the call is not recorded)
-      const callers = path.map((n) => loc(methodFn(n.m as number), 0)).reverse();
-      for (const [siteId, typeId, count, , bytes] of recs) {
+      // callers, innermost first, each at the line of its call into the next frame (0 where the file has none);
+      // callers[0], the node's own frame, is placed per record below
+      const callers = path.map((n, i) => loc(methodFn(n.m as number), path[i + 1]?.line ?? 0)).reverse();
+      for (const rec of recs) {
+        const [siteId, typeId, count, , bytes] = rec;
         if (count === 0 && bytes === 0) continue;
         const type = profile.types.get(typeId);
         const site = profile.sites.get(siteId);
@@ -70,7 +73,9 @@ export function pprofOf(profile: Profile): PprofProfile {
           stack.push(loc(methodFn(siteMethod), siteLine), ...callers.slice(1));   // the site is in the context's own method
         } else {
           if (siteMethod !== undefined) stack.push(loc(methodFn(siteMethod), siteLine));   // JDK or excluded code charged here
-          stack.push(...callers);
+          // the node's frame at the line of the call the JDK allocated inside (the record's line)
+          if (rec[5] && node.m !== undefined) stack.push(loc(methodFn(node.m), rec[5]), ...callers.slice(1));
+          else stack.push(...callers);
         }
         samples.push({ locationId: stack, value: [count, bytes], label: threadLabel });
       }

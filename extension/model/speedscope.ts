@@ -1,7 +1,7 @@
 // Export to speedscope's file format (https://www.speedscope.app/file-format-schema.json): one "sampled"
 // profile per thread whose samples are the allocating stacks, with the allocated type as the leaf frame
 // (as in the collapsed format), weighted by the metric. Bytes are in unit "bytes", counts in unit "none".
-import { Metric, metricOf } from './aggregate';
+import { ExportMetric, exportValue } from './aggregate';
 import { EXPORT_FRAMES_MAX, FOLDED_FRAME } from './collapsed';
 import { recordsOf, walk } from './mct';
 import { MctNode, Profile } from './types';
@@ -31,7 +31,7 @@ export interface SpeedscopeFile {
   exporter: string;
 }
 
-export function speedscope(profile: Profile, opts: { metric: Metric; name?: string; exporter?: string }): SpeedscopeFile {
+export function speedscope(profile: Profile, opts: { metric: ExportMetric; name?: string; exporter?: string }): SpeedscopeFile {
   const frames: SpeedscopeFrame[] = [];
   const methodFrame = new Map<number, number>();
   const typeFrame = new Map<number, number>();
@@ -82,7 +82,7 @@ export function speedscope(profile: Profile, opts: { metric: Metric; name?: stri
       for (const rec of recs) {
         const type = profile.types.get(rec[1]);
         if (!type) continue;
-        const v = metricOf(type, rec, opts.metric);
+        const v = exportValue(type, rec, opts.metric);
         if (v === 0) continue;
         if (byType) { byType.set(rec[1], (byType.get(rec[1]) ?? 0) + v); continue; }
         const sample = stack.slice();

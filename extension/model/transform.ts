@@ -5,7 +5,7 @@
 //   collapseRecursion a frame whose method is already on the path above it merges into that ancestor
 // Every transform keeps the allocation totals (objects, arrays, elements, bytes) and CPU samples (a folded
 // frame's samples go to its kept caller, as its allocations do); only foldFrames drops calls.
-import { childrenOf, recordsOf, walk } from './mct';
+import { childrenOf, copyRecord, recordKey, recordsOf, walk } from './mct';
 import { AllocRecord, MctNode } from './types';
 
 /**
@@ -20,7 +20,7 @@ export class TreeBuilder {
   /** per node: its children's ids; past 12 children also a method → id map */
   private readonly kidIds: number[][] = [[]];
   private readonly kidMaps = new Map<number, Map<number, number>>();
-  private readonly bigRecs = new Map<number, Map<number, AllocRecord>>();
+  private readonly bigRecs = new Map<number, Map<string, AllocRecord>>();
 
   node(id: number): MctNode {
     return this.nodes[id];
@@ -80,23 +80,23 @@ export class TreeBuilder {
     for (const rec of recs) {
       let same: AllocRecord | undefined;
       if (have.length <= 16) {
-        for (const h of have) if (h[0] === rec[0] && h[1] === rec[1]) same = h;
+        for (const h of have) if (h[0] === rec[0] && h[1] === rec[1] && recordKey(h) === recordKey(rec)) same = h;
       } else {
         let index = this.bigRecs.get(id);
         if (!index) {
-          index = new Map(have.map((h) => [h[0] * 1048576 + h[1], h]));
+          index = new Map(have.map((h) => [recordKey(h), h]));
           this.bigRecs.set(id, index);
         }
-        same = index.get(rec[0] * 1048576 + rec[1]);
+        same = index.get(recordKey(rec));
       }
       if (same) {
         same[2] += rec[2];
         same[3] += rec[3];
         same[4] += rec[4];
       } else {
-        const copy: AllocRecord = [rec[0], rec[1], rec[2], rec[3], rec[4]];
+        const copy = copyRecord(rec);
         have.push(copy);
-        this.bigRecs.get(id)?.set(rec[0] * 1048576 + rec[1], copy);
+        this.bigRecs.get(id)?.set(recordKey(rec), copy);
       }
     }
   }

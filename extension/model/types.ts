@@ -95,8 +95,12 @@ export interface SiteEntry {
   type: number;
 }
 
-/** An allocation record: [site, type, count, elements, bytes]. */
-export type AllocRecord = [site: number, type: number, count: number, elements: number, bytes: number];
+/**
+ * An allocation record: [site, type, count, elements, bytes, line?, callee?]. `line` (docs/format.md): for an
+ * allocation made by code without a node (the JDK) inside a call of the node's method, the source line of that call
+ * in the node's method; absent when the site's own line applies. `callee`: the method id that call invokes.
+ */
+export type AllocRecord = [site: number, type: number, count: number, elements: number, bytes: number, ...lineAndCallee: number[]];
 
 /** One method invocation context (Binder 2006 §2). The root has no `m` and no `calls`. */
 export interface MctNode {
@@ -105,6 +109,8 @@ export interface MctNode {
   a?: AllocRecord[];
   c?: MctNode[];
   folded?: number;
+  /** the line, in the parent's method, of the call that first entered this node (docs/format.md); exact trees only */
+  line?: number;
   /** CPU samples with this frame on top: only in trees built from the threads profile (cpu-flame.ts), never in the file */
   samples?: number;
 }

@@ -58,7 +58,7 @@ test('report: text, collapsed to a file, and errors', async () => {
   assert.match(e1.err, /^heaplens: report needs exactly one profile file\n/);
   const e2 = ctx();
   assert.equal(await runCli(['report', 'x', '--format', 'collapsed', '--metric', 'weight'], e2), 2);
-  assert.equal(e2.err, 'heaplens: option --metric must be one of objects, bytes, arrays, elements, samples (got "weight")\n');
+  assert.equal(e2.err, 'heaplens: option --metric must be one of objects, bytes, arrays, elements, samples, allocations (got "weight")\n');
   // CPU samples: a profile without the threads profile is told so, with the way to get one
   const noCpu = ctx();
   assert.equal(await runCli(['report', dataFile('sample.heaplens'), '--format', 'collapsed', '--metric', 'samples'], noCpu), 2);
@@ -68,6 +68,30 @@ test('report: text, collapsed to a file, and errors', async () => {
   assert.equal(await runCli(['report', 'cut.heaplens'], e3), 1);
   assert.match(e3.err, /^heaplens: .*cut\.heaplens: not a HeapLens profile: the file is truncated or corrupted/);
   assert.equal(e3.err.split('\n').length, 2, 'one line');
+});
+
+test('report --format lines: the hot lines as TSV; collapsed counts allocations (objects + arrays) by default', async () => {
+  const c = ctx();
+  assert.equal(await runCli(['report', dataFile('sample.heaplens'), '--format', 'lines', '--top', '3'], c), 0);
+  assert.equal(c.out, 'file\tline\tmethod\tallocations\tbytes\n'
+    + 'com/acme/Outer.java\t31\tcom.acme.Outer$Inner.run\t6\t144\n'
+    + 'com/acme/Outer.java\t32\tcom.acme.Outer$Inner.run\t4\t128\n'
+    + 'com/acme/Util.java\t6\tcom.acme.Util.grid\t3\t88\n');
+  const d = ctx();
+  assert.equal(await runCli(['report', dataFile('sample.heaplens'), '--format', 'collapsed'], d), 0);
+  // 3 byte[] and 3 String on one stack: allocations count both
+  assert.match(d.out, /^com\.acme\.Main\.main;com\.acme\.Outer\$Inner\.run;byte\[\] 3$/m);
+  assert.match(d.out, /^com\.acme\.Main\.main;com\.acme\.Util\.grid;int\[\]\[\] 1$/m);
+  for (const [args, message] of [
+    [['--format', 'lines', '--metric', 'objects'], 'heaplens: --format lines ranks by --metric allocations (objects + arrays) or bytes\n'],
+    [['--format', 'lines', '--top', '0'], 'heaplens: --top takes a whole number of lines from 1, not "0"\n'],
+    [['--format', 'lines', '--threads'], 'heaplens: --threads applies to --format collapsed\n'],
+    [['--format', 'collapsed', '--top', '3'], 'heaplens: --top applies to --format lines\n'],
+  ] as const) {
+    const e = ctx();
+    assert.equal(await runCli(['report', dataFile('sample.heaplens'), ...args], e), 2);
+    assert.equal(e.err, message);
+  }
 });
 
 test('run: the -javaagent argument (comma between options, colon between list items)', () => {

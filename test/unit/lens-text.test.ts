@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import { parseJavaOutline } from '../../extension/editor/java-outline';
 import { fileLenses } from '../../extension/editor/lens-model';
-import { bytes, hasCallees, heatLevel, hotLineText, inclusiveTitle, lensTitle, lensTooltip, pct, totalsText } from '../../extension/editor/lens-text';
+import { bytes, hasCallees, heatLevel, hotLineText, inclusiveTitle, lensTitle, lensTooltip, pct, splitText, totalsText } from '../../extension/editor/lens-text';
 import { totalsByMethod } from '../../extension/model/by-method';
 import { topLines, totalsByLine } from '../../extension/model/by-line';
 import { loadProfile } from '../../extension/model/load';
@@ -26,26 +26,28 @@ test('number formats', () => {
   assert.equal(pct(0.02), '2%');
   assert.equal(pct(0.0004), '<0.1%');
   assert.equal(pct(0), '0%');
-  assert.equal(totalsText({ objects: 12400, arrays: 38, elements: 9, bytes: 1.2 * 1024 * 1024 }), '12,400 objects · 38 arrays · ~1.2 MiB');
-  assert.equal(totalsText({ objects: 0, arrays: 1, elements: 9, bytes: 56 }), '1 array · ~56 B');
-  assert.equal(totalsText({ objects: 1, arrays: 0, elements: 0, bytes: 16 }), '1 object · ~16 B');
+  // allocations = objects + arrays, as a Java developer counts them
+  assert.equal(totalsText({ objects: 12400, arrays: 38, elements: 9, bytes: 1.2 * 1024 * 1024 }), '12,438 allocations · ~1.2 MiB');
+  assert.equal(totalsText({ objects: 0, arrays: 1, elements: 9, bytes: 56 }), '1 allocation · ~56 B');
+  assert.equal(totalsText({ objects: 1, arrays: 0, elements: 0, bytes: 16 }), '1 allocation · ~16 B');
   // a type the agent could not size: no "~0 B"
-  assert.equal(totalsText({ objects: 3, arrays: 0, elements: 0, bytes: 0 }), '3 objects');
-  assert.equal(totalsText({ objects: 0, arrays: 0, elements: 0, bytes: 0 }), '0 objects · ~0 B');
+  assert.equal(totalsText({ objects: 3, arrays: 0, elements: 0, bytes: 0 }), '3 allocations');
+  assert.equal(totalsText({ objects: 0, arrays: 0, elements: 0, bytes: 0 }), '0 allocations · ~0 B');
+  assert.equal(splitText({ objects: 12400, arrays: 38, elements: 9, bytes: 0 }), '12,400 objects, 38 arrays of 9 elements');
 });
 
 test('WordIndex lenses: one per allocating method, in source order, lambdas with main', () => {
   const { lenses } = demo();
   const rows = lenses.map((l) => `${l.anchor.start.line + 1} ${l.method?.name ?? `(type ${l.typeName})`}: ${lensTitle(l)} | ${inclusiveTitle(l)}`);
   assert.deepEqual(rows, [
-    '14 (type WordIndex): HeapLens (initializers): 1 array · ~56 B (<0.1%) | incl. callees: 1 array · ~56 B (<0.1%)',
-    '34 generateText: HeapLens: 6 objects · 46 arrays · ~1.6 MiB (20%) | incl. callees: 9 objects · 47 arrays · ~1.6 MiB (20%)',
-    '49 tokenize: HeapLens: 80,006 objects · 80,065 arrays · ~4.7 MiB (58%) | incl. callees: 80,014 objects · 80,068 arrays · ~4.7 MiB (58%)',
-    '68 count: HeapLens: 33,653 objects · 32 arrays · ~1.0 MiB (13%) | incl. callees: 33,746 objects · 103 arrays · ~1.0 MiB (13%)',
-    '76 top: HeapLens: 9,699 objects · 27 arrays · ~451 KiB (5.4%) | incl. callees: 9,742 objects · 57 arrays · ~454 KiB (5.5%)',
-    '86 lengthPairs: HeapLens: 13 arrays · ~832 B (<0.1%) | incl. callees: 3 objects · 14 arrays · ~936 B (<0.1%)',
-    '94 indexChunk: HeapLens: no allocations of its own | incl. callees: 57,447 objects · 40,092 arrays · ~3.7 MiB (45%)',
-    '98 main: HeapLens: 2,751 objects · 141 arrays · ~100 KiB (1.2%) | incl. callees: 128,795 objects · 81,800 arrays · ~8.1 MiB (100%)',
+    '14 (type WordIndex): HeapLens (initializers): 1 allocation · ~56 B (<0.1%) | incl. callees: 1 allocation · ~56 B (<0.1%)',
+    '34 generateText: HeapLens: 52 allocations · ~1.6 MiB (20%) | incl. callees: 56 allocations · ~1.6 MiB (20%)',
+    '49 tokenize: HeapLens: 160,071 allocations · ~4.7 MiB (58%) | incl. callees: 160,082 allocations · ~4.7 MiB (58%)',
+    '68 count: HeapLens: 33,685 allocations · ~1.0 MiB (13%) | incl. callees: 33,849 allocations · ~1.0 MiB (13%)',
+    '76 top: HeapLens: 9,726 allocations · ~451 KiB (5.4%) | incl. callees: 9,799 allocations · ~454 KiB (5.5%)',
+    '86 lengthPairs: HeapLens: 13 allocations · ~832 B (<0.1%) | incl. callees: 17 allocations · ~936 B (<0.1%)',
+    '94 indexChunk: HeapLens: no allocations of its own | incl. callees: 97,539 allocations · ~3.7 MiB (45%)',
+    '98 main: HeapLens: 2,892 allocations · ~100 KiB (1.2%) | incl. callees: 210,595 allocations · ~8.1 MiB (100%)',
   ]);
   assert.deepEqual(lenses.filter(hasCallees).map((l) => l.method?.name), ['generateText', 'tokenize', 'count', 'top', 'lengthPairs', 'indexChunk', 'main']);
   const main = lenses[lenses.length - 1];
@@ -55,7 +57,7 @@ test('WordIndex lenses: one per allocating method, in source order, lambdas with
 
 test('lenses over sampled estimates (sampled mode, a JFR recording) say so in the title and the tooltip', () => {
   const top = demo().lenses.find((l) => l.method?.name === 'top')!;
-  assert.equal(lensTitle(top, true), 'HeapLens (estimated): 9,699 objects · 27 arrays · ~451 KiB (5.4%)');
+  assert.equal(lensTitle(top, true), 'HeapLens (estimated): 9,726 allocations · ~451 KiB (5.4%)');
   const tip = lensTooltip(top, 'ESTIMATES from a JFR recording\'s allocation samples (…)').split('\n');
   assert.equal(tip[tip.length - 2], 'ESTIMATES from a JFR recording\'s allocation samples (…)');
   assert.ok(!lensTooltip(top).includes('ESTIMATES'));
@@ -67,7 +69,7 @@ test('a lens equals the model\'s per-method totals when one method is behind it'
   const tokenize = demo().lenses.find((l) => l.method?.name === 'tokenize')!;
   assert.deepEqual(tokenize.totals.self, byMethod.get('demo.WordIndex.tokenize(Ljava/lang/String;)Ljava/util/List;')!.self);
   assert.deepEqual(tokenize.totals.inclusive, byMethod.get('demo.WordIndex.tokenize(Ljava/lang/String;)Ljava/util/List;')!.inclusive);
-  assert.match(lensTooltip(tokenize), /^Allocated by WordIndex\.tokenize itself and by JDK code on its behalf: 80,006 objects/);
+  assert.match(lensTooltip(tokenize), /^Allocated by WordIndex\.tokenize itself and by JDK code on its behalf: 160,071 allocations · ~4\.7 MiB \(80,006 objects, 80,065 arrays of [\d,]+ elements; 58% of the profile's est\. bytes\)\./);
   assert.match(lensTooltip(tokenize), /3 calls in 3 calling contexts, all threads\./);
 });
 
@@ -77,7 +79,7 @@ test('hot lines of the application: text and gutter level', () => {
   assert.equal(top[0].source, 'demo/WordIndex.java');
   assert.equal(top[0].line, 79);
   assert.equal(hotLineText(top[0]), '▲ 9,693 × WordIndex$Entry · ~227 KiB');
-  assert.equal(hotLineText(top[1]), '▲ 13 arrays · int[], int[][] · ~832 B');
+  assert.equal(hotLineText(top[1]), '▲ 13 allocations · int[], int[][] · ~832 B');
   assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((r) => heatLevel(r, 10)), [5, 5, 4, 4, 3, 3, 2, 2, 1, 1]);
   assert.equal(heatLevel(1, 1), 5);
   assert.equal(heatLevel(3, 3), 2);

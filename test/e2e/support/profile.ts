@@ -27,7 +27,8 @@ export interface RawSite {
   type: number;
   line?: number;
 }
-export type RawRecord = [number, number, number, number, number];
+/** [site, type, count, elements, bytes, line?, callee?] (docs/format.md) */
+export type RawRecord = [number, number, number, number, number, ...number[]];
 export interface RawNode {
   m?: number;
   calls?: number;

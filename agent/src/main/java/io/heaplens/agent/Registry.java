@@ -22,6 +22,8 @@ public final class Registry implements Keys.Resolver {
         public volatile String ctorWarning;
         /** Line of each call site (index = call-site number − 1, see Node.callSite); null for unprofiled methods. */
         public volatile int[] callLines;
+        /** The method each call site invokes (same index as callLines; -1 for invokedynamic); null for unprofiled methods. */
+        public volatile int[] callees;
         MethodInfo(int id, String owner, String name, String desc) { this.id = id; this.owner = owner; this.name = name; this.desc = desc; }
     }
 

@@ -41,6 +41,12 @@ public final class Node {
      */
     public int callSite;
     /**
+     * The call site of the parent's method (its number, as {@link #callSite}) that first entered this node: the line
+     * a caller frame shows in exports (docs/format.md, the node's {@code line}). Set once, when the node is made, so
+     * the entry probe's fast path does not touch it; a child entered from two call sites keeps the first.
+     */
+    public int entrySite;
+    /**
      * Inline caches for the call sites of this node's method, indexed by call-site number modulo the (power of two)
      * length: the child last entered from each site. A call site in one context almost always enters the same
      * callee (Hölzle, Chambers, Ungar 1991); a hit costs one array load and a compare instead of a hash lookup.
@@ -48,7 +54,11 @@ public final class Node {
      */
     Node[] siteChildren;
 
-    /** Allocation records, stride 4: key+1 (0 = empty slot), count, elements, bytes. Open addressing on key. */
+    /**
+     * Allocation records, stride 4: key+1 (0 = empty slot), count, elements, bytes. Open addressing on key. A key is
+     * the {@link Keys} key in its low 32 bits and, for allocations charged from code without a node, the call site
+     * (or line) in its high 32 bits (see {@link #recordAt}).
+     */
     private long[] records;
     private int recordCount;
 
@@ -141,6 +151,25 @@ public final class Node {
     @ForceInline
     @Hidden
     long record(int key, long count, long elements, long bytes) {
+        return record((long) key, count, elements, bytes);
+    }
+
+    /**
+     * An allocation made by code without a node of its own (the JDK), charged here: the record is kept apart per
+     * call site this node's frame is inside ({@link #callSite}), so the line that asked for it is known
+     * (docs/format.md, the AllocRecord's line). {@code at} is that call site's number (exact mode) or a source line
+     * (the trees built from stack traces); 0 when none.
+     */
+    @ForceInline
+    @Hidden
+    long recordAt(int key, int at, long count, long elements, long bytes) {
+        return record(key | (long) at << 32, count, elements, bytes);
+    }
+
+    /** The record key of {@link #record}: the low 32 bits are the {@link Keys} key, the high 32 bits {@code at}. */
+    @ForceInline
+    @Hidden
+    private long record(long key, long count, long elements, long bytes) {
         long[] tab = records;
         if (tab != null) {
             int b = (mix(key) & ((tab.length >> 2) - 1)) << 2;
@@ -152,7 +181,7 @@ public final class Node {
     /** The rest of {@link #record}: linear probing from the key's slot, or a new record. */
     @DontInline
     @Hidden
-    private long recordProbing(int key, long count, long elements, long bytes) {
+    private long recordProbing(long key, long count, long elements, long bytes) {
         long[] tab = records;
         if (tab != null) {
             int slots = tab.length >> 2, mask = slots - 1;
@@ -198,7 +227,7 @@ public final class Node {
 
     @DontInline
     @Hidden
-    private void addRecord(int key, long count, long elements, long bytes) {
+    private void addRecord(long key, long count, long elements, long bytes) {
         long[] tab = records;
         if (tab == null) tab = new long[4 * 4];
         else if ((recordCount + 1) * 2 > (tab.length >> 2)) tab = rehashRecords(tab, (tab.length >> 2) * 2);
@@ -214,7 +243,7 @@ public final class Node {
         long[] tab = new long[slots * 4];
         for (int b = 0; b < old.length; b += 4) {
             if (old[b] == 0) continue;
-            int nb = insertRecord(tab, (int) (old[b] - 1));
+            int nb = insertRecord(tab, old[b] - 1);
             tab[nb + 1] = old[b + 1]; tab[nb + 2] = old[b + 2]; tab[nb + 3] = old[b + 3];
             tab[nb] = old[b];
         }
@@ -222,11 +251,17 @@ public final class Node {
     }
 
     @Hidden
-    private static int insertRecord(long[] tab, int key) {
+    private static int insertRecord(long[] tab, long key) {
         int mask = (tab.length >> 2) - 1;
         int i = mix(key) & mask;
         while (tab[i << 2] != 0) i = (i + 1) & mask;
         return i << 2;
+    }
+
+    /** A record key's hash: the {@link Keys} key's own hash when {@code at} is 0, so plain records cost what they did. */
+    @Hidden
+    private static int mix(long key) {
+        return mix((int) key ^ (int) (key >>> 32) * 0x85EBCA6B);
     }
 
     @Hidden
@@ -246,6 +281,9 @@ public final class Node {
     /** The current children table (may contain null slots). For readers. */
     public Node[] childrenSnapshot() { return children; }
 
-    /** The current record table, stride 4 (key+1, count, elements, bytes; key+1 == 0 is an empty slot). */
+    /**
+     * The current record table, stride 4 (key+1, count, elements, bytes; key+1 == 0 is an empty slot). The key's low
+     * 32 bits are the {@link Keys} key, its high 32 bits the call site or line of {@link #recordAt} (0: none).
+     */
     public long[] recordsSnapshot() { return records; }
 }

@@ -7,7 +7,8 @@ import jdk.internal.vm.annotation.ForceInline;
 /**
  * The probes the instrumenter inserts call these static methods. Kept tiny so the JIT inlines them.
  * Profiled methods hold their MCT node in a local and pass it; code without a node (the JDK, excluded packages)
- * calls the {@code j*} variants, which charge the innermost profiled node of the calling thread.
+ * calls the {@code j*} variants, which charge the innermost profiled node of the calling thread, kept apart by the
+ * call that node's frame is inside ({@link Node#callSite}: the line that asked for the allocation).
  * Nothing here calls instrumented code, so the probes never re-enter themselves.
  *
  * Every probe first reads the mode ({@link Mode#current()}, a JIT constant): exact records into the call tree,
@@ -179,7 +180,7 @@ public final class Recorder {
         if (m == Mode.PAUSED) return;
         ThreadState ts = ThreadState.current();
         if (ts.busy != 0) return;                          // the agent's own work: not the program's time either
-        if (m == Mode.EXACT) ts.current.record(key, 1, 0, 0);
+        if (m == Mode.EXACT) { Node c = ts.current; c.recordAt(key, c.callSite, 1, 0, 0); }
         else if (m == Mode.SITES) site(ts, key, 1, 0, 0);
         else if (m == Mode.LIFETIME) Lifetimes.tick(Keys.objectSize(key));
         else other(ts, m, key, 1, 0, 0);
@@ -192,7 +193,7 @@ public final class Recorder {
         if (m == Mode.PAUSED) return;
         ThreadState ts = ThreadState.current();
         if (ts.busy != 0) return;                          // the agent's own work: not the program's time either
-        if (m == Mode.EXACT) ts.current.record(key, 1, length, Layout.arrayBytes(length, elementSize));
+        if (m == Mode.EXACT) { Node c = ts.current; c.recordAt(key, c.callSite, 1, length, Layout.arrayBytes(length, elementSize)); }
         else if (m == Mode.SITES) site(ts, key, 1, length, Layout.arrayBytes(length, elementSize));
         else if (m == Mode.LIFETIME) Lifetimes.tick(Layout.arrayBytes(length, elementSize));
         else other(ts, m, key, 1, length, Layout.arrayBytes(length, elementSize));
@@ -213,7 +214,7 @@ public final class Recorder {
             ts = ThreadState.current();
             if (ts.busy != 0) return;
         }
-        if (m == Mode.EXACT) ts.current.record(key, count, elements, bytes);
+        if (m == Mode.EXACT) { Node c = ts.current; c.recordAt(key, c.callSite, count, elements, bytes); }
         else other(ts, m, key, count, elements, bytes);
     }
 

@@ -13,7 +13,8 @@ import java.util.stream.Stream;
  * (Weighting a sample by the bytes since the previous one, as JEP 331 does, lets an allocation much larger
  * than K take the weight of the small objects before it: the benchmark measured luindex's small types 16–59 %
  * low that way.) Traces keep only the frames the exact mode would show (profiled methods and boundary
- * frames), so the trees look alike in every mode.
+ * frames), so the trees look alike in every mode. A record is kept apart by the line of the innermost profiled frame
+ * (as the exact mode keeps it by call site): the line that asked for the allocation.
  */
 public final class Sampler {
     /** Maps a stack frame to a profiled method's id, or -1 to leave the frame out (implemented by the agent). */
@@ -93,13 +94,14 @@ public final class Sampler {
         if (f == null) return;
         ts.busy++;                      // walking the stack runs JDK code: keep it out of the profile
         try {
-            int[] path = WALKER.walk(new Collect(f));
+            Collect walk = new Collect(f);
+            int[] path = WALKER.walk(walk);
             Node n = tree;
             for (int i = path.length - 1; i >= 0; i--) {
                 if (path[i] < 0) continue;
                 n = n.child(path[i]);
             }
-            n.record(key, count, elements, bytes);
+            n.recordAt(key, Math.max(0, walk.line), count, elements, bytes);
         } catch (Throwable t) {
             // A probe must never throw into the program. The stack cannot be walked everywhere (e.g. a thread
             // the JVM builds while it starts, with no Java caller): the allocation still counts, without a trace.
@@ -126,6 +128,8 @@ public final class Sampler {
     /** Innermost first; frames that are not profiled are -1. */
     private static final class Collect implements Function<Stream<StackWalker.StackFrame>, int[]> {
         private final Frames frames;
+        /** The source line of the innermost profiled frame (the line that asked for the allocation), or -1. */
+        int line = -1;
         Collect(Frames frames) { this.frames = frames; }
 
         /**
@@ -153,6 +157,7 @@ public final class Sampler {
                 out[i] = c.startsWith("io.heaplens.") ? -1
                     : loading ? frames.methodIdByName(c, fr.getMethodName())
                     : frames.methodId(c, fr.getMethodName(), fr.getDescriptor());
+                if (line < 0 && out[i] >= 0) line = fr.getLineNumber();
             }
             return out;
         }

@@ -278,6 +278,7 @@ public final class ThreadState {
             return foldNode;
         }
         cur.cacheChild(site, c);
+        if (c.calls == 0 && c.entrySite == 0) c.entrySite = site;
         c.calls++;
         current = c;
         return c;

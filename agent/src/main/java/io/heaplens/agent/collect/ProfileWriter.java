@@ -78,6 +78,7 @@ final class ProfileWriter {
         treeBytes = 0;
         Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
         boolean gzip = compress(fin);
+        if (fin) sizes.rescanNextTime();
         // The final write once (gzip's default level: a 35 MB profile became 3.9 MB in 1.3 s, level 1 gave 6.0 MB in
         // 0.6 s); periodic writes with compress=on at the fastest level.
         int level = fin ? Deflater.DEFAULT_COMPRESSION : Deflater.BEST_SPEED;
@@ -137,38 +138,46 @@ final class ProfileWriter {
     private void thread(Json j, ThreadState ts) throws IOException {
         Tables.threadHead(j, ts);
         j.name("root");
-        node(j, ts.root);
+        node(j, ts.root, null, true);
         // The other modes' structures, present once a mode wrote into them (docs/format.md "Modes").
-        if (!empty(ts.sites)) { j.name("sites"); node(j, ts.sites); }
-        if (!empty(ts.siteTraces)) { j.name("siteTraces"); node(j, ts.siteTraces); }
-        if (!empty(ts.sampled)) { j.name("sampled"); node(j, ts.sampled); }
+        if (!empty(ts.sites)) { j.name("sites"); node(j, ts.sites, null, false); }
+        if (!empty(ts.siteTraces)) { j.name("siteTraces"); node(j, ts.siteTraces, null, false); }
+        if (!empty(ts.sampled)) { j.name("sampled"); node(j, ts.sampled, null, false); }
         j.end('}');
     }
 
     private static boolean empty(Node n) { return n.recordsSnapshot() == null && n.childrenSnapshot() == null; }
 
-    private void node(Json j, Node n) throws IOException {
+    /** @param callSites the exact tree: records kept apart by call-site number, not by line (RecordRows) */
+    private void node(Json j, Node n, Registry.MethodInfo parent, boolean callSites) throws IOException {
         nodes++;
         treeBytes += NODE_OBJECT_BYTES;
         j.begin('{');
         if (n.method >= 0) {
             methods.set(n.method);
             j.field("m", n.method).field("calls", n.calls);
+            int[] lines = parent != null ? parent.callLines : null;
+            int at = n.entrySite;
+            if (callSites && lines != null && at > 0 && at <= lines.length && lines[at - 1] > 0) j.field("line", lines[at - 1]);
         }
         if (n.folded > 0) j.field("folded", n.folded);
         long[] rec = n.recordsSnapshot();
         if (rec != null) treeBytes += 16 + 8L * rec.length;
         if (rec != null) {
             j.name("a").begin('[');
-            for (int b = 0; b < rec.length; b += 4) {
-                if (rec[b] == 0) continue;
-                int key = (int) (rec[b] - 1);
+            for (long[] r : RecordRows.of(n, callSites, registry)) {
+                int key = (int) r[RecordRows.KEY];
                 int site = Keys.site(key), type = Keys.type(key);
-                long count = rec[b + 1], bytes = rec[b + 3];
-                bytes = Tables.bytes(registry.typeById(type), sizes, count, bytes);
+                long count = r[RecordRows.COUNT];
+                long bytes = Tables.bytes(registry.typeById(type), sizes, count, r[RecordRows.BYTES]);
                 sites.set(site);
                 types.set(type);
-                j.numbers(site, type, count, rec[b + 2], bytes);
+                long line = r[RecordRows.LINE], callee = r[RecordRows.CALLEE];
+                if (line > 0 && callee >= 0) {
+                    methods.set((int) callee);
+                    j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes, line, callee);
+                } else if (line > 0) j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes, line);
+                else j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes);
             }
             j.end(']');
         }
@@ -176,7 +185,8 @@ final class ProfileWriter {
         if (children != null) treeBytes += 2 * (16 + 4L * children.length);   // the node table and its id table
         if (children != null) {
             j.name("c").begin('[');
-            for (Node c : children) if (c != null) node(j, c);
+            Registry.MethodInfo self = n.method >= 0 ? registry.methodById(n.method) : null;
+            for (Node c : children) if (c != null) node(j, c, self, callSites);
             j.end(']');
         }
         j.end('}');

@@ -31,6 +31,12 @@ public final class TypeSizes {
         return s;
     }
 
+    /**
+     * The next lookup of a class not seen yet scans the loaded classes again, however recent the last scan: the final
+     * write must size the classes loaded during the last second (a short run's classes, all of them).
+     */
+    public void rescanNextTime() { lastScan = 0; }
+
     private Class<?> find(String name) {
         Class<?> c = loaded.get(name);
         if (c == null && inst != null && System.currentTimeMillis() - lastScan > 900) {

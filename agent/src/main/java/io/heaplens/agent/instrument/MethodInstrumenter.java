@@ -68,6 +68,7 @@ final class MethodInstrumenter implements Opcodes {
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) original.add(i);
         int line = -1;
         List<Integer> callLines = new ArrayList<>();
+        List<Integer> callees = new ArrayList<>();
         for (AbstractInsnNode insn : original) {
             if (insn instanceof LineNumberNode) { line = ((LineNumberNode) insn).line; continue; }
             int op = insn.getOpcode();
@@ -75,12 +76,16 @@ final class MethodInstrumenter implements Opcodes {
             else {
                 if (mct && op >= INVOKEVIRTUAL && op <= INVOKEDYNAMIC) {
                     callLines.add(line);
+                    // what the call invokes: the hover of a line names the JDK method its allocations were made inside
+                    callees.add(insn instanceof MethodInsnNode
+                        ? registry.method(((MethodInsnNode) insn).owner, ((MethodInsnNode) insn).name, ((MethodInsnNode) insn).desc).id : -1);
                     mn.instructions.insertBefore(insn, Probes.callSite(nodeLocal, callLines.size()));
                 }
                 if (probeAllocations) allocation(insn, op, line);
             }
         }
         if (mct) info.callLines = callLines.stream().mapToInt(Integer::intValue).toArray();
+        if (mct) info.callees = callees.stream().mapToInt(Integer::intValue).toArray();
         if (mct) {
             LabelNode start = new LabelNode();
             InsnList prologue = new InsnList();

@@ -29,7 +29,8 @@ final class DeltaTracker {
     private static final class Mirror {
         final long id;
         long calls, folded;
-        final Map<Integer, long[]> records = new HashMap<>();
+        /** by RecordRows.mergeKey */
+        final Map<List<Long>, long[]> records = new HashMap<>();
         Mirror(long id) { this.id = id; }
     }
 
@@ -108,22 +109,24 @@ final class DeltaTracker {
         long calls = n.calls, folded = n.folded;
         boolean changed = fresh || calls != m.calls || folded != m.folded;
         List<long[]> recs = null;
-        long[] tab = n.recordsSnapshot();
-        if (tab != null) {
-            for (int b = 0; b < tab.length; b += 4) {
-                if (tab[b] == 0) continue;
-                int key = (int) (tab[b] - 1);
-                long count = tab[b + 1], elements = tab[b + 2], arrayBytes = tab[b + 3];
+        if (n.recordsSnapshot() != null) {
+            for (long[] r : io.heaplens.agent.collect.RecordRows.of(n, tree.equals("root"), registry)) {
+                int key = (int) r[0];
+                long line = r[1], callee = r[5];
+                long count = r[2], elements = r[3], arrayBytes = r[4];
                 int site = Keys.site(key), type = Keys.type(key);
                 TypeInfo ti = registry.typeById(type);
                 long est = Tables.bytes(ti, sizes, count, arrayBytes);
                 if (ti.array) arrays += count; else objects += count;
                 bytes += est;
-                long[] sent = m.records.get(key);
+                List<Long> recordKey = io.heaplens.agent.collect.RecordRows.mergeKey(r);
+                long[] sent = m.records.get(recordKey);
                 if (sent != null && sent[0] == count && sent[1] == elements && sent[2] == est) continue;
-                m.records.put(key, new long[] {count, elements, est});
+                m.records.put(recordKey, new long[] {count, elements, est});
                 if (recs == null) recs = new java.util.ArrayList<>();
-                recs.add(new long[] {site, type, count, elements, est});
+                recs.add(line > 0 && callee >= 0 ? new long[] {site, type, count, elements, est, line, callee}
+                    : line > 0 ? new long[] {site, type, count, elements, est, line} : new long[] {site, type, count, elements, est});
+                if (line > 0 && callee >= 0) needMethod((int) callee, newMethods);
                 need(site, type, newSites, newTypes);
             }
         }

@@ -1,0 +1,68 @@
+package io.heaplens.agent.collect;
+
+import io.heaplens.agent.Registry;
+import io.heaplens.runtime.Keys;
+import io.heaplens.runtime.Node;
+import io.heaplens.runtime.Recorder;
+import io.heaplens.runtime.ThreadState;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * JDK allocations (the probes of code without a node) are kept apart by the call site the innermost profiled frame is
+ * inside, and written as rows with that call's line and callee; call sites on one line with one callee merge.
+ */
+class RecordRowsTest {
+    @Test
+    void jdkAllocationsLandOnTheLineOfTheCallTheyWereMadeInside() throws Exception {
+        Registry registry = new Registry();
+        Keys.resolver = registry;
+        Registry.MethodInfo caller = registry.method("t/Caller", "run", "()V");
+        Registry.MethodInfo split = registry.method("java/lang/String", "split", "(Ljava/lang/String;)[Ljava/lang/String;");
+        Registry.MethodInfo trim = registry.method("java/lang/String", "trim", "()Ljava/lang/String;");
+        caller.profiled = true;
+        caller.callLines = new int[] {10, 12, 12, 13};
+        caller.callees = new int[] {trim.id, split.id, split.id, -1};
+        int jdkKey = registry.singleKey(registry.site(split.id, 4, 3124, "new", "Ljava/util/ArrayList;"));
+        int ownKey = registry.singleKey(registry.site(caller.id, 20, 11, "new", "Lt/Row;"));
+
+        AtomicReference<Node> node = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            ThreadState ts = ThreadState.current();
+            Node n = ts.root.child(caller.id);
+            ts.current = n;
+            n.callSite = 1; Recorder.jobj(jdkKey);                       // line 10, inside trim
+            n.callSite = 2; Recorder.jobj(jdkKey); Recorder.jobj(jdkKey); // line 12, inside split
+            n.callSite = 3; Recorder.jobj(jdkKey);                       // line 12 again, another call of split
+            n.callSite = 4; Recorder.jarr(5, jdkKey, 4);                 // line 13, an invokedynamic: no callee
+            Recorder.obj(n, ownKey);                                     // its own `new`: the site's line
+            ts.current = ts.root;
+            node.set(n);
+        });
+        t.start();
+        t.join();
+
+        List<String> rows = new ArrayList<>();
+        for (long[] r : RecordRows.of(node.get(), true, registry)) {
+            rows.add((r[RecordRows.KEY] == jdkKey ? "jdk" : r[RecordRows.KEY] == ownKey ? "own" : "?") + " line " + r[RecordRows.LINE]
+                + " callee " + r[RecordRows.CALLEE] + " count " + r[RecordRows.COUNT] + " elements " + r[RecordRows.ELEMENTS]);
+        }
+        rows.sort(null);
+        assertEquals(List.of(
+            "jdk line 10 callee " + trim.id + " count 1 elements 0",
+            "jdk line 12 callee " + split.id + " count 3 elements 0",
+            "jdk line 13 callee -1 count 1 elements 5",
+            "own line 0 callee -1 count 1 elements 0"), rows);
+
+        // the trees built from stack traces hold the line itself in the key (no callee)
+        List<String> traced = new ArrayList<>();
+        for (long[] r : RecordRows.of(node.get(), false, registry)) traced.add(r[RecordRows.LINE] + "/" + r[RecordRows.COUNT]);
+        traced.sort(null);
+        assertEquals(List.of("0/1", "1/1", "2/2", "3/1", "4/1"), traced, "call-site numbers read as lines when not in the exact tree");
+    }
+}
