@@ -40,7 +40,7 @@ class AccountPatternsTest {
         assertEquals("exact", o.liveness);
         assertEquals(200, o.snapshotMillis);
         assertEquals(List.of("mode 'accounts' needs account patterns (accounts=a.b,c.d.*)"), Options.parse("mode=accounts").errors);
-        assertEquals(List.of("option 'accounts': 'a..b' is not a package pattern (a.b, a.b.* or *)", "option 'liveness' must be off, sampled or exact, not 'maybe'"),
+        assertEquals(List.of("option 'accounts': 'a..b' is not a package pattern (a.b, a.b.* or *)", "option 'liveness' must be off, sampled, exact or auto, not 'maybe'"),
             Options.parse("accounts=x,a..b,liveness=maybe").errors);
     }
 }
