@@ -20,6 +20,8 @@ export interface ProfileSource {
   readonly label: string;
   /** changes whenever the data changes */
   readonly revision: number;
+  /** why the profile cannot be read, when it cannot */
+  readonly error?: string;
   /** the profile (cached per revision); undefined when it cannot be read */
   profile(): Profile | undefined;
 }
@@ -55,7 +57,7 @@ class FileSource implements ProfileSource {
   }
 }
 
-class LiveSource implements ProfileSource {
+export class LiveSource implements ProfileSource {
   readonly ref: SourceRef;
   revision = 0;
   ended = false;
@@ -140,6 +142,16 @@ export class ProfileSources implements vscode.Disposable {
     if (fromTab) src.fromTab = true;
     this.promote(src);
     return src;
+  }
+
+  /**
+   * The live source of a running session (created and made active when it is not known yet), for the views
+   * that follow the same session as the editor; undefined when the session has no live channel.
+   */
+  liveSource(session: vscode.DebugSession): LiveSource | undefined {
+    this.dismissed.delete(session.id);
+    this.attachLive(session);
+    return this.stack.find((x): x is LiveSource => x instanceof LiveSource && x.sessionId === session.id);
   }
 
   /** Brings a source to the front (the "choose profile" command). */

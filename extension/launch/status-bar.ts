@@ -73,10 +73,10 @@ export class ProfilingStatus implements vscode.Disposable {
         `${st.objects.toLocaleString()} objects${typeof st.arrays === 'number' ? ` and ${st.arrays.toLocaleString()} arrays` : ' (arrays not counted)'}, ~${compact(st.bytes)}B in all (estimated)`,
         `${compact(st.objectsPerSecond)} objects/s, ~${compact(st.bytesPerSecond)}B/s`,
         `${st.nodes.toLocaleString()} call-tree nodes${st.coalesced ? `, ${st.coalesced} updates coalesced` : ''}`,
-        `Click to ${st.paused ? 'resume' : 'pause'} profiling`,
+        'Click for the live flame tree and the session\'s actions',
       ].join('\n')
       : `HeapLens — ${s.name}: waiting for the agent`;
-    this.item.command = st?.paused ? COMMANDS.resumeProfiling : COMMANDS.pauseProfiling;
+    this.item.command = COMMANDS.sessionActions;
     this.item.show();
   }
 
