@@ -17,6 +17,8 @@ import { panelHtml } from './html';
 import { HeapViewData } from '../heap/view-data';
 import { openSource } from './source';
 import { COMMANDS } from '../commands';
+import { snapshots } from '../launch/snapshots';
+import { profilePicks, savedProfiles } from './profile-picks';
 
 export interface ControllerOptions {
   title: string;
@@ -24,6 +26,8 @@ export interface ControllerOptions {
   /** the live session's snapshot request (absent for saved profiles) */
   snapshot?: (gc?: boolean) => void;
   log?: (line: string) => void;
+  /** the file shown, when it is one (not offered as its own baseline) */
+  file?: string;
   /** the Heap view asked for the paths from GC roots to a class */
   heapPaths?: (className: string) => void;
 }
@@ -170,12 +174,23 @@ export class WebviewController implements vscode.Disposable {
     void vscode.window.showInformationMessage(`HeapLens: exported to ${vscode.workspace.asRelativePath(target)}`);
   }
 
+  /** The Diff tab's "compare with": this window's snapshots, the workspace's saved profiles, or a file. */
   private async pickBaseline(): Promise<void> {
-    const uris = await vscode.window.showOpenDialog({
-      canSelectMany: false, filters: { 'HeapLens profiles': ['heaplens'] }, openLabel: 'Compare with',
-      title: 'HeapLens: the baseline profile (before)',
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const shown = this.options.file;
+    const picks = profilePicks({
+      live: [], snapshots: snapshots().filter((s) => s.file !== shown),
+      saved: savedProfiles(folders).filter((f) => f.file !== shown), now: Date.now(), relative: (f) => vscode.workspace.asRelativePath(f),
     });
-    const file = uris?.[0]?.fsPath;
+    const pick = await vscode.window.showQuickPick(picks, { placeHolder: 'The baseline profile (before) to compare this one with', matchOnDescription: true });
+    let file = pick?.pick === 'file' ? pick.file : undefined;
+    if (pick?.pick === 'browse') {
+      const uris = await vscode.window.showOpenDialog({
+        canSelectMany: false, filters: { 'HeapLens profiles': ['heaplens'] }, openLabel: 'Compare with',
+        title: 'HeapLens: the baseline profile (before)',
+      });
+      file = uris?.[0]?.fsPath;
+    }
     if (!file || !fs.existsSync(file)) return;
     try {
       this.baseline = { profile: loadProfile(file).file, title: path.basename(file) };

@@ -13,7 +13,7 @@ import { snapshots } from '../launch/snapshots';
 import { setting } from '../settings';
 import { showLive } from './live-view';
 import { profilePicks, savedProfiles } from './profile-picks';
-import { sessionActions } from './session-actions';
+import { sessionActionList } from './session-actions';
 
 export interface PanelsApi {
   showProfile(profile: Profile | ProfileFile, opts?: ShowOptions): ProfileView;
@@ -85,4 +85,20 @@ export function registerPanels(context: vscode.ExtensionContext, output: vscode.
     connect: (d) => { deps = d; },
     showLive: (session) => live(session),
   };
+}
+
+/** The status bar item's click: the session's live flame tree and actions. */
+async function sessionActions(launch: LaunchApi | undefined, live: (s: vscode.DebugSession) => ProfileView | undefined): Promise<void> {
+  const session = launch?.session();
+  if (!session) {
+    void vscode.window.showInformationMessage('HeapLens: no profiling session is running.');
+    return;
+  }
+  const stats = launch!.lastStats();
+  const items = sessionActionList(!!stats?.paused, !!launch!.live(session.id));
+  const pick = await vscode.window.showQuickPick(items, { placeHolder: `HeapLens — ${session.name}` });
+  if (!pick) return;
+  if (pick.live) live(session);
+  else if (pick.stop) await vscode.debug.stopDebugging(session);
+  else if (pick.command) await vscode.commands.executeCommand(pick.command);
 }
