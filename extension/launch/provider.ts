@@ -3,6 +3,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { HeapLensConfig } from './config';
+import { newConfiguration } from './new-config';
 import { resolveWithJavaExtension } from './java-extension';
 import { JdkChecks } from './jdk';
 import { applyJavaHomeSetting, checkEnv, SETTING_LABEL, showJdkProblem } from './jdk-ui';
@@ -17,7 +18,20 @@ export class HeapLensConfigurationProvider implements vscode.DebugConfigurationP
   constructor(private readonly ctx: vscode.ExtensionContext, private readonly log: (m: string) => void,
     private readonly jdks = new JdkChecks(), private readonly reportError: (m: string) => void = () => undefined) {}
 
-  provideDebugConfigurations(): vscode.DebugConfiguration[] {
+  /** Add Configuration…: one configuration (new-config.ts), named apart from the launch.json's others. */
+  provideDebugConfigurations(folder?: vscode.WorkspaceFolder): vscode.DebugConfiguration[] {
+    const doc = vscode.window.activeTextEditor?.document;
+    const ws = folder ?? (doc ? vscode.workspace.getWorkspaceFolder(doc.uri) : undefined) ?? vscode.workspace.workspaceFolders?.[0];
+    const taken = (vscode.workspace.getConfiguration('launch', ws?.uri).get<Array<{ name?: string }>>('configurations') ?? []).map((c) => String(c.name));
+    return [newConfiguration({
+      folder: ws?.uri.scheme === 'file' ? ws.uri.fsPath : undefined,
+      javaFile: doc?.languageId === 'java' ? { name: doc.fileName, text: doc.getText() } : undefined,
+      taken,
+    }) as vscode.DebugConfiguration];
+  }
+
+  /** The Run and Debug view's dynamic list: the current file and attaching to a running JVM. */
+  dynamicConfigurations(): vscode.DebugConfiguration[] {
     const configs: vscode.DebugConfiguration[] = [];
     const doc = vscode.window.activeTextEditor?.document;
     if (doc?.languageId === 'java') {

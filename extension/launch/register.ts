@@ -43,7 +43,7 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
   ctx.subscriptions.push(
     status,
     vscode.debug.registerDebugConfigurationProvider('heaplens', provider),
-    vscode.debug.registerDebugConfigurationProvider('heaplens', { provideDebugConfigurations: () => provider.provideDebugConfigurations() },
+    vscode.debug.registerDebugConfigurationProvider('heaplens', { provideDebugConfigurations: () => provider.dynamicConfigurations() },
       vscode.DebugConfigurationProviderTriggerKind.Dynamic),
     vscode.debug.registerDebugAdapterDescriptorFactory('heaplens', {
       createDebugAdapterDescriptor(session) {
