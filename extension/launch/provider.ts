@@ -4,6 +4,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { HeapLensConfig } from './config';
 import { newConfiguration } from './new-config';
+import { takeDumpAtNextRun } from './dump-next-run';
 import { resolveWithJavaExtension } from './java-extension';
 import { JdkChecks } from './jdk';
 import { applyJavaHomeSetting, checkEnv, SETTING_LABEL, showJdkProblem } from './jdk-ui';
@@ -89,6 +90,12 @@ export class HeapLensConfigurationProvider implements vscode.DebugConfigurationP
       trusted: vscode.workspace.isTrusted,
       client: `vscode ${vscode.version}`,
     };
+    // "Why is it still alive?" asked for a heap dump at the end of this run (dump-next-run.ts)
+    const dump = config.request === 'launch' ? takeDumpAtNextRun(cfg, cfg.__heaplens.profileDir) : undefined;
+    if (dump) {
+      cfg.heapDumpAtExit = dump;
+      this.log(`HeapLens: this run dumps the heap when it ends (${dump}), as asked from "Why is it still alive?"`);
+    }
     return config;
   }
 }

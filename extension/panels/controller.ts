@@ -18,6 +18,7 @@ import { HeapViewData } from '../heap/view-data';
 import { openSource } from './source';
 import { COMMANDS } from '../commands';
 import { snapshots } from '../launch/snapshots';
+import { requestDumpAtNextRun } from '../launch/dump-next-run';
 import { profilePicks, savedProfiles } from './profile-picks';
 
 export interface ControllerOptions {
@@ -118,7 +119,7 @@ export class WebviewController implements vscode.Disposable {
         await openSource(msg.frame);
         return;
       case 'whyAlive':
-        await whyAlive(msg.className, dumpAtExit(this.profile));
+        await whyAlive(msg.className, dumpAtExit(this.profile), this.profile?.meta?.final === true && !this.options.live);
         return;
       case 'snapshot':
         if (this.options.snapshot) this.options.snapshot(msg.gc === true);
@@ -216,7 +217,22 @@ export function dumpAtExit(profile: ProfileFile | undefined): string | undefined
   return typeof f === 'string' && fs.existsSync(f) ? f : undefined;
 }
 
-export async function whyAlive(className: string, file?: string): Promise<void> {
+export async function whyAlive(className: string, file?: string, finished = false): Promise<void> {
+  if (!file && finished) {
+    // a finished program cannot be dumped any more: say what the answer needs, and offer it for the next run
+    const NEXT = 'Dump the Heap at the End of the Next Run';
+    const OPEN = 'Open a Heap Dump…';
+    const pick = await vscode.window.showInformationMessage(
+      `HeapLens: what keeps ${className} alive is read from a heap dump, and this profile's program ended without one. `
+      + 'The next "Profile Memory" run can dump the heap as it ends; its profile then answers the question.', NEXT, OPEN);
+    if (pick === NEXT) {
+      requestDumpAtNextRun();
+      vscode.window.setStatusBarMessage('HeapLens: the next run dumps the heap when it ends', 8000);
+    } else if (pick === OPEN) {
+      await vscode.commands.executeCommand(COMMANDS.showRetention, { className });
+    }
+    return;
+  }
   const commands = await vscode.commands.getCommands(true);
   if (!commands.includes(COMMANDS.showRetention)) {
     void vscode.window.showInformationMessage(`HeapLens: heap retention is not available in this build, so what keeps ${className} alive cannot be shown.`);

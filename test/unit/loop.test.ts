@@ -113,3 +113,34 @@ test('the status bar item\'s actions: the live flame tree first, never a silent 
   assert.equal(paused[0].command, COMMANDS.resumeProfiling);
   assert.equal(paused.some((a) => a.live), false);
 });
+
+test('Add Configuration: one configuration, a name not taken yet, the build\'s real class folder', async () => {
+  const { newConfiguration, uniqueName, layoutOf } = await import('../../extension/launch/new-config');
+  const maven = fs.mkdtempSync(path.join(tmp, 'mvn-'));
+  fs.writeFileSync(path.join(maven, 'pom.xml'), '<project/>');
+  const gradle = fs.mkdtempSync(path.join(tmp, 'gradle-'));
+  fs.writeFileSync(path.join(gradle, 'build.gradle.kts'), '');
+  const plain = fs.mkdtempSync(path.join(tmp, 'plain-'));
+  assert.deepEqual([layoutOf(maven), layoutOf(gradle), layoutOf(plain), layoutOf(undefined)], ['maven', 'gradle', 'none', 'none']);
+  const javaFile = { name: 'App.java', text: 'package com.acme;\npublic class App { public static void main(String[] a) {} }' };
+  assert.deepEqual(newConfiguration({ folder: maven, javaFile, taken: ['Profile Memory: App'] }), {
+    type: 'heaplens', request: 'launch', name: 'Profile Memory: App (2)', mainClass: 'com.acme.App', classPaths: ['${workspaceFolder}/target/classes'],
+  });
+  assert.deepEqual(newConfiguration({ folder: gradle, javaFile, taken: [] }).classPaths, ['${workspaceFolder}/build/classes/java/main']);
+  assert.deepEqual(newConfiguration({ folder: plain, javaFile, taken: [] }), {
+    type: 'heaplens', request: 'launch', name: 'Profile Memory: Current File', mainClass: '${file}',
+  });
+  assert.equal(uniqueName('P', ['P', 'P (2)', 'P (4)']), 'P (3)');
+});
+
+test('"Why is it still alive?" on a finished profile: a dump at the end of the next run, once', async () => {
+  const { requestDumpAtNextRun, takeDumpAtNextRun, dumpAtNextRunRequested } = await import('../../extension/launch/dump-next-run');
+  const at = new Date(2026, 10, 25, 3, 15, 0);
+  assert.equal(takeDumpAtNextRun({}, '/w/.heaplens', at), undefined);
+  requestDumpAtNextRun();
+  assert.equal(dumpAtNextRunRequested(), true);
+  // a configuration with its own dump keeps it, and the request waits for the next run
+  assert.equal(takeDumpAtNextRun({ heapDumpAtExit: '/mine.hprof' }, '/w/.heaplens', at), undefined);
+  assert.equal(takeDumpAtNextRun({}, '/w/.heaplens', at), path.join('/w/.heaplens', 'heap-at-exit-20261125-031500.hprof'));
+  assert.equal(takeDumpAtNextRun({}, '/w/.heaplens', at), undefined);
+});
