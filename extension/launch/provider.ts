@@ -7,7 +7,7 @@ import { newConfiguration } from './new-config';
 import { takeDumpAtNextRun } from './dump-next-run';
 import { resolveWithJavaExtension } from './java-extension';
 import { JdkChecks } from './jdk';
-import { applyJavaHomeSetting, checkEnv, SETTING_LABEL, showJdkProblem } from './jdk-ui';
+import { applyJavaHomeSetting, checkEnv, LaunchJdkFix, SETTING_LABEL, showJdkProblem } from './jdk-ui';
 
 export const RESTRICTED = 'HeapLens does not run programs in a restricted workspace. Trust this workspace (Workspaces: Manage Workspace Trust) to profile it.';
 
@@ -67,6 +67,9 @@ export class HeapLensConfigurationProvider implements vscode.DebugConfigurationP
   async resolveDebugConfigurationWithSubstitutedVariables(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration | undefined> {
     const cfg = config as unknown as HeapLensConfig;
     if (config.request === 'attach' && !config.processId) return undefined; // the picker was dismissed
+    // the configuration's own JDK: a failure is fixed in launch.json, since it wins over the setting
+    const own: LaunchJdkFix | undefined = cfg.javaExec ? { folder, name: config.name, field: 'javaExec' }
+      : cfg.javaHome ? { folder, name: config.name, field: 'javaHome' } : undefined;
     // heaplens.javaHome before the Java extension: a JDK the user chose for HeapLens wins over the project's
     const fromSetting = applyJavaHomeSetting(folder, cfg);
     await resolveWithJavaExtension(folder, cfg, this.log);
@@ -76,7 +79,7 @@ export class HeapLensConfigurationProvider implements vscode.DebugConfigurationP
       if (!jdk.ok) {
         this.log(`error: ${jdk.message}`);
         this.reportError(jdk.message);
-        void showJdkProblem(jdk.message);
+        void showJdkProblem(jdk.message, own);
         return undefined;
       }
       this.log(`HeapLens: Java ${jdk.jdk.version} (${jdk.jdk.java})`);

@@ -144,3 +144,27 @@ test('"Why is it still alive?" on a finished profile: a dump at the end of the n
   assert.equal(takeDumpAtNextRun({}, '/w/.heaplens', at), path.join('/w/.heaplens', 'heap-at-exit-20261125-031500.hprof'));
   assert.equal(takeDumpAtNextRun({}, '/w/.heaplens', at), undefined);
 });
+
+test('one JDK search order: README, the walkthrough and "Check the Java Runtime" name the same places in the same order', async () => {
+  const { JDK_ORDER } = await import('../../extension/launch/jdk');
+  const root = path.join(__dirname, '..', '..', '..');
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const walkthrough = JSON.stringify(pkg.contributes.walkthroughs);
+  const places = [/javaHome/, /heaplens\.javaHome/, /Java extension's project JDK/, /JAVA_HOME/, /PATH/];
+  /** where each place is first named after the previous one (−1: missing or out of order) */
+  const order = (text: string): number[] => {
+    let from = 0;
+    return places.map((re) => {
+      const m = re.exec(text.slice(from));
+      if (!m) return -1;
+      from += m.index + m[0].length;
+      return from;
+    });
+  };
+  const readmeOrder = readme.slice(readme.indexOf('HeapLens uses, in this order'), readme.indexOf('HeapLens uses, in this order') + 300);
+  const walkOrder = walkthrough.slice(walkthrough.indexOf('It uses the launch configuration'), walkthrough.indexOf('It uses the launch configuration') + 300);
+  for (const [name, text] of [['README', readmeOrder], ['walkthrough', walkOrder], ['Check the Java Runtime', JDK_ORDER]]) {
+    assert.ok(order(text).every((i) => i > 0), `${name} does not name the JDK places in the order: ${text}`);
+  }
+});
