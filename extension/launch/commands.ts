@@ -73,7 +73,8 @@ export async function profileJavaConfiguration(): Promise<void> {
   const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: 'Java launch configuration to profile' });
   if (!pick) return;
   const config: vscode.DebugConfiguration = { ...pick.config, type: 'heaplens', request: 'launch', name: `Profile Memory: ${pick.config.name}` };
-  await vscode.debug.startDebugging(pick.folder, config);
+  // a session HeapLens starts itself can keep VS Code's Run and Debug view (empty Variables, Watch, Call Stack) shut
+  await vscode.debug.startDebugging(pick.folder, config, { suppressDebugView: true });
 }
 
 /**

@@ -168,3 +168,25 @@ test('one JDK search order: README, the walkthrough and "Check the Java Runtime"
     assert.ok(order(text).every((i) => i > 0), `${name} does not name the JDK places in the order: ${text}`);
   }
 });
+
+test('the accounts mode\'s status bar figures: the last snapshot\'s counts of the named accounts', async () => {
+  const { accountedFigures } = await import('../../extension/launch/accounted');
+  const root = path.join(__dirname, '..', '..', '..');
+  const base = JSON.parse(fs.readFileSync(path.join(root, 'test', 'unit', 'data', 'sample.heaplens'), 'utf8'));
+  const file = path.join(tmp, 'accounts.heaplens');
+  assert.equal(accountedFigures(path.join(tmp, 'missing.heaplens')), undefined);
+  fs.writeFileSync(file, JSON.stringify(base));
+  assert.equal(accountedFigures(file), undefined);                    // no accounts section (yet)
+  base.accounts = {
+    mode: 'accounts', names: ['(unaccounted)', 'srv.http.*', 'srv.cache'], liveness: { kind: 'exact', every: 1, tracked: 10, refunded: 2 }, gcs: 3,
+    snapshots: [
+      { seq: 1, time: 1, reason: 'periodic', gc: false, gcs: 1, rows: [[2, 'srv.cache.Entry', 10, 240, 10, 240, 0, 0]] },
+      { seq: 2, time: 2, reason: 'periodic', gc: false, gcs: 3, rows: [
+        [0, 'java.lang.String', 1000, 24000, 5, 120, 0, 0], [1, 'srv.http.Request', 300, 7200, 2, 48, 0, 0],
+        [2, 'srv.cache.Entry', 50, 1200, 48, 1152, 40, 2], [2, 'byte[]', 50, 4000, 48, 3840, 40, 2]] },
+    ],
+  };
+  fs.writeFileSync(file, JSON.stringify(base));
+  // the last snapshot, (unaccounted) left out: 300 + 50 + 50 allocated, 2 + 48 + 48 live
+  assert.deepEqual(accountedFigures(file), { objects: 400, bytes: 12400, accounts: 2, liveObjects: 98, liveBytes: 5040 });
+});
