@@ -138,8 +138,10 @@ export class ProfileSources implements vscode.Disposable {
     if (!src) {
       src = new FileSource(file);
       this.watch(src);
+      // only a profile first opened in a tab goes with its tab; a session's saved profile (opened at the run's
+      // end) stays until another replaces it or the user drops it from the picker
+      src.fromTab = fromTab;
     }
-    if (fromTab) src.fromTab = true;
     this.promote(src);
     return src;
   }
