@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { collapsedText } from '../model/collapsed';
 import { cpuExportText } from '../model/cpu-export';
 import { loadProfile } from '../model/load';
-import { validateProfile } from '../model/parse';
+import { trustedProfile } from '../model/trusted';
 import { speedscope } from '../model/speedscope';
 import { pprofGzip } from '../model/pprof-file';
 import { Profile, ProfileFile } from '../model/types';
@@ -150,7 +150,7 @@ export class WebviewController implements vscode.Disposable {
       saveLabel: 'Export',
     });
     if (!target) return;
-    const loaded = validateProfile(this.profile);
+    const loaded = trustedProfile(this.profile);
     const profile = withTree(loaded, tree ?? defaultTree(loaded));
     const text = metric === 'samples' ? cpuExportText(this.profile.threadsProfile, format, stem)
       : format === 'collapsed' ? collapsedText(profile, { metric, threads: false }) : JSON.stringify(speedscope(profile, { metric, name: stem }));
@@ -169,7 +169,7 @@ export class WebviewController implements vscode.Disposable {
       filters: { 'pprof (gzipped)': ['gz', 'pprof'] }, saveLabel: 'Export',
     });
     if (!target) return;
-    const loaded = validateProfile(this.profile);
+    const loaded = trustedProfile(this.profile);
     await vscode.workspace.fs.writeFile(target, pprofGzip(withTree(loaded, tree ?? defaultTree(loaded))));
     this.options.log?.(`exported pprof to ${target.fsPath}`);
     void vscode.window.showInformationMessage(`HeapLens: exported to ${vscode.workspace.asRelativePath(target)}`);
