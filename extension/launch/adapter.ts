@@ -139,6 +139,11 @@ export class HeapLensDebugSession extends DebugSession {
     });
     this.opts.onLive?.(live, plan);
     this.sendStats();
+    // the accounts mode sends no deltas once its (empty) tree is known: its figures come on a clock instead
+    if (this.mode === 'accounts') {
+      const clock = setInterval(() => (this.finished || !live.isOpen ? clearInterval(clock) : this.sendStats()), 1000);
+      live.on('close', () => clearInterval(clock));
+    }
   }
 
   private scheduleStats(): void {

@@ -64,8 +64,8 @@ export class ProfilingStatus implements vscode.Disposable {
       // no call tree in this mode: the accounts' own counts, once the first accounts snapshot is written
       const a = st.accounted;
       this.item.text = a
-        ? `$(pulse) HeapLens accounts: ${compact(a.objects)} accounted${a.liveObjects !== undefined ? ` · ${compact(a.liveObjects)} live` : ''}`
-        : '$(pulse) HeapLens accounts: waiting for the first snapshot';
+        ? `$(pulse) HeapLens: ${compact(a.objects)} accounted${a.liveObjects !== undefined ? ` · ${compact(a.liveObjects)} live` : ''}`
+        : '$(pulse) HeapLens: waiting for the first accounts snapshot';
     } else if (st.paused) {
       this.item.text = `$(debug-pause) HeapLens: paused · ${compact(st.objects)} objects`;
     } else {
