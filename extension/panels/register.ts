@@ -57,8 +57,14 @@ export function registerPanels(context: vscode.ExtensionContext, output: vscode.
     if (uri) return showFile(uri.fsPath);
     const running = deps?.launch.sessions() ?? [];
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    // a running session's own file is still being written: it is offered as the session, not as a saved profile
+    const writing = new Set<string>();
+    for (const s of running) {
+      const info = (await Promise.resolve(s.customRequest('heaplens.info')).catch(() => undefined)) as { profile?: unknown } | undefined;
+      if (typeof info?.profile === 'string') writing.add(info.profile);
+    }
     const picks = profilePicks({
-      live: running.map((s) => ({ id: s.id, name: s.name })), snapshots: snapshots(), saved: savedProfiles(folders),
+      live: running.map((s) => ({ id: s.id, name: s.name })), snapshots: snapshots(), saved: savedProfiles(folders).filter((f) => !writing.has(f.file)),
       now: Date.now(), relative: (f) => vscode.workspace.asRelativePath(f),
     });
     const pick = await vscode.window.showQuickPick(picks, { placeHolder: 'The profile to show: a running session, a saved profile or a file', matchOnDescription: true });

@@ -69,6 +69,10 @@ export const LOOP_SCENARIOS = {
     await wb.command('HeapLens: Show Profile');
     const live = page.locator('.quick-input-list .monaco-list-row', { hasText: 'running: live flame tree' }).first();
     await live.waitFor({ timeout: 10000 });
+    // the session's own file, still being written, is the live row, not a saved profile
+    const rows = await page.locator('.quick-input-list .monaco-list-row .label-name').allTextContents();
+    const own = /LiveDemo-\d{8}-\d{6}\.heaplens/.exec(await wb.consoleText())?.[0];
+    if (!own || rows.some((r) => r.includes(own))) throw new Error(`Show Profile lists the running session's file ${own}: ${rows.join(' | ')}`);
     await wb.shot('loop-show-profile-picker');
     await page.keyboard.press('Escape');
     await waitForSessionEnd(wb, 'LiveDemo', 90000);
