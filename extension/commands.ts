@@ -17,6 +17,7 @@ export const COMMANDS = {
   chooseJdk: 'heaplens.chooseJdk',
   // profiles and heap dumps (extension/panels)
   showProfile: 'heaplens.showProfile',
+  sessionActions: 'heaplens.sessionActions',
   takeHeapDump: 'heaplens.takeHeapDump',
   openHeapDump: 'heaplens.openHeapDump',
   showRetention: 'heaplens.showRetention',

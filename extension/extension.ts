@@ -26,6 +26,7 @@ export function activate(context: vscode.ExtensionContext): HeapLensApi {
   const views = registerPanels(context, output);
   const launch = registerLaunch(context, output);
   const editor = registerEditor(context, output, { launch, views });
+  views.connect({ sources: editor.sources, launch });
   const heap = registerHeap(context, output, launch);
   // a .jfr opens in the same views, and its profile feeds the CodeLens and hot lines
   registerJfrEditor(context, output, (file) => editor.useProfile(file));

@@ -32,6 +32,8 @@ export interface EditorApi {
   outlineSource(doc: vscode.TextDocument): Promise<'parser' | 'symbols' | undefined>;
   /** the last focus requests the fallback handled (tests) */
   readonly focusRequests: FocusRequest[];
+  /** the one profile source the editor, the views and the status bar follow */
+  readonly sources: ProfileSources;
 }
 
 function lensSettings(): LensSettings {
@@ -162,5 +164,6 @@ export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.Outp
     hotLines: (uri) => hot.shownIn(uri),
     outlineSource: async (doc) => (await outlines.get(doc))?.source,
     focusRequests,
+    sources,
   };
 }

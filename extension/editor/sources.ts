@@ -20,6 +20,8 @@ export interface ProfileSource {
   readonly label: string;
   /** changes whenever the data changes */
   readonly revision: number;
+  /** why the profile cannot be read, when it cannot */
+  readonly error?: string;
   /** the profile (cached per revision); undefined when it cannot be read */
   profile(): Profile | undefined;
 }
@@ -55,7 +57,7 @@ class FileSource implements ProfileSource {
   }
 }
 
-class LiveSource implements ProfileSource {
+export class LiveSource implements ProfileSource {
   readonly ref: SourceRef;
   revision = 0;
   ended = false;
@@ -136,10 +138,22 @@ export class ProfileSources implements vscode.Disposable {
     if (!src) {
       src = new FileSource(file);
       this.watch(src);
+      // only a profile first opened in a tab goes with its tab; a session's saved profile (opened at the run's
+      // end) stays until another replaces it or the user drops it from the picker
+      src.fromTab = fromTab;
     }
-    if (fromTab) src.fromTab = true;
     this.promote(src);
     return src;
+  }
+
+  /**
+   * The live source of a running session (created and made active when it is not known yet), for the views
+   * that follow the same session as the editor; undefined when the session has no live channel.
+   */
+  liveSource(session: vscode.DebugSession): LiveSource | undefined {
+    this.dismissed.delete(session.id);
+    this.attachLive(session);
+    return this.stack.find((x): x is LiveSource => x instanceof LiveSource && x.sessionId === session.id);
   }
 
   /** Brings a source to the front (the "choose profile" command). */

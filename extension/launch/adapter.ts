@@ -8,6 +8,7 @@ import * as os from 'os';
 import { LiveSession } from '../channel/session';
 import { HeapLensConfig, LaunchError } from './config';
 import { startFailure } from './java-errors';
+import { AccountedFigures, accountedFigures } from './accounted';
 import { ChildJvm, Jvm, PidJvm } from './jvm-process';
 import { LaunchPlan } from './plan';
 import { startAttach, startLaunch, StartResult } from './start';
@@ -28,8 +29,10 @@ export interface StatsBody {
   objectsPerSecond: number; bytesPerSecond: number; sequence: number; threads: number;
   /** arrays allocated, when the agent reports them (stats.objects counts non-array objects only) */
   arrays?: number;
-  /** the agent's recording mode now (exact, sites, sampled, paused) */
+  /** the agent's recording mode now (exact, sites, sampled, paused, accounts) */
   mode?: string;
+  /** the accounts mode's own counts (its live channel carries none): accounted.ts */
+  accounted?: AccountedFigures;
 }
 
 export interface AdapterOptions {
@@ -136,6 +139,11 @@ export class HeapLensDebugSession extends DebugSession {
     });
     this.opts.onLive?.(live, plan);
     this.sendStats();
+    // the accounts mode sends no deltas once its (empty) tree is known: its figures come on a clock instead
+    if (this.mode === 'accounts') {
+      const clock = setInterval(() => (this.finished || !live.isOpen ? clearInterval(clock) : this.sendStats()), 1000);
+      live.on('close', () => clearInterval(clock));
+    }
   }
 
   private scheduleStats(): void {
@@ -149,7 +157,18 @@ export class HeapLensDebugSession extends DebugSession {
     if (!this.live) return undefined;
     const p = this.live.profile;
     const r = p.rates();
-    return { ...p.stats, ...r, sequence: p.sequence, threads: p.threadDefs.size, mode: p.stats.paused ? 'paused' : this.mode };
+    const accounted = this.mode === 'accounts' ? this.accountedNow() : undefined;
+    return { ...p.stats, ...r, sequence: p.sequence, threads: p.threadDefs.size, mode: p.stats.paused ? 'paused' : this.mode, ...(accounted ? { accounted } : {}) };
+  }
+
+  private accounted: { at: number; figures?: AccountedFigures } = { at: 0 };
+
+  /** The accounts' counts from the profile file, read at most every 2 s (the agent rewrites it about every second). */
+  private accountedNow(): AccountedFigures | undefined {
+    if (this.plan && Date.now() - this.accounted.at >= 2000) {
+      this.accounted = { at: Date.now(), figures: accountedFigures(this.plan.profile) ?? this.accounted.figures };
+    }
+    return this.accounted.figures;
   }
 
   private sendStats(): void {

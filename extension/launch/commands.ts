@@ -6,6 +6,7 @@ import { findJcmd, listJvms } from './attach';
 import { javaHomeSetting } from './jdk-ui';
 import { RecentProfiles } from './recent';
 import { COMMANDS } from '../commands';
+import { freezeSnapshot } from './snapshots';
 
 /** The modes as the "Switch Profiling Mode" picker offers them (costs: docs/modes.md). */
 const MODE_PICKS: Array<vscode.QuickPickItem & { mode: string }> = [
@@ -72,7 +73,8 @@ export async function profileJavaConfiguration(): Promise<void> {
   const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: 'Java launch configuration to profile' });
   if (!pick) return;
   const config: vscode.DebugConfiguration = { ...pick.config, type: 'heaplens', request: 'launch', name: `Profile Memory: ${pick.config.name}` };
-  await vscode.debug.startDebugging(pick.folder, config);
+  // a session HeapLens starts itself can keep VS Code's Run and Debug view (empty Variables, Watch, Call Stack) shut
+  await vscode.debug.startDebugging(pick.folder, config, { suppressDebugView: true });
 }
 
 /**
@@ -124,12 +126,21 @@ export function registerCommands(ctx: vscode.ExtensionContext, sessions: Readonl
   // `{ gc: true }` as argument: the agent runs a full GC first, so memory-account snapshots show only live objects
   reg(COMMANDS.takeSnapshot, async (arg?: unknown) => {
     const gc = typeof arg === 'object' && arg !== null && (arg as { gc?: unknown }).gc === true;
+    const session = targetSession(sessions);
     const r = await request(sessions, 'snapshot', gc ? { gc: true } : undefined);
-    const file = typeof r?.file === 'string' ? r.file : undefined;
-    if (!file) return;
-    await recent.add(file, 'snapshot');
-    const open = await vscode.window.showInformationMessage(`HeapLens: snapshot written to ${vscode.workspace.asRelativePath(file)}`, 'Open');
-    if (open) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file));
+    const written = typeof r?.file === 'string' ? r.file : undefined;
+    if (!written || !session) return;
+    // the agent goes on rewriting its file: the snapshot is a copy under its own name (launch/snapshots.ts)
+    let snap;
+    try {
+      snap = freezeSnapshot(written, session.id);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`HeapLens: ${(e as Error).message}`);
+      return;
+    }
+    await recent.add(snap.file, `snapshot ${snap.n} of ${session.name}`);
+    const open = await vscode.window.showInformationMessage(`HeapLens: snapshot ${snap.n} saved as ${vscode.workspace.asRelativePath(snap.file)} (compare it in the Diff tab)`, 'Open');
+    if (open) await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(snap.file), 'heaplens.profileEditor');
   });
   reg(COMMANDS.openProfile, () => openProfile(recent));
   reg(COMMANDS.profileJavaConfiguration, () => profileJavaConfiguration());

@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { HeapLensConfig } from './config';
-import { checkJdk, JdkCheck, JdkChecks, MIN_JAVA, describeSource } from './jdk';
+import { checkJdk, JdkCheck, JdkChecks, JDK_ORDER, MIN_JAVA, describeSource } from './jdk';
 import { COMMANDS } from '../commands';
 import { setting } from '../settings';
 
@@ -42,15 +42,37 @@ export function checkEnv(cfg: HeapLensConfig): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Shows a JDK problem with its two ways out. */
-export async function showJdkProblem(message: string): Promise<void> {
-  const pick = await vscode.window.showErrorMessage(`HeapLens: ${message}`, CHOOSE, OPEN_SETTINGS);
-  if (pick === CHOOSE) await chooseJdk();
+/** The launch configuration whose own "javaHome"/"javaExec" named the JDK that failed (the setting cannot override it). */
+export interface LaunchJdkFix { folder: vscode.WorkspaceFolder | undefined; name: string; field: 'javaHome' | 'javaExec' }
+
+/** Shows a JDK problem with its two ways out; when the launch configuration named the JDK, the fix goes there. */
+export async function showJdkProblem(message: string, fix?: LaunchJdkFix): Promise<void> {
+  const pick = await vscode.window.showErrorMessage(`HeapLens: ${message}`, CHOOSE, fix ? 'Open launch.json' : OPEN_SETTINGS);
+  if (pick === CHOOSE) await chooseJdk(fix);
   else if (pick === OPEN_SETTINGS) await vscode.commands.executeCommand('workbench.action.openSettings', JAVA_HOME_SETTING);
+  else if (pick) await vscode.commands.executeCommand('workbench.action.debug.configure');
 }
 
-/** A folder picker; a JDK that passes the check becomes the user's heaplens.javaHome. */
-export async function chooseJdk(): Promise<string | undefined> {
+/** Sets "javaHome" (and drops "javaExec") in the named heaplens configuration of launch.json; false when it is not there. */
+export async function fixLaunchConfiguration(fix: LaunchJdkFix, jdk: string): Promise<boolean> {
+  const launch = vscode.workspace.getConfiguration('launch', fix.folder?.uri);
+  const configs = launch.get<Array<Record<string, unknown>>>('configurations') ?? [];
+  const at = configs.findIndex((c) => c.type === 'heaplens' && c.name === fix.name);
+  if (at < 0) return false;
+  const { javaExec: _dropped, ...rest } = configs[at];
+  const next = configs.map((c, i) => (i === at ? { ...rest, javaHome: jdk } : c));
+  const info = launch.inspect('configurations');
+  const target = info?.workspaceFolderValue !== undefined ? vscode.ConfigurationTarget.WorkspaceFolder
+    : info?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await launch.update('configurations', next, target);
+  return true;
+}
+
+/**
+ * A folder picker; a JDK that passes the check becomes the user's heaplens.javaHome, or, when a launch
+ * configuration's own "javaHome"/"javaExec" failed, that configuration's "javaHome" (which wins over the setting).
+ */
+export async function chooseJdk(fix?: LaunchJdkFix): Promise<string | undefined> {
   const picked = await vscode.window.showOpenDialog({
     canSelectFolders: true, canSelectFiles: false, canSelectMany: false,
     openLabel: 'Use this JDK', title: `HeapLens: the folder of a JDK ${MIN_JAVA} or newer (it holds bin/java)`,
@@ -62,6 +84,13 @@ export async function chooseJdk(): Promise<string | undefined> {
     await showJdkProblem(r.message);
     return undefined;
   }
+  if (fix) {
+    if (await fixLaunchConfiguration(fix, folder)) {
+      void vscode.window.showInformationMessage(`HeapLens: the launch configuration "${fix.name}" now runs Java ${r.jdk.version} ("javaHome": ${folder}).`);
+      return folder;
+    }
+    void vscode.window.showWarningMessage(`HeapLens: "${fix.name}" is not in launch.json (a configuration made on the fly): the JDK goes into the "heaplens.javaHome" setting instead.`);
+  }
   // always the user settings: a JDK is a property of this machine, not of the workspace
   await vscode.workspace.getConfiguration('heaplens').update('javaHome', folder, vscode.ConfigurationTarget.Global);
   void vscode.window.showInformationMessage(`HeapLens will run Java ${r.jdk.version} from ${folder} ("heaplens.javaHome" in your user settings).`);
@@ -72,7 +101,7 @@ export async function chooseJdk(): Promise<string | undefined> {
 export function describeCheck(r: JdkCheck, fromSetting: boolean): string {
   if (!r.ok) return r.message;
   const from = fromSetting ? SETTING_LABEL : describeSource(r.jdk.source);
-  return `HeapLens will run Java ${r.jdk.version}: ${r.jdk.java} (${from}). A launch configuration's "javaHome" or the Java extension's project JDK takes precedence.`;
+  return `HeapLens will run Java ${r.jdk.version}: ${r.jdk.java} (${from}) for a launch configuration without "javaHome". The order HeapLens looks in: ${JDK_ORDER}.`;
 }
 
 /** "HeapLens: Check the Java Runtime": what a launch would run; the fix when it cannot. */

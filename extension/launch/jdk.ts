@@ -13,6 +13,10 @@ export const MIN_JAVA = 17;
 export const WHERE_TO_SET = 'Set the "heaplens.javaHome" setting (Settings › Extensions › HeapLens), or "javaHome" in the launch configuration, '
   + `to the folder of a JDK ${MIN_JAVA} or newer (the folder holding bin/java)`;
 
+/** The one JDK search order: README, the walkthrough and "Check the Java Runtime" say it in these words. */
+export const JDK_ORDER = 'the launch configuration\'s "javaHome"/"javaExec", the "heaplens.javaHome" setting, the Java extension\'s project JDK, '
+  + 'JAVA_HOME, java on PATH';
+
 export interface JdkInfo {
   java: string;
   /** what chose it: "javaExec", "javaHome", "JAVA_HOME" or "PATH" (as in the launch configuration's order) */

@@ -182,7 +182,7 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
   args.push(...target, ...splitArgs(cfg.args));
   const token = o.token ?? randomBytes(32).toString('hex');
   env.HEAPLENS_TOKEN = token;
-  return { java, args, cwd, env, profile, portFile, tmpDir, token, target: jar ?? source ?? main!, classPath, agentJar, mode: cfg.mode };
+  return { java, args, cwd, env, profile, portFile, tmpDir, token, target: jar ?? source ?? main!, classPath, agentJar, mode: settings.mode };
 }
 
 /** The accounts' agent options of a launch configuration (docs/accounts.md). */

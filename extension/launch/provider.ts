@@ -3,9 +3,11 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { HeapLensConfig } from './config';
+import { newConfiguration } from './new-config';
+import { takeDumpAtNextRun } from './dump-next-run';
 import { resolveWithJavaExtension } from './java-extension';
 import { JdkChecks } from './jdk';
-import { applyJavaHomeSetting, checkEnv, SETTING_LABEL, showJdkProblem } from './jdk-ui';
+import { applyJavaHomeSetting, checkEnv, LaunchJdkFix, SETTING_LABEL, showJdkProblem } from './jdk-ui';
 
 export const RESTRICTED = 'HeapLens does not run programs in a restricted workspace. Trust this workspace (Workspaces: Manage Workspace Trust) to profile it.';
 
@@ -17,7 +19,20 @@ export class HeapLensConfigurationProvider implements vscode.DebugConfigurationP
   constructor(private readonly ctx: vscode.ExtensionContext, private readonly log: (m: string) => void,
     private readonly jdks = new JdkChecks(), private readonly reportError: (m: string) => void = () => undefined) {}
 
-  provideDebugConfigurations(): vscode.DebugConfiguration[] {
+  /** Add Configuration…: one configuration (new-config.ts), named apart from the launch.json's others. */
+  provideDebugConfigurations(folder?: vscode.WorkspaceFolder): vscode.DebugConfiguration[] {
+    const doc = vscode.window.activeTextEditor?.document;
+    const ws = folder ?? (doc ? vscode.workspace.getWorkspaceFolder(doc.uri) : undefined) ?? vscode.workspace.workspaceFolders?.[0];
+    const taken = (vscode.workspace.getConfiguration('launch', ws?.uri).get<Array<{ name?: string }>>('configurations') ?? []).map((c) => String(c.name));
+    return [newConfiguration({
+      folder: ws?.uri.scheme === 'file' ? ws.uri.fsPath : undefined,
+      javaFile: doc?.languageId === 'java' ? { name: doc.fileName, text: doc.getText() } : undefined,
+      taken,
+    }) as vscode.DebugConfiguration];
+  }
+
+  /** The Run and Debug view's dynamic list: the current file and attaching to a running JVM. */
+  dynamicConfigurations(): vscode.DebugConfiguration[] {
     const configs: vscode.DebugConfiguration[] = [];
     const doc = vscode.window.activeTextEditor?.document;
     if (doc?.languageId === 'java') {
@@ -52,6 +67,9 @@ export class HeapLensConfigurationProvider implements vscode.DebugConfigurationP
   async resolveDebugConfigurationWithSubstitutedVariables(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration | undefined> {
     const cfg = config as unknown as HeapLensConfig;
     if (config.request === 'attach' && !config.processId) return undefined; // the picker was dismissed
+    // the configuration's own JDK: a failure is fixed in launch.json, since it wins over the setting
+    const own: LaunchJdkFix | undefined = cfg.javaExec ? { folder, name: config.name, field: 'javaExec' }
+      : cfg.javaHome ? { folder, name: config.name, field: 'javaHome' } : undefined;
     // heaplens.javaHome before the Java extension: a JDK the user chose for HeapLens wins over the project's
     const fromSetting = applyJavaHomeSetting(folder, cfg);
     await resolveWithJavaExtension(folder, cfg, this.log);
@@ -61,7 +79,7 @@ export class HeapLensConfigurationProvider implements vscode.DebugConfigurationP
       if (!jdk.ok) {
         this.log(`error: ${jdk.message}`);
         this.reportError(jdk.message);
-        void showJdkProblem(jdk.message);
+        void showJdkProblem(jdk.message, own);
         return undefined;
       }
       this.log(`HeapLens: Java ${jdk.jdk.version} (${jdk.jdk.java})`);
@@ -75,6 +93,12 @@ export class HeapLensConfigurationProvider implements vscode.DebugConfigurationP
       trusted: vscode.workspace.isTrusted,
       client: `vscode ${vscode.version}`,
     };
+    // "Why is it still alive?" asked for a heap dump at the end of this run (dump-next-run.ts)
+    const dump = config.request === 'launch' ? takeDumpAtNextRun(cfg, cfg.__heaplens.profileDir) : undefined;
+    if (dump) {
+      cfg.heapDumpAtExit = dump;
+      this.log(`HeapLens: this run dumps the heap when it ends (${dump}), as asked from "Why is it still alive?"`);
+    }
     return config;
   }
 }

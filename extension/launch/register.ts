@@ -11,6 +11,7 @@ import { HeapLensConfigurationProvider } from './provider';
 import { RecentProfiles } from './recent';
 import { ProfilingStatus } from './status-bar';
 import { COMMANDS } from '../commands';
+import { setting } from '../settings';
 
 export interface LaunchApi {
   recentProfiles(): string[];
@@ -24,6 +25,8 @@ export interface LaunchApi {
   deadlocks: Deadlock[];
   /** the session commands apply to: the active HeapLens session, else the newest */
   session(): vscode.DebugSession | undefined;
+  /** the running HeapLens sessions, oldest first */
+  sessions(): vscode.DebugSession[];
 }
 
 export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.OutputChannel): LaunchApi {
@@ -40,7 +43,7 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
   ctx.subscriptions.push(
     status,
     vscode.debug.registerDebugConfigurationProvider('heaplens', provider),
-    vscode.debug.registerDebugConfigurationProvider('heaplens', { provideDebugConfigurations: () => provider.provideDebugConfigurations() },
+    vscode.debug.registerDebugConfigurationProvider('heaplens', { provideDebugConfigurations: () => provider.dynamicConfigurations() },
       vscode.DebugConfigurationProviderTriggerKind.Dynamic),
     vscode.debug.registerDebugAdapterDescriptorFactory('heaplens', {
       createDebugAdapterDescriptor(session) {
@@ -75,6 +78,11 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
         const file = String(e.body.file);
         await recent.add(file, e.session.name);
         log(`profile saved: ${file}`);
+        // the run's result in front of the user without a click (heaplens.openProfileWhenRunEnds); the focus stays put
+        if (setting('openProfileWhenRunEnds')) {
+          await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'heaplens.profileEditor', { preserveFocus: true, preview: false })
+            .then(undefined, (err: Error) => log(`could not open ${file}: ${err.message}`));
+        }
         void vscode.window.showInformationMessage(`HeapLens: profile saved to ${vscode.workspace.asRelativePath(file)}`, 'Open', 'Show All').then(async (choice) => {
           if (choice === 'Open') await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file));
           if (choice === 'Show All') await vscode.commands.executeCommand(COMMANDS.openProfile);
@@ -115,6 +123,7 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
     errors,
     deadlocks,
     session: () => targetSession(sessions),
+    sessions: () => [...sessions.values()],
   };
 }
 

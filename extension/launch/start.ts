@@ -13,6 +13,7 @@ import { HeapLensConfig, LaunchError, patterns } from './config';
 import { startFailure } from './java-errors';
 import { FileProblem, makeDirs } from '../model/safe-file';
 import { ChildJvm, Jvm, PidJvm } from './jvm-process';
+import { compileSingleFile } from './single-file';
 import { internalOf, LaunchPlan, planLaunch, profilePath, resolveJava, samplerOption } from './plan';
 
 export interface StartResult { plan: LaunchPlan; live?: LiveSession; warning?: string }
@@ -75,8 +76,16 @@ function changedEnv(env: Record<string, string>, base: NodeJS.ProcessEnv): Recor
 
 export async function startLaunch(host: StartHost, cfg: HeapLensConfig, opts: StartOptions): Promise<StartResult> {
   const base = opts.env ?? process.env;
-  const plan = planLaunch(cfg, base);
+  let plan = planLaunch(cfg, base);
   saveableTo(plan.profile);
+  // a single .java file: compiled first, so that the profile holds the program, not javac (single-file.ts)
+  if (plan.target.endsWith('.java')) {
+    const tmp = plan.tmpDir;
+    plan = await compileSingleFile(plan, plan.target, (line) => host.output(line)).catch((e: Error) => {
+      fs.rmSync(tmp, { recursive: true, force: true });
+      throw e;
+    });
+  }
   host.output(`HeapLens: profiling ${plan.target} (${plan.java})\nHeapLens: the profile is written to ${plan.profile}\n`);
   const timeout = opts.portTimeoutMs ?? 30000;
   const client = cfg.__heaplens?.client ?? 'heaplens';

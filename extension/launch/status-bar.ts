@@ -60,6 +60,12 @@ export class ProfilingStatus implements vscode.Disposable {
     const st = s.stats;
     if (!st) {
       this.item.text = '$(loading~spin) HeapLens: starting…';
+    } else if (st.mode === 'accounts') {
+      // no call tree in this mode: the accounts' own counts, once the first accounts snapshot is written
+      const a = st.accounted;
+      this.item.text = a
+        ? `$(pulse) HeapLens: ${compact(a.objects)} accounted${a.liveObjects !== undefined ? ` · ${compact(a.liveObjects)} live` : ''}`
+        : '$(pulse) HeapLens: waiting for the first accounts snapshot';
     } else if (st.paused) {
       this.item.text = `$(debug-pause) HeapLens: paused · ${compact(st.objects)} objects`;
     } else {
@@ -70,13 +76,15 @@ export class ProfilingStatus implements vscode.Disposable {
       ? [
         `HeapLens — ${s.name}`,
         `Mode: ${st.mode ?? 'exact'}${st.mode === 'sampled' ? ' (counts are estimates)' : ''} — "HeapLens: Switch Profiling Mode" changes it`,
+        ...(st.accounted ? [`${st.accounted.objects.toLocaleString()} objects (~${compact(st.accounted.bytes)}B) charged to ${st.accounted.accounts} accounts`
+          + (st.accounted.liveObjects !== undefined ? `, ${st.accounted.liveObjects.toLocaleString()} live (~${compact(st.accounted.liveBytes ?? 0)}B)` : '')] : []),
         `${st.objects.toLocaleString()} objects${typeof st.arrays === 'number' ? ` and ${st.arrays.toLocaleString()} arrays` : ' (arrays not counted)'}, ~${compact(st.bytes)}B in all (estimated)`,
         `${compact(st.objectsPerSecond)} objects/s, ~${compact(st.bytesPerSecond)}B/s`,
         `${st.nodes.toLocaleString()} call-tree nodes${st.coalesced ? `, ${st.coalesced} updates coalesced` : ''}`,
-        `Click to ${st.paused ? 'resume' : 'pause'} profiling`,
+        'Click for the live flame tree and the session\'s actions',
       ].join('\n')
       : `HeapLens — ${s.name}: waiting for the agent`;
-    this.item.command = st?.paused ? COMMANDS.resumeProfiling : COMMANDS.pauseProfiling;
+    this.item.command = COMMANDS.sessionActions;
     this.item.show();
   }
 

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { collapsedText } from '../model/collapsed';
 import { cpuExportText } from '../model/cpu-export';
 import { loadProfile } from '../model/load';
-import { validateProfile } from '../model/parse';
+import { trustedProfile } from '../model/trusted';
 import { speedscope } from '../model/speedscope';
 import { pprofGzip } from '../model/pprof-file';
 import { Profile, ProfileFile } from '../model/types';
@@ -17,6 +17,9 @@ import { panelHtml } from './html';
 import { HeapViewData } from '../heap/view-data';
 import { openSource } from './source';
 import { COMMANDS } from '../commands';
+import { snapshots } from '../launch/snapshots';
+import { requestDumpAtNextRun } from '../launch/dump-next-run';
+import { profilePicks, savedProfiles } from './profile-picks';
 
 export interface ControllerOptions {
   title: string;
@@ -24,6 +27,8 @@ export interface ControllerOptions {
   /** the live session's snapshot request (absent for saved profiles) */
   snapshot?: (gc?: boolean) => void;
   log?: (line: string) => void;
+  /** the file shown, when it is one (not offered as its own baseline) */
+  file?: string;
   /** the Heap view asked for the paths from GC roots to a class */
   heapPaths?: (className: string) => void;
 }
@@ -114,7 +119,7 @@ export class WebviewController implements vscode.Disposable {
         await openSource(msg.frame);
         return;
       case 'whyAlive':
-        await whyAlive(msg.className, dumpAtExit(this.profile));
+        await whyAlive(msg.className, dumpAtExit(this.profile), this.profile?.meta?.final === true && !this.options.live);
         return;
       case 'snapshot':
         if (this.options.snapshot) this.options.snapshot(msg.gc === true);
@@ -145,7 +150,7 @@ export class WebviewController implements vscode.Disposable {
       saveLabel: 'Export',
     });
     if (!target) return;
-    const loaded = validateProfile(this.profile);
+    const loaded = trustedProfile(this.profile);
     const profile = withTree(loaded, tree ?? defaultTree(loaded));
     const text = metric === 'samples' ? cpuExportText(this.profile.threadsProfile, format, stem)
       : format === 'collapsed' ? collapsedText(profile, { metric, threads: false }) : JSON.stringify(speedscope(profile, { metric, name: stem }));
@@ -164,18 +169,29 @@ export class WebviewController implements vscode.Disposable {
       filters: { 'pprof (gzipped)': ['gz', 'pprof'] }, saveLabel: 'Export',
     });
     if (!target) return;
-    const loaded = validateProfile(this.profile);
+    const loaded = trustedProfile(this.profile);
     await vscode.workspace.fs.writeFile(target, pprofGzip(withTree(loaded, tree ?? defaultTree(loaded))));
     this.options.log?.(`exported pprof to ${target.fsPath}`);
     void vscode.window.showInformationMessage(`HeapLens: exported to ${vscode.workspace.asRelativePath(target)}`);
   }
 
+  /** The Diff tab's "compare with": this window's snapshots, the workspace's saved profiles, or a file. */
   private async pickBaseline(): Promise<void> {
-    const uris = await vscode.window.showOpenDialog({
-      canSelectMany: false, filters: { 'HeapLens profiles': ['heaplens'] }, openLabel: 'Compare with',
-      title: 'HeapLens: the baseline profile (before)',
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const shown = this.options.file;
+    const picks = profilePicks({
+      live: [], snapshots: snapshots().filter((s) => s.file !== shown),
+      saved: savedProfiles(folders).filter((f) => f.file !== shown), now: Date.now(), relative: (f) => vscode.workspace.asRelativePath(f),
     });
-    const file = uris?.[0]?.fsPath;
+    const pick = await vscode.window.showQuickPick(picks, { placeHolder: 'The baseline profile (before) to compare this one with', matchOnDescription: true });
+    let file = pick?.pick === 'file' ? pick.file : undefined;
+    if (pick?.pick === 'browse') {
+      const uris = await vscode.window.showOpenDialog({
+        canSelectMany: false, filters: { 'HeapLens profiles': ['heaplens'] }, openLabel: 'Compare with',
+        title: 'HeapLens: the baseline profile (before)',
+      });
+      file = uris?.[0]?.fsPath;
+    }
     if (!file || !fs.existsSync(file)) return;
     try {
       this.baseline = { profile: loadProfile(file).file, title: path.basename(file) };
@@ -201,7 +217,22 @@ export function dumpAtExit(profile: ProfileFile | undefined): string | undefined
   return typeof f === 'string' && fs.existsSync(f) ? f : undefined;
 }
 
-export async function whyAlive(className: string, file?: string): Promise<void> {
+export async function whyAlive(className: string, file?: string, finished = false): Promise<void> {
+  if (!file && finished) {
+    // a finished program cannot be dumped any more: say what the answer needs, and offer it for the next run
+    const NEXT = 'Dump the Heap at the End of the Next Run';
+    const OPEN = 'Open a Heap Dump…';
+    const pick = await vscode.window.showInformationMessage(
+      `HeapLens: what keeps ${className} alive is read from a heap dump, and this profile's program ended without one. `
+      + 'The next "Profile Memory" run can dump the heap as it ends; its profile then answers the question.', NEXT, OPEN);
+    if (pick === NEXT) {
+      requestDumpAtNextRun();
+      vscode.window.setStatusBarMessage('HeapLens: the next run dumps the heap when it ends', 8000);
+    } else if (pick === OPEN) {
+      await vscode.commands.executeCommand(COMMANDS.showRetention, { className });
+    }
+    return;
+  }
   const commands = await vscode.commands.getCommands(true);
   if (!commands.includes(COMMANDS.showRetention)) {
     void vscode.window.showInformationMessage(`HeapLens: heap retention is not available in this build, so what keeps ${className} alive cannot be shown.`);

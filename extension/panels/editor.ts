@@ -24,7 +24,7 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
 
   async resolveCustomEditor(doc: ProfileDocument, panel: vscode.WebviewPanel): Promise<void> {
     const title = path.basename(doc.uri.fsPath);
-    const ctl = new WebviewController(panel.webview, this.extensionUri, { title, live: false, log: this.log });
+    const ctl = new WebviewController(panel.webview, this.extensionUri, { title, live: false, log: this.log, file: doc.uri.fsPath });
     const load = async (): Promise<void> => {
       try {
         const text = profileText(await vscode.workspace.fs.readFile(doc.uri));

@@ -1,8 +1,6 @@
 // The "HeapLens" panel: one per profile source, opened by the command or by a live session through
 // showProfile(); live updates are throttled and the view keeps its zoom and selection across them.
-import * as path from 'path';
 import * as vscode from 'vscode';
-import { loadProfile } from '../model/load';
 import { Profile, ProfileFile } from '../model/types';
 import { WebviewController } from './controller';
 
@@ -31,6 +29,12 @@ export class ProfilePanels {
   private readonly open = new Map<string, ProfileView>();
 
   constructor(private readonly extensionUri: vscode.Uri, private readonly log: (line: string) => void) {}
+
+  /** The open view of a key, if any. */
+  get(key: string): ProfileView | undefined {
+    const v = this.open.get(key);
+    return v && !v.disposed ? v : undefined;
+  }
 
   showProfile(profile: Profile | ProfileFile, opts: ShowOptions = {}): ProfileView {
     const title = opts.title ?? 'HeapLens';
@@ -68,21 +72,5 @@ export class ProfilePanels {
     };
     this.open.set(key, view);
     return view;
-  }
-
-  /** "HeapLens: Show Profile": the given file, else one the user picks. */
-  async showCommand(uri?: vscode.Uri): Promise<ProfileView | undefined> {
-    let file = uri?.fsPath;
-    if (!file) {
-      const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'HeapLens profiles': ['heaplens'] }, openLabel: 'Show Profile' });
-      file = picked?.[0]?.fsPath;
-    }
-    if (!file) return undefined;
-    try {
-      return this.showProfile(loadProfile(file), { title: path.basename(file), key: file });
-    } catch (e) {
-      void vscode.window.showErrorMessage(`HeapLens: ${(e as Error).message}`);
-      return undefined;
-    }
   }
 }

@@ -50,6 +50,10 @@ const properties = {
     type: 'boolean', default: true, scope: 'window',
     description: 'Show the allocation summary after a hot line (e.g. "▲ 8,000 × HashMap$Node · ~256 KiB").',
   },
+  'heaplens.openProfileWhenRunEnds': {
+    type: 'boolean', default: true, scope: 'window',
+    description: 'When a "Profile Memory" run ends, open its saved profile in the HeapLens editor.',
+  },
   'heaplens.editor.liveUpdateInterval': {
     type: 'integer', default: 1000, minimum: 250, scope: 'window',
     description: 'While a profiling session runs, the CodeLens and hot lines follow its live profile at most this often (milliseconds).',

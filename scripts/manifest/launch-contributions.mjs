@@ -76,12 +76,10 @@ const debuggers = [{
   label: 'HeapLens',
   languages: ['java'],
   configurationAttributes: { launch, attach },
-  initialConfigurations: [
-    { type: 'heaplens', request: 'launch', name: 'Profile Memory', mainClass: '${file}' },
-  ],
+  // no initialConfigurations: VS Code would add them to the provider's one configuration (extension/launch/new-config.ts)
   configurationSnippets: [
     snippet('Profile Memory (main class)', 'Run a main class under the HeapLens memory profiler.',
-      { request: 'launch', name: 'Profile Memory', mainClass: '^"${1:com.example.Main}"', classPaths: ['^"\\${workspaceFolder}/${2:build/classes}"'] }),
+      { request: 'launch', name: 'Profile Memory: ${1:Main}', mainClass: '^"${2:com.example.Main}"', classPaths: ['^"\\${workspaceFolder}/${3|target/classes,build/classes/java/main,build/classes|}"'] }),
     snippet('Profile Memory (jar)', 'Run an executable jar under the HeapLens memory profiler.',
       { request: 'launch', name: 'Profile Memory (jar)', jar: '^"\\${workspaceFolder}/${1:app.jar}"' }),
     snippet('Profile Memory (current file)', 'Run the current single-file Java program under the HeapLens memory profiler.',
@@ -105,6 +103,7 @@ const commands = [
   ['heaplens.pickJavaProcess', 'Pick a Java Process', undefined],
   ['heaplens.takeHeapDump', 'Take Heap Dump', '$(database)'],
   ['heaplens.openHeapDump', 'Open Heap Dump…', '$(folder-opened)'],
+  ['heaplens.sessionActions', 'Profiling Session…', '$(pulse)'],
   ['heaplens.showRetention', 'Why Is It Still Alive? (Paths from GC Roots)…', '$(references)'],
 ].map(([command, title, icon]) => ({ command, title, category: 'HeapLens', ...(icon ? { icon } : {}) }));
 
@@ -117,6 +116,7 @@ const palette = [
   { command: 'heaplens.resetProfiling', when: 'heaplens.profiling' },
   { command: 'heaplens.pickJavaProcess', when: 'false' },
   { command: 'heaplens.takeHeapDump', when: 'heaplens.profiling' },
+  { command: 'heaplens.sessionActions', when: 'heaplens.profiling' },
 ];
 // Pause/resume stay in the status bar item (the toolbar already has VS Code's own Pause, which the adapter
 // maps to "pause profiling"): the toolbar only gets the snapshot camera.

@@ -12,6 +12,12 @@ export const ACCOUNTS_SCENARIOS = {
   async 'accounts: the Accounts view names the leaking account on top of the leak suspects'(wb) {
     await wb.palette('Notifications: Clear All Notifications');
     await wb.startConfiguration('Profile Memory: server accounts');
+    // the counter shows the accounts' own figures (this mode records no call tree: never "0 objects")
+    const counter = await wb.waitFor('the accounted figures in the status bar', async () => {
+      const t = await wb.statusText();
+      return /HeapLens: [1-9][\d.]*[kMG]? accounted · [\d.]+[kMG]? live/.test(t ?? '') ? t : undefined;
+    }, 60000);
+    console.log(`  status bar: ${counter}`);
     await wb.waitFor('the server session to end', async () => /profile saved to .*Main-\d{8}-\d{6}\.heaplens/.test(await wb.consoleText()), 120000);
     // room for the view: no secondary side bar, no panel
     if (await wb.page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await wb.palette('View: Hide Secondary Side Bar').catch(() => undefined);

@@ -140,6 +140,12 @@ export const PICTURE_SCENARIOS = {
     if (await page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await wb.tryCommand('View: Hide Secondary Side Bar');
     await wb.tryCommand('View: Hide Panel');
     await page.locator('.tabs-container .tab', { hasText: 'WordIndex.java' }).first().click();
+    // the editor scenario's WordIndex profile, chosen by name (later runs' profiles opened at their ends)
+    await command(wb, 'HeapLens: Choose the Profile Shown in the Editor…');
+    const profileRow = page.locator('.quick-input-list .monaco-list-row', { hasText: /WordIndex-\d{8}-\d{6}\.heaplens/ }).first();
+    await profileRow.waitFor({ timeout: 10000 });
+    await profileRow.click();
+    await page.locator('.tabs-container .tab', { hasText: 'WordIndex.java' }).first().click();
     await wb.goToLine(71);
     await page.locator('.monaco-editor .codelens-decoration a:visible', { hasText: /^HeapLens: / }).first().waitFor({ timeout: 20000 });
     await sleep(800);

@@ -53,6 +53,16 @@ export function prepareWorkspace(dir) {
     accounts: ['srv.http.*', 'srv.cache'], liveness: 'exact', snapshotInterval: 250,
     heapDumpAtExit: '${workspaceFolder}/.heaplens/server-at-exit.hprof',
   });
+  // the run-to-profile loop (ui-loop.mjs): a ~20 s run for the live flame tree, a 12 s one for a snapshot, F5 on a file
+  launch.configurations.push({
+    type: 'heaplens', request: 'launch', name: 'Profile Memory: LiveDemo 20 s', mainClass: 'demo.LiveDemo',
+    classPaths: ['${workspaceFolder}/build/classes'], args: ['20'], include: ['demo.*'],
+  });
+  launch.configurations.push({
+    type: 'heaplens', request: 'launch', name: 'Profile Memory: LiveDemo 12 s', mainClass: 'demo.LiveDemo',
+    classPaths: ['${workspaceFolder}/build/classes'], args: ['12'], include: ['demo.*'],
+  });
+  launch.configurations.push({ type: 'heaplens', request: 'launch', name: 'Profile Memory: current file', mainClass: '${file}' });
   writeFileSync(file, JSON.stringify(launch, null, 2));
   return dir;
 }
