@@ -76,6 +76,15 @@ public final class HeapGuard implements NotificationListener {
             for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
                 if (gc instanceof NotificationEmitter) ((NotificationEmitter) gc).addNotificationListener(this, null, null);
             }
+            // The first notification initialises GcInfoCompositeData, whose <clinit> loads the generic-signature
+            // classes. Loaded there, on the JVM's Notification Thread while a pause retransformed the classes, JDK
+            // 17.0.15 crashed once (SIGSEGV in DefaultMethods::generate_default_methods): load them now, before any
+            // retransformation can run.
+            try {
+                Class.forName("com.sun.management.internal.GcInfoCompositeData", true, ClassLoader.getSystemClassLoader());
+            } catch (Throwable ignored) {
+                // not this JDK's layout: the first notification loads it, as before
+            }
         } catch (Throwable t) {
             stats.warn("heap guard: no garbage collection notifications (" + t + "); checked every collector cycle only");
         }
