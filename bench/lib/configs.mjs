@@ -57,6 +57,8 @@ export const CONFIGS = [
   heaplens('accounts', `${BENCH_ACCOUNTS},liveness=off`),
   heaplens('accounts', `${BENCH_ACCOUNTS},liveness=sampled`, 'heaplens-accounts-live'),
   heaplens('lifetime', 'sampleEvery=1000'),
+  // the lifetime mode with its precision bound to 1 % of the bytes allocated instead of the 10 % time budget
+  heaplens('lifetime', 'sampleEvery=1000,lifetimePrecision=1%', 'heaplens-lifetime-precise'),
 ];
 
 /**

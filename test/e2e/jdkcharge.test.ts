@@ -20,157 +20,148 @@
 // - IdentityHashMap() calls init(32): table = new Object[64]; 5 puts stay below the resize threshold.
 // These are the same on JDK 17 and JDK 25, so one set of expectations serves both.
 import * as assert from 'assert/strict';
-import { before, describe, it } from 'node:test';
+import { it } from 'node:test';
 import { assertUnder } from './support/collapsed';
-import { JDKS } from './support/env';
-import { assertCleanRun, Fixture } from './support/fixture';
-import { FixtureRun } from './support/heaplens';
+import { assertCleanRun, describeRuns, Fixture } from './support/fixture';
 
 const fx = new Fixture({ name: 'jdkcharge' });
 const RUN = 'jdkcharge.Main.main;jdkcharge.Main.run';
 const at = (m: string): string => `${RUN};jdkcharge.Main.${m}`;
 
-for (const jdk of JDKS) {
-  describe(`jdkcharge on JDK ${jdk.name}`, () => {
-    let run: FixtureRun;
-    before(async () => {
-      run = await fx.run(jdk);
+describeRuns(fx, 'jdkcharge', (run, jdk) => {
+  it('runs cleanly', () =>
+    assertCleanRun(run(), 'jdkcharge',
+      'jdkcharge boxed=1000 presized=37 grown=100 built=142 hashed=100 concat=20 sorted=20 identity=5 reflective=17'));
+
+  it('charges Integer.valueOf boxing to the calling method: 1000 java.lang.Integer', async () => {
+    assertUnder(await run().collapsed('objects'), at('boxing'), { 'java.lang.Integer': 1000 });
+    assertUnder(await run().collapsed('arrays'), at('boxing'), {});
+  });
+
+  it('new ArrayList<>(37): 1 ArrayList and 1 Object[] of 37 elements', async () => {
+    assertUnder(await run().collapsed('objects'), at('presized'), { 'java.util.ArrayList': 1 });
+    assertUnder(await run().collapsed('arrays'), at('presized'), { 'java.lang.Object[]': 1 });
+    assertUnder(await run().collapsed('elements'), at('presized'), { 'java.lang.Object[]': 37 });
+  });
+
+  it('ArrayList growth over 100 adds: 7 Object[] of 10+15+22+33+49+73+109 = 311 elements', async () => {
+    assertUnder(await run().collapsed('objects'), at('growing'), { 'java.util.ArrayList': 1 });
+    assertUnder(await run().collapsed('arrays'), at('growing'), { 'java.lang.Object[]': 7 });
+    assertUnder(await run().collapsed('elements'), at('growing'), { 'java.lang.Object[]': 311 });
+  });
+
+  it('StringBuilder: 1 StringBuilder, 1 String, byte[] 16+34+70+142+142 (5 arrays, 404 elements)', async () => {
+    assertUnder(await run().collapsed('objects'), at('building'), {
+      'java.lang.StringBuilder': 1,
+      'java.lang.String': 1,
     });
+    assertUnder(await run().collapsed('arrays'), at('building'), { 'byte[]': 5 });
+    assertUnder(await run().collapsed('elements'), at('building'), { 'byte[]': 404 });
+  });
 
-    it('runs cleanly', () =>
-      assertCleanRun(run, 'jdkcharge',
-        'jdkcharge boxed=1000 presized=37 grown=100 built=142 hashed=100 concat=20 sorted=20 identity=5 reflective=17'));
-
-    it('charges Integer.valueOf boxing to the calling method: 1000 java.lang.Integer', async () => {
-      assertUnder(await run.collapsed('objects'), at('boxing'), { 'java.lang.Integer': 1000 });
-      assertUnder(await run.collapsed('arrays'), at('boxing'), {});
+  it('HashMap with 100 puts: 1 HashMap, 100 HashMap$Node, 5 HashMap$Node[] tables of 496 elements', async () => {
+    assertUnder(await run().collapsed('objects'), at('hashing'), {
+      'java.util.HashMap': 1,
+      'java.util.HashMap$Node': 100,
     });
+    assertUnder(await run().collapsed('arrays'), at('hashing'), { 'java.util.HashMap$Node[]': 5 });
+    assertUnder(await run().collapsed('elements'), at('hashing'), { 'java.util.HashMap$Node[]': 496 });
+  });
 
-    it('new ArrayList<>(37): 1 ArrayList and 1 Object[] of 37 elements', async () => {
-      assertUnder(await run.collapsed('objects'), at('presized'), { 'java.util.ArrayList': 1 });
-      assertUnder(await run.collapsed('arrays'), at('presized'), { 'java.lang.Object[]': 1 });
-      assertUnder(await run.collapsed('elements'), at('presized'), { 'java.lang.Object[]': 37 });
+  it('string concatenation "v" + i x 10: 10 String and 10 byte[] of 20 elements', async () => {
+    assertUnder(await run().collapsed('objects'), at('concat'), { 'java.lang.String': 10 });
+    assertUnder(await run().collapsed('arrays'), at('concat'), { 'byte[]': 10 });
+    assertUnder(await run().collapsed('elements'), at('concat'), { 'byte[]': 20 });
+  });
+
+  it('TreeMap with 20 puts: 1 TreeMap and 20 TreeMap$Entry', async () => {
+    assertUnder(await run().collapsed('objects'), at('sorted'), { 'java.util.TreeMap': 1, 'java.util.TreeMap$Entry': 20 });
+    assertUnder(await run().collapsed('arrays'), at('sorted'), {});
+  });
+
+  it('IdentityHashMap: 1 IdentityHashMap and its Object[64] table', async () => {
+    assertUnder(await run().collapsed('objects'), at('identity'), { 'java.util.IdentityHashMap': 1 });
+    assertUnder(await run().collapsed('arrays'), at('identity'), { 'java.lang.Object[]': 1 });
+    assertUnder(await run().collapsed('elements'), at('identity'), { 'java.lang.Object[]': 64 });
+  });
+
+  it('reflective and cloned arrays and objects: Array.newInstance (1 and 2 dimensions), clone()', async () => {
+    assertUnder(await run().collapsed('objects'), at('reflective'), {
+      'jdkcharge.Sheep': 1, // new Sheep()
+      'jdkcharge.Sheep.clone;jdkcharge.Sheep': 1, // super.clone() in Sheep.clone
     });
-
-    it('ArrayList growth over 100 adds: 7 Object[] of 10+15+22+33+49+73+109 = 311 elements', async () => {
-      assertUnder(await run.collapsed('objects'), at('growing'), { 'java.util.ArrayList': 1 });
-      assertUnder(await run.collapsed('arrays'), at('growing'), { 'java.lang.Object[]': 7 });
-      assertUnder(await run.collapsed('elements'), at('growing'), { 'java.lang.Object[]': 311 });
+    assertUnder(await run().collapsed('arrays'), at('reflective'), {
+      'int[]': 3, // newInstance(int.class, 4) + the 2 rows of newInstance(int.class, {2, 3})
+      'int[][]': 2, // newInstance(int.class, {2, 3}) + TWO_D.clone()
+      'java.lang.String[]': 1,
     });
-
-    it('StringBuilder: 1 StringBuilder, 1 String, byte[] 16+34+70+142+142 (5 arrays, 404 elements)', async () => {
-      assertUnder(await run.collapsed('objects'), at('building'), {
-        'java.lang.StringBuilder': 1,
-        'java.lang.String': 1,
-      });
-      assertUnder(await run.collapsed('arrays'), at('building'), { 'byte[]': 5 });
-      assertUnder(await run.collapsed('elements'), at('building'), { 'byte[]': 404 });
-    });
-
-    it('HashMap with 100 puts: 1 HashMap, 100 HashMap$Node, 5 HashMap$Node[] tables of 496 elements', async () => {
-      assertUnder(await run.collapsed('objects'), at('hashing'), {
-        'java.util.HashMap': 1,
-        'java.util.HashMap$Node': 100,
-      });
-      assertUnder(await run.collapsed('arrays'), at('hashing'), { 'java.util.HashMap$Node[]': 5 });
-      assertUnder(await run.collapsed('elements'), at('hashing'), { 'java.util.HashMap$Node[]': 496 });
-    });
-
-    it('string concatenation "v" + i x 10: 10 String and 10 byte[] of 20 elements', async () => {
-      assertUnder(await run.collapsed('objects'), at('concat'), { 'java.lang.String': 10 });
-      assertUnder(await run.collapsed('arrays'), at('concat'), { 'byte[]': 10 });
-      assertUnder(await run.collapsed('elements'), at('concat'), { 'byte[]': 20 });
-    });
-
-    it('TreeMap with 20 puts: 1 TreeMap and 20 TreeMap$Entry', async () => {
-      assertUnder(await run.collapsed('objects'), at('sorted'), { 'java.util.TreeMap': 1, 'java.util.TreeMap$Entry': 20 });
-      assertUnder(await run.collapsed('arrays'), at('sorted'), {});
-    });
-
-    it('IdentityHashMap: 1 IdentityHashMap and its Object[64] table', async () => {
-      assertUnder(await run.collapsed('objects'), at('identity'), { 'java.util.IdentityHashMap': 1 });
-      assertUnder(await run.collapsed('arrays'), at('identity'), { 'java.lang.Object[]': 1 });
-      assertUnder(await run.collapsed('elements'), at('identity'), { 'java.lang.Object[]': 64 });
-    });
-
-    it('reflective and cloned arrays and objects: Array.newInstance (1 and 2 dimensions), clone()', async () => {
-      assertUnder(await run.collapsed('objects'), at('reflective'), {
-        'jdkcharge.Sheep': 1, // new Sheep()
-        'jdkcharge.Sheep.clone;jdkcharge.Sheep': 1, // super.clone() in Sheep.clone
-      });
-      assertUnder(await run.collapsed('arrays'), at('reflective'), {
-        'int[]': 3, // newInstance(int.class, 4) + the 2 rows of newInstance(int.class, {2, 3})
-        'int[][]': 2, // newInstance(int.class, {2, 3}) + TWO_D.clone()
-        'java.lang.String[]': 1,
-      });
-      assertUnder(await run.collapsed('elements'), at('reflective'), {
-        'int[]': 10, // 4 + 2 x 3
-        'int[][]': 4, // 2 + 2
-        'java.lang.String[]': 5,
-      });
-    });
-
-    it('names the JDK sites that made the charged allocations', () => {
-      const p = run.profile;
-      const node = (m: string) => p.nodes('main', ['jdkcharge.Main.main', 'jdkcharge.Main.run', `jdkcharge.Main.${m}`])[0];
-      const siteClasses = (m: string, type: string): string[] => {
-        const n = node(m);
-        assert.ok(n, `node ${m}`);
-        const out = new Set<string>();
-        for (const r of n.a ?? []) {
-          if (p.typeName(r[1]) !== type) continue;
-          const site = p.sites.get(r[0]);
-          assert.ok(site, `site ${r[0]} is defined`);
-          const method = p.methods.get(site.method);
-          assert.ok(method, `method ${site.method} is defined`);
-          out.add(`${method.class}.${method.name}`);
-        }
-        return [...out].sort();
-      };
-      // Boxing is counted at the call of Integer.valueOf (site kind "box"), not inside it: C2 removes a valueOf
-      // whose box is only unboxed, probe included, so only the call site counts the same in every run.
-      assert.deepEqual(siteClasses('boxing', 'java.lang.Integer'), ['jdkcharge.Main.boxing']);
-      const boxSites = (node('boxing').a ?? []).filter((r) => p.typeName(r[1]) === 'java.lang.Integer').map((r) => p.sites.get(r[0])!.kind);
-      assert.deepEqual([...new Set(boxSites)], ['box']);
-      assert.deepEqual(siteClasses('presized', 'java.lang.Object[]'), ['java.util.ArrayList.<init>']);
-      // the first table comes from ArrayList.grow itself; the others through Arrays.copyOf (counted at a call
-      // site in ArrayList.grow or Arrays.copyOf, depending on where the agent counts the copy intrinsic)
-      const grown = siteClasses('growing', 'java.lang.Object[]');
-      assert.ok(grown.includes('java.util.ArrayList.grow'), `growing sites ${grown}`);
-      for (const g of grown) assert.ok(['java.util.ArrayList.grow', 'java.util.Arrays.copyOf'].includes(g), `growing site ${g}`);
-      assert.deepEqual(siteClasses('hashing', 'java.util.HashMap$Node'), ['java.util.HashMap.newNode']);
-      assert.deepEqual(siteClasses('hashing', 'java.util.HashMap$Node[]'), ['java.util.HashMap.resize']);
-      assert.deepEqual(siteClasses('presized', 'java.util.ArrayList'), ['jdkcharge.Main.presized']);
-    });
-
-    it(`StringBuilder.toString takes the JDK ${jdk.name} path (same counts, different sites)`, () => {
-      const p = run.profile;
-      const n = p.nodes('main', ['jdkcharge.Main.main', 'jdkcharge.Main.run', 'jdkcharge.Main.building'])[0];
-      assert.ok(n, 'building node');
-      const rows = (n.a ?? []).map((r) => {
-        const s = p.sites.get(r[0]);
-        assert.ok(s, `site ${r[0]}`);
-        const m = p.methods.get(s.method);
-        assert.ok(m, `method ${s.method}`);
-        return `${p.typeName(r[1])} ${r[2]}/${r[3]} ${s.kind} ${m.class}.${m.name}`;
-      }).sort();
-      // JDK 17: StringBuilder.toString -> StringLatin1.newString -> new String(Arrays.copyOfRange(...)),
-      //         copyOfRange always does `new byte[newLength]`.
-      // JDK 25: StringBuilder.toString -> new String(this, null) -> Arrays.copyOfRange, which returns
-      //         original.clone() when the range is the whole array (142 of 142 here): a `clone` site.
-      const copy = jdk.name === '17'
-        ? 'byte[] 1/142 newarray java.util.Arrays.copyOfRange'
-        : 'byte[] 1/142 clone java.util.Arrays.copyOfRange';
-      const str = jdk.name === '17'
-        ? 'java.lang.String 1/0 new java.lang.StringLatin1.newString'
-        : 'java.lang.String 1/0 new java.lang.StringBuilder.toString';
-      assert.deepEqual(rows, [
-        'byte[] 1/16 newarray java.lang.AbstractStringBuilder.<init>',
-        'byte[] 3/246 newarray java.util.Arrays.copyOf', // 34 + 70 + 142
-        copy,
-        str,
-        'java.lang.StringBuilder 1/0 new jdkcharge.Main.building',
-      ].sort());
+    assertUnder(await run().collapsed('elements'), at('reflective'), {
+      'int[]': 10, // 4 + 2 x 3
+      'int[][]': 4, // 2 + 2
+      'java.lang.String[]': 5,
     });
   });
-}
+
+  it('names the JDK sites that made the charged allocations', () => {
+    const p = run().profile;
+    const node = (m: string) => p.nodes('main', ['jdkcharge.Main.main', 'jdkcharge.Main.run', `jdkcharge.Main.${m}`])[0];
+    const siteClasses = (m: string, type: string): string[] => {
+      const n = node(m);
+      assert.ok(n, `node ${m}`);
+      const out = new Set<string>();
+      for (const r of n.a ?? []) {
+        if (p.typeName(r[1]) !== type) continue;
+        const site = p.sites.get(r[0]);
+        assert.ok(site, `site ${r[0]} is defined`);
+        const method = p.methods.get(site.method);
+        assert.ok(method, `method ${site.method} is defined`);
+        out.add(`${method.class}.${method.name}`);
+      }
+      return [...out].sort();
+    };
+    // Boxing is counted at the call of Integer.valueOf (site kind "box"), not inside it: C2 removes a valueOf
+    // whose box is only unboxed, probe included, so only the call site counts the same in every run().
+    assert.deepEqual(siteClasses('boxing', 'java.lang.Integer'), ['jdkcharge.Main.boxing']);
+    const boxSites = (node('boxing').a ?? []).filter((r) => p.typeName(r[1]) === 'java.lang.Integer').map((r) => p.sites.get(r[0])!.kind);
+    assert.deepEqual([...new Set(boxSites)], ['box']);
+    assert.deepEqual(siteClasses('presized', 'java.lang.Object[]'), ['java.util.ArrayList.<init>']);
+    // the first table comes from ArrayList.grow itself; the others through Arrays.copyOf (counted at a call
+    // site in ArrayList.grow or Arrays.copyOf, depending on where the agent counts the copy intrinsic)
+    const grown = siteClasses('growing', 'java.lang.Object[]');
+    assert.ok(grown.includes('java.util.ArrayList.grow'), `growing sites ${grown}`);
+    for (const g of grown) assert.ok(['java.util.ArrayList.grow', 'java.util.Arrays.copyOf'].includes(g), `growing site ${g}`);
+    assert.deepEqual(siteClasses('hashing', 'java.util.HashMap$Node'), ['java.util.HashMap.newNode']);
+    assert.deepEqual(siteClasses('hashing', 'java.util.HashMap$Node[]'), ['java.util.HashMap.resize']);
+    assert.deepEqual(siteClasses('presized', 'java.util.ArrayList'), ['jdkcharge.Main.presized']);
+  });
+
+  it(`StringBuilder.toString takes the JDK ${jdk.name} path (same counts, different sites)`, () => {
+    const p = run().profile;
+    const n = p.nodes('main', ['jdkcharge.Main.main', 'jdkcharge.Main.run', 'jdkcharge.Main.building'])[0];
+    assert.ok(n, 'building node');
+    const rows = (n.a ?? []).map((r) => {
+      const s = p.sites.get(r[0]);
+      assert.ok(s, `site ${r[0]}`);
+      const m = p.methods.get(s.method);
+      assert.ok(m, `method ${s.method}`);
+      return `${p.typeName(r[1])} ${r[2]}/${r[3]} ${s.kind} ${m.class}.${m.name}`;
+    }).sort();
+    // JDK 17: StringBuilder.toString -> StringLatin1.newString -> new String(Arrays.copyOfRange(...)),
+    //         copyOfRange always does `new byte[newLength]`.
+    // JDK 25: StringBuilder.toString -> new String(this, null) -> Arrays.copyOfRange, which returns
+    //         original.clone() when the range is the whole array (142 of 142 here): a `clone` site.
+    const copy = jdk.name === '17'
+      ? 'byte[] 1/142 newarray java.util.Arrays.copyOfRange'
+      : 'byte[] 1/142 clone java.util.Arrays.copyOfRange';
+    const str = jdk.name === '17'
+      ? 'java.lang.String 1/0 new java.lang.StringLatin1.newString'
+      : 'java.lang.String 1/0 new java.lang.StringBuilder.toString';
+    assert.deepEqual(rows, [
+      'byte[] 1/16 newarray java.lang.AbstractStringBuilder.<init>',
+      'byte[] 3/246 newarray java.util.Arrays.copyOf', // 34 + 70 + 142
+      copy,
+      str,
+      'java.lang.StringBuilder 1/0 new jdkcharge.Main.building',
+    ].sort());
+  });
+});

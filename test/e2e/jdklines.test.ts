@@ -24,11 +24,11 @@
 // - line 21 (once) `System.out.println("jdklines total=" + total)`: the concatenation's byte[19] (40 B) and String
 //   (24 B), and println's HeapCharBuffer (CharBuffer.wrap in StreamEncoder, 56 B): 3 allocations, 120 B.
 import * as assert from 'assert/strict';
-import { before, describe, it } from 'node:test';
+import { it } from 'node:test';
 import { hotLines } from '../../extension/model/by-line';
 import { loadProfile } from '../../extension/model/load';
-import { CLI, JDKS } from './support/env';
-import { assertCleanRun, Fixture } from './support/fixture';
+import { CLI } from './support/env';
+import { assertCleanRun, describeRuns, Fixture } from './support/fixture';
 import { exec, FixtureRun } from './support/heaplens';
 
 const fx = new Fixture({ name: 'jdklines' });
@@ -50,65 +50,58 @@ async function report(run: FixtureRun, ...args: string[]): Promise<string> {
   return r.stdout;
 }
 
-for (const jdk of JDKS) {
-  describe(`jdklines on JDK ${jdk.name}`, () => {
-    let run: FixtureRun;
-    before(async () => {
-      run = await fx.run(jdk);
-    });
+describeRuns(fx, 'jdklines', (run) => {
+  it('runs cleanly', () => assertCleanRun(run(), 'jdklines', 'jdklines total=8000'));
 
-    it('runs cleanly', () => assertCleanRun(run, 'jdklines', 'jdklines total=8000'));
-
-    it('report --format lines: the split() line is hottest, every line with its JDK work, exact', async () => {
-      assert.deepEqual((await report(run, '--format', 'lines')).trimEnd().split('\n'), EXPECTED_LINES);
-    });
-
-    it('report --format lines --metric bytes --top 2: ranked by bytes, two rows', async () => {
-      assert.deepEqual((await report(run, '--format', 'lines', '--metric', 'bytes', '--top', '2')).trimEnd().split('\n'),
-        [EXPECTED_LINES[0], EXPECTED_LINES[2], EXPECTED_LINES[1]]);
-    });
-
-    it('the file keeps the JDK sites, with the line and the method the call invoked', () => {
-      const p = run.profile;
-      const seen = new Map<string, number>();
-      p.walk((node) => {
-        if (node.m === undefined || p.frame(node) !== 'jdklines.Main.parse') return;
-        for (const r of node.a ?? []) {
-          const site = p.sites.get(r[0])!;
-          const holder = p.methods.get(site.method)!;
-          const where = r.length > 5 ? `line ${r[5]} inside ${p.methods.get(r[6])!.class}.${p.methods.get(r[6])!.name}` : `own line ${site.line}`;
-          const key = `${where}: ${holder.class}.${holder.name} ${p.types.get(r[1])!.name}`;
-          seen.set(key, (seen.get(key) ?? 0) + r[2]);
-        }
-      });
-      const inSplit = (holderAndType: string): string => `line 40 inside java.lang.String.split: ${holderAndType}`;
-      assert.deepEqual([...seen].sort(), [
-        [inSplit('java.lang.String.split java.lang.String[]'), CALLS],
-        [inSplit('java.lang.String.split java.util.ArrayList'), CALLS],
-        [inSplit('java.lang.StringLatin1.newString java.lang.String'), 3 * CALLS],
-        [inSplit('java.util.ArrayList.grow java.lang.Object[]'), CALLS],
-        [inSplit('java.util.ArrayList.subList java.util.ArrayList$SubList'), CALLS],
-        [inSplit('java.util.Arrays.copyOfRange byte[]'), 3 * CALLS],
-        ['own line 41: jdklines.Main.parse jdklines.Main$Row', CALLS],
-      ]);
-    });
-
-    it('one level down in the hover model: inside String.split, by type; toString and getBytes apart', () => {
-      const lines = hotLines(loadProfile(run.profileFile), { scope: 'application', metric: 'count', limit: 10 });
-      const names = (p: ReturnType<typeof loadProfile>, l: (typeof lines)[number]): string[] =>
-        l.inside.map((i) => `${p.methods.get(i.method)!.class}.${p.methods.get(i.method)!.name}: `
-          + i.types.map((t) => `${t.type.name} ${t.count}`).join(', '));
-      const p = loadProfile(run.profileFile);
-      assert.deepEqual([lines[0].source, lines[0].line, lines[0].count], ['jdklines/Main.java', 40, 10 * CALLS]);
-      assert.deepEqual(names(p, lines[0]), [
-        `java.lang.String.split: byte[] ${3 * CALLS}, java.lang.String ${3 * CALLS}, java.lang.Object[] ${CALLS}, `
-          + `java.lang.String[] ${CALLS}, java.util.ArrayList$SubList ${CALLS}, java.util.ArrayList ${CALLS}`,
-      ]);
-      const render = lines.find((l) => l.line === 47)!;
-      assert.deepEqual(names(p, render), [
-        `java.lang.StringBuilder.toString: byte[] ${CALLS}, java.lang.String ${CALLS}`,
-        `java.lang.String.getBytes: byte[] ${CALLS}`,
-      ]);
-    });
+  it('report --format lines: the split() line is hottest, every line with its JDK work, exact', async () => {
+    assert.deepEqual((await report(run(), '--format', 'lines')).trimEnd().split('\n'), EXPECTED_LINES);
   });
-}
+
+  it('report --format lines --metric bytes --top 2: ranked by bytes, two rows', async () => {
+    assert.deepEqual((await report(run(), '--format', 'lines', '--metric', 'bytes', '--top', '2')).trimEnd().split('\n'),
+      [EXPECTED_LINES[0], EXPECTED_LINES[2], EXPECTED_LINES[1]]);
+  });
+
+  it('the file keeps the JDK sites, with the line and the method the call invoked', () => {
+    const p = run().profile;
+    const seen = new Map<string, number>();
+    p.walk((node) => {
+      if (node.m === undefined || p.frame(node) !== 'jdklines.Main.parse') return;
+      for (const r of node.a ?? []) {
+        const site = p.sites.get(r[0])!;
+        const holder = p.methods.get(site.method)!;
+        const where = r.length > 5 ? `line ${r[5]} inside ${p.methods.get(r[6])!.class}.${p.methods.get(r[6])!.name}` : `own line ${site.line}`;
+        const key = `${where}: ${holder.class}.${holder.name} ${p.types.get(r[1])!.name}`;
+        seen.set(key, (seen.get(key) ?? 0) + r[2]);
+      }
+    });
+    const inSplit = (holderAndType: string): string => `line 40 inside java.lang.String.split: ${holderAndType}`;
+    assert.deepEqual([...seen].sort(), [
+      [inSplit('java.lang.String.split java.lang.String[]'), CALLS],
+      [inSplit('java.lang.String.split java.util.ArrayList'), CALLS],
+      [inSplit('java.lang.StringLatin1.newString java.lang.String'), 3 * CALLS],
+      [inSplit('java.util.ArrayList.grow java.lang.Object[]'), CALLS],
+      [inSplit('java.util.ArrayList.subList java.util.ArrayList$SubList'), CALLS],
+      [inSplit('java.util.Arrays.copyOfRange byte[]'), 3 * CALLS],
+      ['own line 41: jdklines.Main.parse jdklines.Main$Row', CALLS],
+    ]);
+  });
+
+  it('one level down in the hover model: inside String.split, by type; toString and getBytes apart', () => {
+    const lines = hotLines(loadProfile(run().profileFile), { scope: 'application', metric: 'count', limit: 10 });
+    const names = (p: ReturnType<typeof loadProfile>, l: (typeof lines)[number]): string[] =>
+      l.inside.map((i) => `${p.methods.get(i.method)!.class}.${p.methods.get(i.method)!.name}: `
+        + i.types.map((t) => `${t.type.name} ${t.count}`).join(', '));
+    const p = loadProfile(run().profileFile);
+    assert.deepEqual([lines[0].source, lines[0].line, lines[0].count], ['jdklines/Main.java', 40, 10 * CALLS]);
+    assert.deepEqual(names(p, lines[0]), [
+      `java.lang.String.split: byte[] ${3 * CALLS}, java.lang.String ${3 * CALLS}, java.lang.Object[] ${CALLS}, `
+        + `java.lang.String[] ${CALLS}, java.util.ArrayList$SubList ${CALLS}, java.util.ArrayList ${CALLS}`,
+    ]);
+    const render = lines.find((l) => l.line === 47)!;
+    assert.deepEqual(names(p, render), [
+      `java.lang.StringBuilder.toString: byte[] ${CALLS}, java.lang.String ${CALLS}`,
+      `java.lang.String.getBytes: byte[] ${CALLS}`,
+    ]);
+  });
+});

@@ -3,8 +3,8 @@ import * as assert from 'assert/strict';
 import * as path from 'path';
 import { before, describe, it } from 'node:test';
 import { assertUnder } from './support/collapsed';
-import { JDK25, JDKS } from './support/env';
-import { assertCleanRun, Fixture } from './support/fixture';
+import { JDK25 } from './support/env';
+import { assertCleanRun, describeRuns, Fixture } from './support/fixture';
 import { classFileMajor, compileFixture, FixtureRun, runFixture } from './support/heaplens';
 
 const fx = new Fixture({ name: 'loops' });
@@ -49,18 +49,11 @@ function checkCalls(run: FixtureRun): void {
   assert.deepEqual(children.map((c) => p.frame(c)), [], 'makeIntArrays has no callees');
 }
 
-for (const jdk of JDKS) {
-  describe(`loops on JDK ${jdk.name}`, () => {
-    let run: FixtureRun;
-    before(async () => {
-      run = await fx.run(jdk);
-    });
-
-    it('runs cleanly and prints its counts', () => assertCleanRun(run, 'loops', OUTPUT));
-    it('counts objects, arrays and elements per stack exactly', () => checkAllocations(run));
-    it('records the call counts of every context', () => checkCalls(run));
-  });
-}
+describeRuns(fx, 'loops', (run) => {
+  it('runs cleanly and prints its counts', () => assertCleanRun(run(), 'loops', OUTPUT));
+  it('counts objects, arrays and elements per stack exactly', () => checkAllocations(run()));
+  it('records the call counts of every context', () => checkCalls(run()));
+});
 
 describe('loops compiled with --release 25 (class file version 69) on JDK 25', () => {
   let run: FixtureRun;

@@ -1,5 +1,6 @@
 // One fixture per test file: compiled once (javac --release 17), run once per JDK, both JDKs concurrently.
 import * as assert from 'assert/strict';
+import { before, describe } from 'node:test';
 import { Jdk, JDK17, JDKS, requireJdk } from './env';
 import { compileFixture, FixtureRun, runFixture } from './heaplens';
 
@@ -50,6 +51,25 @@ export class Fixture {
     const p = this.runs.get(jdk.name);
     if (!p) throw new Error(`no run for JDK ${jdk.name}`);
     return p;
+  }
+}
+
+/**
+ * The shape of most fixture test files: per JDK, a suite "<title> on JDK N" whose tests read the fixture's run on
+ * that JDK (started for both JDKs at once, before the first test).
+ */
+export function describeRuns(fx: Fixture, title: string, checks: (run: () => FixtureRun, jdk: Jdk) => void): void {
+  for (const jdk of JDKS) {
+    describe(`${title} on JDK ${jdk.name}`, () => {
+      let run: FixtureRun | undefined;
+      before(async () => {
+        run = await fx.run(jdk);
+      });
+      checks(() => {
+        if (!run) throw new Error(`${fx.spec.name}: the run on JDK ${jdk.name} is not there`);
+        return run;
+      }, jdk);
+    });
   }
 }
 
