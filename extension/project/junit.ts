@@ -1,0 +1,71 @@
+// JUnit 5 tests in a Java source file, found in its text (the annotations and the declarations after them), for
+// the "Profile allocations" CodeLens and `heaplens test`; and the JUnit Platform console launcher's command line
+// for projects that have it on their test class path. No `vscode` import.
+import * as path from 'path';
+import { classOfSource } from './project';
+
+const TEST_ANNOTATIONS = /@(?:org\.junit\.jupiter\.api\.)?(?:Test|RepeatedTest|TestFactory|TestTemplate|org\.junit\.jupiter\.params\.ParameterizedTest|ParameterizedTest)\b/;
+
+export interface TestMethod { name: string; line: number }
+export interface TestClass {
+  /** fully qualified */
+  className: string;
+  /** the line of the class declaration (0-based) */
+  line: number;
+  methods: TestMethod[];
+}
+
+/** Comments and string literals blanked (same length, line breaks kept), so that lines and columns stay true. */
+function blank(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, (m) => m.replace(/[^\n]/g, ' '));
+}
+
+/** The JUnit 5 test class of a source file (its top-level class) and its test methods; undefined when it has none. */
+export function findTests(file: string, text: string): TestClass | undefined {
+  if (!/org\.junit\.jupiter/.test(text)) return undefined;
+  const code = blank(text);
+  const lines = code.split('\n');
+  const base = path.basename(file, '.java');
+  const classLine = lines.findIndex((l) => new RegExp(`\\b(?:class|record)\\s+${base}\\b`).test(l));
+  const methods: TestMethod[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!TEST_ANNOTATIONS.test(lines[i])) continue;
+    // the declaration: the first `name(` after the annotation (and its arguments) that is not another annotation
+    for (let j = i; j < Math.min(lines.length, i + 12); j++) {
+      const rest = j === i ? lines[j].replace(/@[\w.]+(\s*\([^)]*\))?/g, ' ') : lines[j].replace(/@[\w.]+(\s*\([^)]*\))?/g, ' ');
+      const m = /\b(?:void|[\w<>[\],.?\s]+?)\s+(\w+)\s*\(/.exec(rest);
+      if (m && !/^(if|for|while|switch|return|new)$/.test(m[1])) {
+        methods.push({ name: m[1], line: j });
+        i = j;
+        break;
+      }
+    }
+  }
+  if (methods.length === 0) return undefined;
+  return { className: classOfSource(file, text), line: Math.max(0, classLine), methods };
+}
+
+/** `com.acme.FooTest#bar` or `com.acme.FooTest`: what -Dtest and `heaplens test` take. */
+export function testSelector(className: string, method?: string): string {
+  return method ? `${className}#${method}` : className;
+}
+
+export function parseSelector(s: string): { className: string; method?: string } {
+  const [className, method] = s.split('#');
+  if (!/^[\w$]+(\.[\w$]+)*$/.test(className ?? '') || (method !== undefined && !/^[\w$]+$/.test(method))) {
+    throw new Error(`"${s}" is not a test: give CLASS or CLASS#METHOD (for example com.acme.FooTest#parsesEmptyInput)`);
+  }
+  return { className, method };
+}
+
+/** The console launcher's main class when a jar of it is on the class path. */
+export function consoleLauncherOn(classPath: readonly string[]): boolean {
+  return classPath.some((e) => /junit-platform-console(-standalone)?[-\d.]*\.jar$/.test(path.basename(e)));
+}
+
+/** `java … ConsoleLauncher execute --select-method …` (the `execute` subcommand exists from JUnit 1.10 on). */
+export function consoleLauncherArgs(classPath: readonly string[], className: string, method: string | undefined, withSubcommand: boolean): string[] {
+  const select = method ? [`--select-method=${className}#${method}`] : [`--select-class=${className}`];
+  return ['-cp', classPath.join(path.delimiter), 'org.junit.platform.console.ConsoleLauncher', ...(withSubcommand ? ['execute'] : []),
+    '--disable-banner', '--details=tree', ...select, '--fail-if-no-tests'];
+}
