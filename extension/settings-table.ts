@@ -12,6 +12,7 @@ export const SETTINGS = {
   'hotLines.scope': 'application' as 'application' | 'all',
   'hotLines.afterText': true as boolean,
   'editor.liveUpdateInterval': 1000 as number,
+  'project.compileBeforeLaunch': true as boolean,
 };
 
 export type SettingKey = keyof typeof SETTINGS;
