@@ -17,6 +17,8 @@ export interface ModuleClasspath {
   runtime: string[];
   /** runtime plus the test classes and test-scoped dependencies */
   test: string[];
+  /** a parent that only lists modules (Maven packaging "pom"): never what runs */
+  aggregator?: boolean;
 }
 
 export interface CacheFile { key: string; modules: ModuleClasspath[] }

@@ -18,7 +18,8 @@ export function execTool(file: string, args: readonly string[], o: ExecOptions):
     const child = spawn(file, args, { cwd: o.cwd, env: o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const take = (b: Buffer): void => {
-      const s = b.toString('utf8');
+      // Maven prints colour resets even in batch mode: plain text for the output panel and the terminal's log
+      const s = b.toString('utf8').replace(/\x1b\[[0-9;]*m/g, '');
       if (output.length < 4 * 1024 * 1024) output += s;
       o.onOutput?.(s);
     };

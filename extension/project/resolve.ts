@@ -54,7 +54,10 @@ function javaHomeOf(java: string): string {
 }
 
 function fromSpy(m: SpyModule): ModuleClasspath {
-  return { dir: m.basedir, name: m.artifactId, outputDirs: [m.outputDirectory], testOutputDirs: [m.testOutputDirectory], runtime: m.runtime, test: m.test };
+  return {
+    dir: m.basedir, name: m.artifactId, outputDirs: [m.outputDirectory], testOutputDirs: [m.testOutputDirectory], runtime: m.runtime, test: m.test,
+    ...(m.packaging === 'pom' ? { aggregator: true } : {}),
+  };
 }
 
 /** The module named `name` (artifactId or Gradle path, or a folder), or the one whose folder holds `dir`. */
@@ -118,8 +121,8 @@ async function runGradle(project: BuildProject, o: ResolveOptions, module: strin
   }
 }
 
-/** Resolves the project that holds `o.start` (see ResolveOptions). */
-export async function resolveProject(o: ResolveOptions): Promise<ResolvedProject> {
+/** The build's modules (from the cache, or the build tool), and the module of `o.start` / `o.module` when there is one. */
+export async function resolveModules(o: ResolveOptions): Promise<Omit<ResolvedProject, 'module' | 'mainClasses'> & { module?: ModuleClasspath }> {
   const project = findProject(o.start, o.boundary);
   if (!project) throw new ProjectError('noProject', `No Maven or Gradle project at ${o.start} (no pom.xml, build.gradle or settings.gradle there or above).`);
   const compile = o.compile !== false;
@@ -142,15 +145,34 @@ export async function resolveProject(o: ResolveOptions): Promise<ResolvedProject
     ranBuild = true;
     module = pickModule(modules, o.module, o.module ? project.root : wantDir);
   }
-  if (!module) {
-    const names = modules.filter((m) => m.dir !== project.root || modules!.length === 1).map((m) => m.name);
-    if (o.module) throw new ProjectError('noModule', `There is no module "${o.module}" in ${project.root} (modules: ${names.join(', ')}).`);
-    // started at an aggregator root: the one module with a main class, else the user chooses
-    const withMain = modules.filter((m) => findMainClasses(m.outputDirs).length > 0);
-    if (withMain.length === 1) module = withMain[0];
-    else throw new ProjectError('noModule', `${project.root} has several modules (${names.join(', ')}): choose one (--module NAME, or start from a file of that module).`);
+  if (o.module && !module) {
+    throw new ProjectError('noModule', `There is no module "${o.module}" in ${project.root} (modules: ${modules.filter((m) => !m.aggregator).map((m) => m.name).join(', ')}).`);
   }
-  return { project, module, modules, mainClasses: findMainClasses(module.outputDirs), ranBuild };
+  if (module?.aggregator && !o.module) module = undefined;
+  return { project, modules, module, ranBuild };
+}
+
+/** Resolves the project that holds `o.start` (see ResolveOptions) and the module to run. */
+export async function resolveProject(o: ResolveOptions): Promise<ResolvedProject> {
+  const r = await resolveModules(o);
+  let module = r.module;
+  if (!module) {
+    // started at an aggregator root: the one module with a main class, else the user chooses
+    const withMain = r.modules.filter((m) => !m.aggregator && findMainClasses(m.outputDirs).length > 0);
+    if (withMain.length !== 1) {
+      throw new ProjectError('noModule', `${r.project.root} has several modules (${r.modules.filter((m) => !m.aggregator).map((m) => m.name).join(', ')}): choose one (--module NAME, or start from a file of that module).`);
+    }
+    module = withMain[0];
+  }
+  return { ...r, module, mainClasses: findMainClasses(module.outputDirs) };
+}
+
+/** The module whose test sources (or test classes) hold `className`, among the resolved ones. */
+export function moduleOfTest(modules: readonly ModuleClasspath[], className: string): ModuleClasspath | undefined {
+  const rel = className.replace(/\./g, path.sep);
+  return modules.find((m) => !m.aggregator && (fs.existsSync(path.join(m.dir, 'src', 'test', 'java', `${rel}.java`))
+    || fs.existsSync(path.join(m.dir, 'src', 'test', 'kotlin', `${rel}.kt`))
+    || m.testOutputDirs.some((d) => fs.existsSync(path.join(d, `${rel}.class`)))));
 }
 
 /** The main class to run: the one asked for (checked), else the module's only one. */

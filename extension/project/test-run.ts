@@ -9,7 +9,7 @@ import { execTool } from './exec';
 import { gradleExecutable, gradleTestArgs, TEST_INIT_SCRIPT } from './gradle';
 import { consoleLauncherArgs, consoleLauncherOn, testSelector } from './junit';
 import { mavenExecutable, surefireArgs, surefireCounts } from './maven';
-import { ResolveOptions, resolveProject } from './resolve';
+import { moduleOfTest, ResolveOptions, resolveModules } from './resolve';
 
 export interface TestRunOptions extends ResolveOptions {
   className: string;
@@ -39,8 +39,11 @@ function javaHomeOf(java: string): string {
 
 /** Runs the test; throws ProjectError('noTests') when nothing ran, ('buildFailed') when the build broke before the tests. */
 export async function runTest(o: TestRunOptions): Promise<TestRunResult> {
-  const resolved = await resolveProject({ ...o, compile: o.compile });
-  const { project, module } = resolved;
+  const resolved = await resolveModules(o);
+  const { project } = resolved;
+  // the module holding the test class (the user may start at the root, or at another module)
+  const module = (o.module ? resolved.module : moduleOfTest(resolved.modules, o.className) ?? resolved.module);
+  if (!module) throw new ProjectError('noTests', `No tests found for ${testSelector(o.className, o.method)}: no module of ${project.root} has the test class ${o.className} (src/test/java).`);
   const env = { ...o.env, JAVA_HOME: o.env.JAVA_HOME ?? javaHomeOf(o.java) };
   const selector = testSelector(o.className, o.method);
   const jvmArgs = [...(o.vmArgs ?? []), o.agentArg];
@@ -79,6 +82,8 @@ export async function runTest(o: TestRunOptions): Promise<TestRunResult> {
     }
   }
   if (result.run === 0) {
+    // the test JVM may have started (the class matched, the method did not): its profile holds no test
+    if (written()) fs.rmSync(o.profile, { force: true });
     throw new ProjectError('noTests', `No tests found for ${selector} in ${module.name}: check the class and method names (a JUnit 5 @Test method in ${path.relative(project.root, module.dir) || '.'}/src/test/java).`, tail(result.output));
   }
   if (!written()) throw new ProjectError('buildFailed', `${selector} ran, but the HeapLens agent wrote no profile (${o.profile}). The build's output:`, tail(result.output));
