@@ -33,6 +33,8 @@ export function wantsProject(cfg: HeapLensConfig): boolean {
 export async function resolveProjectLaunch(cfg: HeapLensConfig, java: string, wsPath: string | undefined, output: vscode.OutputChannel,
   reportError: (m: string) => void, cacheDir?: string): Promise<boolean> {
   if (!wantsProject(cfg)) return true;
+  // a single-file program outside the build's sources stays a single-file launch
+  if (cfg.mainClass && /\.java$/i.test(cfg.mainClass) && !path.resolve(wsPath ?? '.', cfg.mainClass).includes(`${path.sep}src${path.sep}main${path.sep}`)) return true;
   const start = projectStart(cfg, wsPath);
   if (!start || !fs.existsSync(start) || !findProject(start, wsPath)) return true;
   const compile = cfg.compileBeforeLaunch ?? setting('project.compileBeforeLaunch');

@@ -39,9 +39,11 @@ export const MAVEN_SCENARIOS = {
       if (!/words: 3/.test(text)) throw new Error(`no program output in the Debug Console: ${text.slice(-400)}`);
       if (!/profiling acme\.app\.Main/.test(text)) throw new Error(`the session did not run acme.app.Main: ${text.slice(0, 400)}`);
       await wb.shot('maven-f5-session');
-      const open = page.locator('.notifications-toasts .notification-toast', { hasText: /profile saved to \.heaplens\/Main-/ })
+      // the "profile saved" notification's Open (the toast, or the notification center once the toast has gone)
+      await wb.waitFor('the "profile saved" notification', async () => /profile saved to \.heaplens\/Main-/.test(await wb.notifications()), 20000);
+      const open = page.locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item', { hasText: /profile saved to \.heaplens\/Main-/ })
         .locator('.monaco-button', { hasText: /^Open$/ }).first();
-      await open.waitFor({ timeout: 20000 });
+      await open.waitFor({ timeout: 10000 });
       await open.click();
       const view = page.frameLocator('iframe.webview').last().frameLocator('#active-frame');
       const top = view.locator('.flame-summary li[data-frame]').first();
