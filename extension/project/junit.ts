@@ -1,6 +1,7 @@
 // JUnit 5 tests in a Java source file, found in its text (the annotations and the declarations after them), for
 // the "Profile allocations" CodeLens and `heaplens test`; and the JUnit Platform console launcher's command line
 // for projects that have it on their test class path. No `vscode` import.
+import * as fs from 'fs';
 import * as path from 'path';
 import { classOfSource } from './project';
 
@@ -58,9 +59,37 @@ export function parseSelector(s: string): { className: string; method?: string }
   return { className, method };
 }
 
-/** The console launcher's main class when a jar of it is on the class path. */
+const CONSOLE_JAR = /^junit-platform-console(?:-standalone)?(?:-(\d+)\.(\d+)[\w.-]*)?\.jar$/;
+
+/** True when a jar of the console launcher is on the class path. */
 export function consoleLauncherOn(classPath: readonly string[]): boolean {
-  return classPath.some((e) => /junit-platform-console(-standalone)?[-\d.]*\.jar$/.test(path.basename(e)));
+  return classPath.some((e) => CONSOLE_JAR.test(path.basename(e)));
+}
+
+/** Whether the launcher on the class path takes the `execute` subcommand (JUnit Platform 1.10 and later; unknown: yes). */
+export function consoleLauncherHasExecute(classPath: readonly string[]): boolean {
+  const m = classPath.map((e) => CONSOLE_JAR.exec(path.basename(e))).find((x) => x);
+  if (!m || m[1] === undefined) return true;
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  return major > 1 || minor >= 10;
+}
+
+/** Tests run and failed, from JUnit XML reports (Gradle's build/test-results, Surefire's reports) written since `since`. */
+export function junitXmlCounts(dir: string, since: number): { run: number; failed: number } {
+  let run = 0, failed = 0;
+  let names: string[];
+  try { names = fs.readdirSync(dir); } catch { return { run, failed }; }
+  for (const n of names) {
+    if (!/^TEST-.*\.xml$/.test(n)) continue;
+    const f = path.join(dir, n);
+    if (fs.statSync(f).mtimeMs < since - 1000) continue;
+    const text = fs.readFileSync(f, 'utf8');
+    const suite = /<testsuite\b[^>]*>/.exec(text)?.[0] ?? '';
+    const attr = (a: string): number => Number(new RegExp(`\\b${a}="(\\d+)"`).exec(suite)?.[1] ?? 0);
+    run += attr('tests') - attr('skipped');
+    failed += attr('failures') + attr('errors');
+  }
+  return { run, failed };
 }
 
 /** `java … ConsoleLauncher execute --select-method …` (the `execute` subcommand exists from JUnit 1.10 on). */

@@ -7,7 +7,7 @@ import * as path from 'path';
 import { ProjectError, tail } from './errors';
 import { execTool } from './exec';
 import { gradleExecutable, gradleTestArgs, TEST_INIT_SCRIPT } from './gradle';
-import { consoleLauncherArgs, consoleLauncherOn, testSelector } from './junit';
+import { consoleLauncherArgs, consoleLauncherHasExecute, consoleLauncherOn, junitXmlCounts, testSelector } from './junit';
 import { mavenExecutable, surefireArgs, surefireCounts } from './maven';
 import { moduleOfTest, ResolveOptions, resolveModules } from './resolve';
 
@@ -51,7 +51,7 @@ export async function runTest(o: TestRunOptions): Promise<TestRunResult> {
   const written = (): boolean => fs.existsSync(o.profile) && fs.statSync(o.profile).mtimeMs >= started - 1000;
   let result: TestRunResult;
   if (consoleLauncherOn(module.test)) {
-    const args = [...jvmArgs, ...consoleLauncherArgs(module.test, o.className, o.method, true)];
+    const args = [...jvmArgs, ...consoleLauncherArgs(module.test, o.className, o.method, consoleLauncherHasExecute(module.test))];
     o.onStep?.(`java ${args.filter((a) => !a.startsWith('-javaagent')).join(' ')}`);
     const r = await execTool(o.java, args, { cwd: module.dir, env, onOutput: o.onOutput, signal: o.signal });
     const found = /(\d+) tests found/.exec(r.output);
@@ -76,7 +76,8 @@ export async function runTest(o: TestRunOptions): Promise<TestRunResult> {
       const r = await execTool(gradle, args, { cwd: project.root, env, onOutput: o.onOutput, signal: o.signal });
       if (/No tests found for given includes/.test(r.output)) throw new ProjectError('noTests', `No tests found for ${selector} in ${module.name}.`, tail(r.output));
       if (r.code !== 0 && !written()) throw new ProjectError('buildFailed', `The Gradle build failed before ${selector} ran. Its output says why:`, tail(r.output));
-      result = { runner: 'gradle', run: written() ? 1 : 0, failed: r.code === 0 ? 0 : 1, profile: o.profile, output: r.output, exitCode: r.code };
+      const counts = junitXmlCounts(path.join(module.dir, 'build', 'test-results', 'test'), started);
+      result = { runner: 'gradle', run: counts.run, failed: counts.failed, profile: o.profile, output: r.output, exitCode: r.code };
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -11,7 +11,7 @@ import { splitProjectRun } from '../../extension/cli/project-command';
 import { cacheKey, classesStale, ModuleClasspath, readCache, writeCache } from '../../extension/project/classpath-cache';
 import { tail } from '../../extension/project/errors';
 import { gradleClasspathArgs, gradleExecutable, gradleProjectPath, gradleTestArgs, parseGradleClasspath } from '../../extension/project/gradle';
-import { consoleLauncherArgs, consoleLauncherOn, findTests, parseSelector } from '../../extension/project/junit';
+import { consoleLauncherArgs, consoleLauncherHasExecute, consoleLauncherOn, findTests, junitXmlCounts, parseSelector } from '../../extension/project/junit';
 import { findMainClasses, mainClassOf } from '../../extension/project/main-classes';
 import { argLineQuote, mavenExecutable, moduleSelection, resolveArgs, surefireArgs, surefireCounts } from '../../extension/project/maven';
 import { mavenHomeOf, parseSpyOutput } from '../../extension/project/maven-spy';
@@ -190,6 +190,10 @@ test('test selectors and the console launcher command', () => {
   assert.throws(() => parseSelector('acme app'), /"acme app" is not a test: give CLASS or CLASS#METHOD/);
   assert.equal(consoleLauncherOn(['/r/junit-platform-console-standalone-1.9.1.jar']), true);
   assert.equal(consoleLauncherOn(['/r/junit-platform-launcher-1.10.2.jar']), false);
+  assert.equal(consoleLauncherHasExecute(['/usr/share/java/junit-platform-console-standalone-1.9.1.jar']), false);
+  assert.equal(consoleLauncherHasExecute(['/m2/junit-platform-console-standalone-1.10.2.jar']), true);
+  assert.equal(consoleLauncherHasExecute(['/m2/junit-platform-console-standalone-6.0.0.jar']), true);
+  assert.equal(consoleLauncherHasExecute(['/usr/share/java/junit-platform-console-standalone.jar']), true);
   assert.deepEqual(consoleLauncherArgs(['/a', '/b.jar'], 'acme.T', 'm', true),
     ['-cp', `/a${path.delimiter}/b.jar`, 'org.junit.platform.console.ConsoleLauncher', 'execute', '--disable-banner', '--details=tree', '--select-method=acme.T#m', '--fail-if-no-tests']);
 });
@@ -217,6 +221,19 @@ test('heaplens run --project / heaplens test: arguments', async () => {
   ctx.err = '';
   assert.equal(await runCli(['test', '--project', tmp, 'a b'], ctx), 2);
   assert.match(ctx.err, /"a b" is not a test/);
+});
+
+test('junitXmlCounts: tests run (not skipped) and failed in the reports written since the run began', () => {
+  const dir = path.join(tmp, 'results');
+  write('results/TEST-a.FooTest.xml', '<?xml version="1.0"?>\n<testsuite name="a.FooTest" tests="3" skipped="1" failures="1" errors="0" time="0.1">\n</testsuite>');
+  write('results/TEST-a.BarTest.xml', '<testsuite name="a.BarTest" tests="2" skipped="0" failures="0" errors="1">');
+  write('results/other.xml', '<testsuite tests="9">');
+  const old = write('results/TEST-a.OldTest.xml', '<testsuite tests="5" skipped="0" failures="0" errors="0">');
+  const t = Date.now() / 1000 - 3600;
+  fs.utimesSync(old, t, t);
+  // FooTest: 3 tests, 1 skipped → 2 run, 1 failure; BarTest: 2 run, 1 error; OldTest too old, other.xml not a report
+  assert.deepEqual(junitXmlCounts(dir, Date.now() - 60_000), { run: 4, failed: 2 });
+  assert.deepEqual(junitXmlCounts(path.join(tmp, 'no-results'), 0), { run: 0, failed: 0 });
 });
 
 test('tail: the last lines of a build output, colours removed', () => {
