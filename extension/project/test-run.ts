@@ -6,9 +6,9 @@ import * as os from 'os';
 import * as path from 'path';
 import { ProjectError, tail } from './errors';
 import { execTool } from './exec';
-import { gradleExecutable, gradleTestArgs, TEST_INIT_SCRIPT } from './gradle';
+import { gradleExecutable, gradleProjectPath, gradleTestArgs, TEST_INIT_SCRIPT } from './gradle';
 import { consoleLauncherArgs, consoleLauncherHasExecute, consoleLauncherOn, junitXmlCounts, testSelector } from './junit';
-import { mavenExecutable, surefireArgs, surefireCounts } from './maven';
+import { mavenExecutable, moduleSelection, surefireArgs, surefireCounts } from './maven';
 import { moduleOfTest, ResolveOptions, resolveModules } from './resolve';
 
 export interface TestRunOptions extends ResolveOptions {
@@ -51,6 +51,14 @@ export async function runTest(o: TestRunOptions): Promise<TestRunResult> {
   const written = (): boolean => fs.existsSync(o.profile) && fs.statSync(o.profile).mtimeMs >= started - 1000;
   let result: TestRunResult;
   if (consoleLauncherOn(module.test)) {
+    // the test classes first: the class-path run compiled the main classes only
+    const tool = project.kind === 'maven' ? mavenExecutable(project.root, o.env, module.dir) : gradleExecutable(project.root, o.env, module.dir);
+    const compileArgs = project.kind === 'maven'
+      ? [...(o.env.HEAPLENS_MAVEN_ONLINE !== '1' ? ['-o'] : []), '-B', '-q', '-Dstyle.color=never', '-f', path.join(project.root, 'pom.xml'), ...moduleSelection(project.root, module.dir === project.root ? undefined : module.dir), 'test-compile']
+      : [...(o.env.HEAPLENS_GRADLE_ONLINE !== '1' ? ['--offline'] : []), '-q', '--console=plain', '-p', project.root, `${gradleProjectPath(project.root, module.dir)}:testClasses`];
+    o.onStep?.(`${path.basename(tool)} ${compileArgs.join(' ')}`);
+    const c = await execTool(tool, compileArgs, { cwd: project.root, env, onOutput: o.onOutput, signal: o.signal });
+    if (c.code !== 0) throw new ProjectError('buildFailed', `The build failed compiling the tests of ${module.name}. Its output says why:`, tail(c.output));
     const args = [...jvmArgs, ...consoleLauncherArgs(module.test, o.className, o.method, consoleLauncherHasExecute(module.test))];
     o.onStep?.(`java ${args.filter((a) => !a.startsWith('-javaagent')).join(' ')}`);
     const r = await execTool(o.java, args, { cwd: module.dir, env, onOutput: o.onOutput, signal: o.signal });

@@ -11,6 +11,7 @@ import * as path from 'path';
 import { before, describe, it } from 'node:test';
 import { parseCollapsed } from './support/collapsed';
 import { CLI, PROFILE_DIR, ROOT } from './support/env';
+import { ensureDebianPackages } from './support/debian';
 import { exec, Exec } from './support/heaplens';
 
 const WORK = path.join(PROFILE_DIR, 'maven-project');
@@ -150,9 +151,31 @@ describe('a two-module Maven project (offline)', () => {
   });
 });
 
+describe('the JUnit console launcher on the test class path (Debian junit5\'s standalone jar, JUnit Platform 1.9.1)', () => {
+  const C = path.join(WORK, 'console');
+  const JAR = '/usr/share/java/junit-platform-console-standalone-1.9.1.jar';
+  before(async () => {
+    ensureDebianPackages(['junit5']);
+    const g = await exec(process.execPath, [path.join(ROOT, 'test', 'fixtures', 'maven', 'generate.mjs'), C, JAR]);
+    assert.equal(g.code, 0, g.stderr);
+  });
+
+  it('test CLASS#METHOD runs through the console launcher (no execute subcommand before 1.10): that test only', async () => {
+    const out = path.join(WORK, 'console-countsThree.heaplens');
+    const r = await cli(['test', '--project', C, '--out', out, 'acme.app.CountTest#countsThree']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout + r.stderr, /\[ {9}1 tests successful {6}\]/);
+    assert.match(r.stderr, /heaplens: 1 test ran \(console\); profile written to /);
+    const lines = await collapsed(out);
+    assert.equal(countAt(lines, 'acme.app.CountTest.countsThree', 'acme.app.Counter'), 1000);
+    assert.equal(methodsOf(out).includes('acme.app.CountTest.countsTwo'), false);
+  });
+});
+
 describe('a two-module Gradle build (Debian gradle, offline)', () => {
   const G = path.join(WORK, 'gradle');
   before(() => {
+    ensureDebianPackages(['gradle']);
     fs.rmSync(G, { recursive: true, force: true });
     const files: Record<string, string> = {
       'settings.gradle': "include 'lib', 'app'\n",
