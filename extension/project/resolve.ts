@@ -20,7 +20,7 @@ export interface ResolveOptions {
   module?: string;
   /** compile when the classes are stale (default true) */
   compile?: boolean;
-  /** the JDK's java (its javac compiles the Maven reader; JAVA_HOME for the build tool) */
+  /** the JDK's java: its javac compiles the Maven reader, and the build tool runs with it as JAVA_HOME (the tests run on it) */
   java: string;
   env: NodeJS.ProcessEnv;
   /** where compiled helpers are kept (default: ~/.cache/heaplens) */
@@ -79,7 +79,7 @@ function sourcesOf(m: ModuleClasspath): string[] {
 
 async function runMaven(project: BuildProject, o: ResolveOptions, module: string | undefined, compile: boolean): Promise<ModuleClasspath[]> {
   const mvn = mavenExecutable(project.root, o.env, module);
-  const env = { ...o.env, JAVA_HOME: o.env.JAVA_HOME ?? javaHomeOf(o.java) };
+  const env = { ...o.env, JAVA_HOME: javaHomeOf(o.java) };
   const cacheDir = o.cacheDir ?? defaultCacheDir(o.env);
   fs.mkdirSync(cacheDir, { recursive: true });
   const v = await execTool(mvn, ['-v'], { cwd: project.root, env, timeoutMs: 60_000, signal: o.signal });
@@ -106,7 +106,7 @@ async function runMaven(project: BuildProject, o: ResolveOptions, module: string
 
 async function runGradle(project: BuildProject, o: ResolveOptions, module: string | undefined, compile: boolean): Promise<ModuleClasspath[]> {
   const gradle = gradleExecutable(project.root, o.env, module);
-  const env = { ...o.env, JAVA_HOME: o.env.JAVA_HOME ?? javaHomeOf(o.java) };
+  const env = { ...o.env, JAVA_HOME: javaHomeOf(o.java) };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heaplens-gradle-'));
   const init = path.join(dir, 'heaplens-classpath.gradle');
   fs.writeFileSync(init, CLASSPATH_INIT_SCRIPT);

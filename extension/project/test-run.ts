@@ -44,7 +44,7 @@ export async function runTest(o: TestRunOptions): Promise<TestRunResult> {
   // the module holding the test class (the user may start at the root, or at another module)
   const module = (o.module ? resolved.module : moduleOfTest(resolved.modules, o.className) ?? resolved.module);
   if (!module) throw new ProjectError('noTests', `No tests found for ${testSelector(o.className, o.method)}: no module of ${project.root} has the test class ${o.className} (src/test/java).`);
-  const env = { ...o.env, JAVA_HOME: o.env.JAVA_HOME ?? javaHomeOf(o.java) };
+  const env = { ...o.env, JAVA_HOME: javaHomeOf(o.java) };
   const selector = testSelector(o.className, o.method);
   const jvmArgs = [...(o.vmArgs ?? []), o.agentArg];
   const started = Date.now();
@@ -95,6 +95,11 @@ export async function runTest(o: TestRunOptions): Promise<TestRunResult> {
     if (written()) fs.rmSync(o.profile, { force: true });
     throw new ProjectError('noTests', `No tests found for ${selector} in ${module.name}: check the class and method names (a JUnit 5 @Test method in ${path.relative(project.root, module.dir) || '.'}/src/test/java).`, tail(result.output));
   }
-  if (!written()) throw new ProjectError('buildFailed', `${selector} ran, but the HeapLens agent wrote no profile (${o.profile}). The build's output:`, tail(result.output));
+  if (!written()) {
+    const pom = path.join(module.dir, 'pom.xml');
+    const own = project.kind === 'maven' && fs.existsSync(pom) && /<argLine>(?![^<]*[@$]\{argLine\})/.test(fs.readFileSync(pom, 'utf8'));
+    throw new ProjectError('buildFailed', `${selector} ran, but the HeapLens agent wrote no profile (${o.profile})${own
+      ? `: ${path.relative(project.root, pom) || 'pom.xml'} sets Surefire's <argLine> without @{argLine}, which drops the agent; add @{argLine} to it` : ''}. The build's output:`, tail(result.output));
+  }
   return result;
 }

@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { before, describe, it } from 'node:test';
 import { parseCollapsed } from './support/collapsed';
-import { CLI, PROFILE_DIR, ROOT } from './support/env';
+import { CLI, JDK25, PROFILE_DIR, requireJdk, ROOT } from './support/env';
 import { ensureDebianPackages } from './support/debian';
 import { exec, Exec } from './support/heaplens';
 
@@ -118,6 +118,15 @@ describe('a two-module Maven project (offline)', () => {
     const lines = await collapsed(out);
     assert.equal(countAt(lines, 'acme.app.CountTest.countsThree', 'acme.app.Counter'), 1000);
     assert.equal(countAt(lines, 'acme.app.CountTest.countsTwo', 'acme.app.Counter'), 7);
+  });
+
+  it('test --java JDK 25: Maven and the test JVM run on that JDK', async () => {
+    requireJdk(JDK25);
+    const out = path.join(WORK, 'countsThree-jdk25.heaplens');
+    const r = await cli(['test', '--java', JDK25.java, '--project', PROJECT, '--out', out, 'acme.app.CountTest#countsThree']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok((JSON.parse(fs.readFileSync(out, 'utf8')) as { meta: { jvm: { version: string } } }).meta.jvm.version.startsWith(JDK25.versionPrefix));
+    assert.equal(countAt(await collapsed(out), 'acme.app.CountTest.countsThree', 'acme.app.Counter'), 1000);
   });
 
   it('no such test: "No tests found", exit 1, no profile', async () => {
