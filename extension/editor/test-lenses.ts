@@ -24,20 +24,21 @@ export class TestLenses implements vscode.CodeLensProvider {
     if (doc.uri.scheme !== 'file' || !doc.fileName.endsWith('.java')) return [];
     const tests = findTests(doc.fileName, doc.getText());
     if (!tests) return [];
-    const lens = (line: number, method: string | undefined): vscode.CodeLens => new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+    const lens = (line: number, className: string, method: string | undefined): vscode.CodeLens => new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
       title: 'Profile allocations',
-      tooltip: `HeapLens: run ${testSelector(tests.className, method)} under the profiler and show what it allocated`,
+      tooltip: `HeapLens: run ${testSelector(className, method)} under the profiler and show what it allocated`,
       command: COMMANDS.profileTest,
-      arguments: [{ file: doc.fileName, className: tests.className, method } satisfies ProfileTestArgs],
+      arguments: [{ file: doc.fileName, className, method } satisfies ProfileTestArgs],
     });
-    return [lens(tests.line, undefined), ...tests.methods.map((m) => lens(m.line, m.name))];
+    return [...tests.classes.map((c) => lens(c.line, c.className, undefined)), ...tests.methods.map((m) => lens(m.line, m.className, m.name))]
+      .sort((a, b) => a.range.start.line - b.range.start.line);
   }
 }
 
 /** The test at the cursor of the active editor: the test method whose declaration is nearest above it, else the class. */
-export function testAtCursor(tests: TestClass, line: number): string | undefined {
+export function testAtCursor(tests: TestClass, line: number): { className: string; method?: string } {
   const above = tests.methods.filter((m) => m.line <= line).pop();
-  return above?.name;
+  return above ? { className: above.className, method: above.name } : { className: tests.className };
 }
 
 function stamp(now: Date): string {
@@ -64,7 +65,7 @@ export function registerTestLenses(ctx: vscode.ExtensionContext, output: vscode.
         fail('open a JUnit 5 test class to profile one of its tests.');
         return undefined;
       }
-      args = { file: ed.document.fileName, className: tests.className, method: testAtCursor(tests, ed.selection.active.line) };
+      args = { file: ed.document.fileName, ...testAtCursor(tests, ed.selection.active.line) };
     }
     if (!vscode.workspace.isTrusted) {
       fail('HeapLens does not run tests in a restricted workspace. Trust this workspace to profile them.');

@@ -7,13 +7,56 @@ import { classOfSource } from './project';
 
 const TEST_ANNOTATIONS = /@(?:org\.junit\.jupiter\.api\.)?(?:Test|RepeatedTest|TestFactory|TestTemplate|org\.junit\.jupiter\.params\.ParameterizedTest|ParameterizedTest)\b/;
 
-export interface TestMethod { name: string; line: number }
+export interface TestMethod {
+  name: string;
+  line: number;
+  /** the binary name of the class declaring it (`acme.OuterTest$Inner` for a @Nested class) */
+  className: string;
+}
 export interface TestClass {
   /** fully qualified */
   className: string;
   /** the line of the class declaration (0-based) */
   line: number;
   methods: TestMethod[];
+  /** the classes that declare test methods (the top-level one and @Nested ones), by binary name, with their lines */
+  classes: { className: string; line: number }[];
+}
+
+/** For each line, the binary name of the innermost class open there (top-level classes named after `pkg`). */
+function enclosingClasses(code: string, pkg: string): { perLine: (string | undefined)[]; declared: Map<string, number> } {
+  const perLine: (string | undefined)[] = [undefined];
+  const declared = new Map<string, number>();
+  const stack: { name: string; depth: number }[] = [];
+  let depth = 0, line = 0;
+  let pending: string | undefined;
+  const decl = /\b(?:class|interface|enum|record)\s+(\w+)/y;
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i];
+    if (c === '\n') {
+      line++;
+      perLine[line] = stack.length ? stack[stack.length - 1].name : undefined;
+      continue;
+    }
+    decl.lastIndex = i;
+    const m = (i === 0 || !/\w/.test(code[i - 1])) ? decl.exec(code) : null;
+    if (m) {
+      const outer = stack.length ? stack[stack.length - 1].name : undefined;
+      pending = outer ? `${outer}$${m[1]}` : (pkg ? `${pkg}.${m[1]}` : m[1]);
+      declared.set(pending, line);
+      i += m[0].length - 1;
+      continue;
+    }
+    if (c === '{') {
+      depth++;
+      if (pending) stack.push({ name: pending, depth });
+      pending = undefined;
+    } else if (c === '}') {
+      if (stack.length && stack[stack.length - 1].depth === depth) stack.pop();
+      depth--;
+    }
+  }
+  return { perLine, declared };
 }
 
 /** Comments and string literals blanked (same length, line breaks kept), so that lines and columns stay true. */
@@ -28,6 +71,9 @@ export function findTests(file: string, text: string): TestClass | undefined {
   const lines = code.split('\n');
   const base = path.basename(file, '.java');
   const classLine = lines.findIndex((l) => new RegExp(`\\b(?:class|record)\\s+${base}\\b`).test(l));
+  const top = classOfSource(file, text);
+  const pkg = top.includes('.') ? top.slice(0, top.lastIndexOf('.')) : '';
+  const { perLine, declared } = enclosingClasses(code, pkg);
   const methods: TestMethod[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (!TEST_ANNOTATIONS.test(lines[i])) continue;
@@ -36,14 +82,17 @@ export function findTests(file: string, text: string): TestClass | undefined {
       const rest = j === i ? lines[j].replace(/@[\w.]+(\s*\([^)]*\))?/g, ' ') : lines[j].replace(/@[\w.]+(\s*\([^)]*\))?/g, ' ');
       const m = /\b(?:void|[\w<>[\],.?\s]+?)\s+(\w+)\s*\(/.exec(rest);
       if (m && !/^(if|for|while|switch|return|new)$/.test(m[1])) {
-        methods.push({ name: m[1], line: j });
+        methods.push({ name: m[1], line: j, className: perLine[j] ?? top });
         i = j;
         break;
       }
     }
   }
   if (methods.length === 0) return undefined;
-  return { className: classOfSource(file, text), line: Math.max(0, classLine), methods };
+  const names = [...new Set(methods.map((m) => m.className))];
+  if (!names.includes(top)) names.unshift(top);
+  const classes = names.map((className) => ({ className, line: className === top ? Math.max(0, classLine) : declared.get(className) ?? 0 }));
+  return { className: top, line: Math.max(0, classLine), methods, classes };
 }
 
 /** `com.acme.FooTest#bar` or `com.acme.FooTest`: what -Dtest and `heaplens test` take. */

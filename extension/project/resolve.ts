@@ -169,7 +169,8 @@ export async function resolveProject(o: ResolveOptions): Promise<ResolvedProject
 
 /** The module whose test sources (or test classes) hold `className`, among the resolved ones. */
 export function moduleOfTest(modules: readonly ModuleClasspath[], className: string): ModuleClasspath | undefined {
-  const rel = className.replace(/\./g, path.sep);
+  // a @Nested class (Outer$Inner) lives in its top-level class's file
+  const rel = className.replace(/\$.*$/, '').replace(/\./g, path.sep);
   return modules.find((m) => !m.aggregator && (fs.existsSync(path.join(m.dir, 'src', 'test', 'java', `${rel}.java`))
     || fs.existsSync(path.join(m.dir, 'src', 'test', 'kotlin', `${rel}.kt`))
     || m.testOutputDirs.some((d) => fs.existsSync(path.join(d, `${rel}.class`)))));

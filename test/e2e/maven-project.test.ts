@@ -143,6 +143,29 @@ describe('a two-module Maven project (offline)', () => {
     assert.match(r.stderr, /heaplens: acme\.app\.Counter is not a main class of module app \(its main classes: acme\.app\.Main, acme\.app\.Tool\)\.\n/);
   });
 
+  it('a @Nested test class: Outer$Inner#method runs that test alone', async () => {
+    const file = path.join(PROJECT, 'app', 'src', 'test', 'java', 'acme', 'app', 'CountTest.java');
+    const text = fs.readFileSync(file, 'utf8').replace('import org.junit.jupiter.api.Test;', 'import org.junit.jupiter.api.Nested;\nimport org.junit.jupiter.api.Test;');
+    fs.writeFileSync(file, `${text.trimEnd().slice(0, -1)}
+    @Nested
+    class WhenSmall {
+        @Test
+        void countsOne() {
+            Counter[] made = new Counter[3];
+            for (int i = 0; i < made.length; i++) made[i] = new Counter(i);
+            assertEquals(1, acme.words.Words.split("a").length);
+        }
+    }
+}
+`);
+    const out = path.join(WORK, 'nested.heaplens');
+    const r = await cli(['test', '--project', PROJECT, '--out', out, 'acme.app.CountTest$WhenSmall#countsOne']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /heaplens: 1 test ran \(surefire\)/);
+    assert.equal(countAt(await collapsed(out), 'acme.app.CountTest$WhenSmall.countsOne', 'acme.app.Counter'), 3);
+    assert.deepEqual(methodsOf(out).filter((m) => /CountTest.*\.counts/.test(m)), ['acme.app.CountTest$WhenSmall.countsOne']);
+  });
+
   it('a build that fails: the message, then Maven\'s own output naming the error', async () => {
     const words = path.join(PROJECT, 'words', 'src', 'main', 'java', 'acme', 'words', 'Words.java');
     const good = fs.readFileSync(words, 'utf8');

@@ -177,9 +177,35 @@ class CountTest {
     void helper() {}
 }
 `;
+  const C = 'acme.app.CountTest';
   assert.deepEqual(findTests('/p/CountTest.java', text), {
-    className: 'acme.app.CountTest', line: 6,
-    methods: [{ name: 'countsThree', line: 11 }, { name: 'counts', line: 16 }, { name: 'inline', line: 18 }],
+    className: C, line: 6,
+    methods: [{ name: 'countsThree', line: 11, className: C }, { name: 'counts', line: 16, className: C }, { name: 'inline', line: 18, className: C }],
+    classes: [{ className: C, line: 6 }],
+  });
+  const nested = `package acme;
+import org.junit.jupiter.api.*;
+class OuterTest {
+    @Test void outer() { Runnable r = new Runnable() { public void run() {} }; }
+    @Nested
+    class WhenEmpty {
+        @Test void inner() {}
+        @Nested class Deeper {
+            @Test void deepest() {}
+        }
+    }
+    @Test void last() {}
+}
+`;
+  assert.deepEqual(findTests('/p/OuterTest.java', nested), {
+    className: 'acme.OuterTest', line: 2,
+    methods: [
+      { name: 'outer', line: 3, className: 'acme.OuterTest' },
+      { name: 'inner', line: 6, className: 'acme.OuterTest$WhenEmpty' },
+      { name: 'deepest', line: 8, className: 'acme.OuterTest$WhenEmpty$Deeper' },
+      { name: 'last', line: 11, className: 'acme.OuterTest' },
+    ],
+    classes: [{ className: 'acme.OuterTest', line: 2 }, { className: 'acme.OuterTest$WhenEmpty', line: 5 }, { className: 'acme.OuterTest$WhenEmpty$Deeper', line: 7 }],
   });
   assert.equal(findTests('/p/Main.java', 'package p; class Main { public static void main(String[] a) {} }'), undefined);
 });
