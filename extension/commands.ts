@@ -27,6 +27,8 @@ export const COMMANDS = {
   toggleCodeLens: 'heaplens.toggleCodeLens',
   toggleHotLines: 'heaplens.toggleHotLines',
   selectEditorProfile: 'heaplens.selectEditorProfile',
+  // JUnit tests of a Maven or Gradle project (extension/editor/test-lenses.ts)
+  profileTest: 'heaplens.profileTest',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -13,6 +13,7 @@ export const SETTINGS = {
   'hotLines.afterText': true as boolean,
   'editor.liveUpdateInterval': 1000 as number,
   openProfileWhenRunEnds: true as boolean,
+  'project.compileBeforeLaunch': true as boolean,
 };
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -10,6 +10,7 @@ import { HEAP_USAGE, heapCommand } from './heap-command';
 import { HEAPDUMP_USAGE, heapdumpCommand } from './heapdump-command';
 import { IMPORT_USAGE, importCommand } from './import-command';
 import { REPORT_USAGE, reportCommand } from './report-command';
+import { RUN_PROJECT_USAGE, runProjectCommand, TEST_USAGE, testCommand } from './project-command';
 import { RUN_USAGE, runCommand } from './run-command';
 
 export const HELP = `HeapLens ${version}: Java memory allocation profiler
@@ -18,6 +19,12 @@ usage:
   ${RUN_USAGE}
       run a Java program with the HeapLens agent; the profile goes to FILE
       (default heaplens-YYYYMMDD-HHMMSS.heaplens in the current directory)
+  ${RUN_PROJECT_USAGE}
+      run a Maven or Gradle project's main class: its class path resolved (and compiled first
+      when stale) as F5 does, the module of DIR or --module NAME
+  ${TEST_USAGE}
+      profile one JUnit 5 test (a class or one method) through the project's build (Surefire's
+      argLine, Gradle's jvmArgs); the profile goes where run writes it
   ${REPORT_USAGE}
       summarize a profile as text; write a self-contained HTML report (flame tree, sites,
       arrays, threads, diff with --baseline); export collapsed stacks, speedscope JSON or
@@ -42,13 +49,21 @@ usage:
 environment: HEAPLENS_AGENT (agent jar), JAVA_HOME (java to use)
 `;
 
+/** `run --project DIR …` (before any `--`): a Maven or Gradle project instead of java arguments. */
+function projectRun(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--project' || a.startsWith('--project='));
+}
+
 /** Runs the CLI; resolves to the process exit code. */
 export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case 'run':
-        return await runCommand(rest, ctx);
+        return projectRun(rest) ? await runProjectCommand(rest, ctx) : await runCommand(rest, ctx);
+      case 'test':
+        return await testCommand(rest, ctx);
       case 'report':
         return reportCommand(rest, ctx);
       case 'import':

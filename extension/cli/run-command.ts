@@ -8,7 +8,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { optionValue, parseArgs, UsageError } from './args';
+import { OptionSpec, optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
 import { defaultOutName, findAgentJar, findJava } from './locate';
 import { CliSession, createSession, removeSession, UnsafeSessionsRoot } from './sessions';
@@ -18,7 +18,7 @@ export const RUN_USAGE = `heaplens run [--out FILE] [--include PKG,..] [--exclud
              [--sample-every N] [--precision auto|P%] [--stack-scale N] [--heap-dump-at-exit FILE.hprof] [--threads] [--no-channel]
              [--agent-opt KEY=VALUE]... -- <java arguments>`;
 
-const SPEC = {
+export const RUN_SPEC: Record<string, OptionSpec> = {
   out: { value: true },
   include: { value: true, repeat: true },
   exclude: { value: true, repeat: true },
@@ -98,7 +98,7 @@ export interface RunPlan {
 
 /** Parses the run options into the java executable and its full argument list. */
 export function planRun(argv: readonly string[], ctx: CliContext, now = new Date(), session?: CliSession): RunPlan {
-  const p = parseArgs(argv, SPEC, { stopAtPositional: true });
+  const p = parseArgs(argv, RUN_SPEC, { stopAtPositional: true });
   if (p.rest.length === 0) throw new UsageError(`nothing to run: give the java arguments after --\nusage: ${RUN_USAGE}`);
   const out = path.resolve(ctx.cwd, optionValue(p, 'out') ?? defaultOutName(now));
   const extra = p.options.get('agent-opt') ?? [];

@@ -2,6 +2,7 @@
 // item and picker), the toggle commands, heaplens.focusMethod and heaplens.revealFrame. Returns the API
 // the views and the tests use.
 import { registerBudgets } from './budgets';
+import { registerTestLenses } from './test-lenses';
 import { registerLifetimeHints } from './lifetime-hints';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -115,6 +116,7 @@ export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.Outp
 
   ctx.subscriptions.push(...registerBudgets(sources));
   ctx.subscriptions.push(...registerLifetimeHints(sources));
+  ctx.subscriptions.push(...registerTestLenses(ctx, output, (file) => void sources.useFile(path.resolve(file)), deps.launch?.errors));
   ctx.subscriptions.push(
     sources, outlines, lenses, hot, status,
     vscode.languages.registerCodeLensProvider([{ language: 'java' }, { pattern: '**/*.java' }], lenses),

@@ -44,6 +44,8 @@ export interface HeapLensConfig {
   stackScale?: number;
   /** attach: the process id of a running local JVM */
   processId?: number | string;
+  /** a Maven or Gradle project without classPaths: compile first when the classes are stale (default: the setting) */
+  compileBeforeLaunch?: boolean;
   /** where to save the profile (file or folder); default: the workspace's .heaplens/ folder */
   profile?: string;
   /** filled in by the extension after variable substitution */

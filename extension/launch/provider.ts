@@ -8,6 +8,8 @@ import { takeDumpAtNextRun } from './dump-next-run';
 import { resolveWithJavaExtension } from './java-extension';
 import { JdkChecks } from './jdk';
 import { applyJavaHomeSetting, checkEnv, LaunchJdkFix, SETTING_LABEL, showJdkProblem } from './jdk-ui';
+import { resolveProjectLaunch } from './project-launch';
+import { findProject } from '../project/project';
 
 export const RESTRICTED = 'HeapLens does not run programs in a restricted workspace. Trust this workspace (Workspaces: Manage Workspace Trust) to profile it.';
 
@@ -17,7 +19,8 @@ export const INITIAL: vscode.DebugConfiguration[] = [
 
 export class HeapLensConfigurationProvider implements vscode.DebugConfigurationProvider {
   constructor(private readonly ctx: vscode.ExtensionContext, private readonly log: (m: string) => void,
-    private readonly jdks = new JdkChecks(), private readonly reportError: (m: string) => void = () => undefined) {}
+    private readonly jdks = new JdkChecks(), private readonly reportError: (m: string) => void = () => undefined,
+    private readonly output?: vscode.OutputChannel) {}
 
   /** Add Configuration…: one configuration (new-config.ts), named apart from the launch.json's others. */
   provideDebugConfigurations(folder?: vscode.WorkspaceFolder): vscode.DebugConfiguration[] {
@@ -49,6 +52,11 @@ export class HeapLensConfigurationProvider implements vscode.DebugConfigurationP
     }
     if (!config.type && !config.request && !config.name) {
       const doc = vscode.window.activeTextEditor?.document;
+      const ws = _folder ?? vscode.workspace.workspaceFolders?.[0];
+      // F5 in a Maven or Gradle project: the project's class path and main class (project-launch.ts)
+      if (doc?.languageId !== 'java' && ws?.uri.scheme === 'file' && findProject(ws.uri.fsPath, ws.uri.fsPath)) {
+        return { type: 'heaplens', request: 'launch', name: 'Profile Memory: Project' };
+      }
       if (doc?.languageId !== 'java') {
         void vscode.window.showErrorMessage('HeapLens: open a Java file, or add a "Profile Memory" configuration to launch.json.');
         return undefined;
@@ -73,6 +81,7 @@ export class HeapLensConfigurationProvider implements vscode.DebugConfigurationP
     // heaplens.javaHome before the Java extension: a JDK the user chose for HeapLens wins over the project's
     const fromSetting = applyJavaHomeSetting(folder, cfg);
     await resolveWithJavaExtension(folder, cfg, this.log);
+    let java: string | undefined;
     if (config.request !== 'attach') {
       // A missing or too old JDK is found here, at first use, with the way to fix it (not as a JVM crash)
       const jdk = this.jdks.check(cfg, checkEnv(cfg), fromSetting ? SETTING_LABEL : undefined);
@@ -83,9 +92,13 @@ export class HeapLensConfigurationProvider implements vscode.DebugConfigurationP
         return undefined;
       }
       this.log(`HeapLens: Java ${jdk.jdk.version} (${jdk.jdk.java})`);
+      java = jdk.jdk.java;
     }
     const ws = folder ?? vscode.workspace.workspaceFolders?.[0];
     const wsPath = ws && ws.uri.scheme === 'file' ? ws.uri.fsPath : undefined;
+    if (java && this.output && !(await resolveProjectLaunch(cfg, java, wsPath, this.output, this.reportError, path.join(this.ctx.globalStorageUri.fsPath, 'cache')))) {
+      return undefined;
+    }
     cfg.__heaplens = {
       profileDir: wsPath ? path.join(wsPath, '.heaplens') : path.join(this.ctx.globalStorageUri.fsPath, 'profiles'),
       distDir: this.ctx.asAbsolutePath('dist'),

@@ -38,7 +38,7 @@ export function registerLaunch(ctx: vscode.ExtensionContext, output: vscode.Outp
   const errors: string[] = [];
   const deadlocks: Deadlock[] = [];
   const jdks = new JdkChecks();
-  const provider = new HeapLensConfigurationProvider(ctx, log, jdks, (m) => errors.push(m));
+  const provider = new HeapLensConfigurationProvider(ctx, log, jdks, (m) => errors.push(m), output);
   registerJdkCommands(ctx, jdks, log);
   ctx.subscriptions.push(
     status,
