@@ -12,6 +12,9 @@ import { HostMessage, isHostMessage } from '../extension/model/webview-protocol'
 import { restoreState, UiState, ViewName, VIEWS } from './state';
 import { AccountsView } from './views/accounts';
 import { ArraysView } from './views/arrays';
+import { ButterflyView } from './views/butterfly';
+import { CallTreeView } from './views/call-tree';
+import { HotSpotsView } from './views/hot-spots';
 import { DiffView } from './views/diff';
 import { button, clear, el, select } from './views/dom';
 import { FlameTab } from './views/flame-tab';
@@ -31,7 +34,7 @@ export class App {
   readonly heapView = new HeapView();
   heap?: HeapViewData;
   private readonly views: Record<ViewName, View> = {
-    flame: this.flame, sites: new SitesView(), arrays: new ArraysView(), threads: new ThreadsView(), diff: new DiffView(),
+    flame: this.flame, calltree: new CallTreeView(), butterfly: new ButterflyView(), hotspots: new HotSpotsView(), sites: new SitesView(), arrays: new ArraysView(), threads: new ThreadsView(), diff: new DiffView(),
     heap: { root: this.heapView.root, render: () => this.renderHeap() },
     accounts: new AccountsView(),
     lifetimes: new LifetimesView(),

@@ -58,12 +58,14 @@ export class FlameTab implements View {
   private found?: { key: string; result: SearchResult };
   private colors = new Map<number, string>();
   private colorTheme?: Theme;
+  private lastSelected = '';
 
   constructor() {
     this.flame = new FlameView({
       zoom: (i) => this.ctx && this.tree && this.ctx.update({ zoom: pathOf(this.tree, i), selected: pathOf(this.tree, i) }),
       select: (i) => this.ctx && this.tree && this.ctx.update({ selected: pathOf(this.tree, i) }),
       open: (i) => this.ctx && this.tree && this.tree.method[i] >= 0 && this.ctx.open(this.tree.method[i], undefined, this.methods),
+      butterfly: (i) => this.ctx && this.tree && this.tree.method[i] >= 0 && !showsCpu(this.ctx) && this.ctx.update({ view: 'butterfly', focusMethod: this.tree.method[i] }),
     });
     this.query.addEventListener('input', () => this.ctx?.update({ query: this.query.value, match: -1 }));
     this.query.addEventListener('keydown', (e) => {
@@ -133,6 +135,12 @@ export class FlameTab implements View {
         cpuIntervalMillis: cpu ? interval : undefined,
       }, i),
     });
+    // a selection made in another view (the call tree table): scroll its row into view once
+    const selKey = s.selected ? s.selected.join(',') : '';
+    if (selKey !== this.lastSelected) {
+      this.lastSelected = selKey;
+      if (selected >= zoom && selected < tree.end[zoom]) this.flame.reveal(selected);
+    }
     this.renderMatchInfo(found, s.match);
     this.renderLegend(ctx, tree, zoom);
   }
@@ -156,6 +164,10 @@ export class FlameTab implements View {
         const sel = this.tree && s.selected ? findPath(this.tree, s.selected) : -1;
         if (sel > 0 && this.tree) ctx.open(this.tree.method[sel], undefined, this.methods);
       }, 'Open the selected frame\'s source (O)'),
+      ...(cpu ? [] : [button('Callers & callees', 'type-hierarchy', () => {
+        const sel = this.tree && s.selected ? findPath(this.tree, s.selected) : -1;
+        ctx.update({ view: 'butterfly', ...(sel > 0 && this.tree ? { focusMethod: this.tree.method[sel] } : {}) });
+      }, 'Every caller and callee of the selected frame\'s method, all its contexts merged (B)')]),
     );
   }
 

@@ -28,6 +28,8 @@ export interface FlameEvents {
   zoom(i: number): void;
   select(i: number): void;
   open(i: number): void;
+  /** B on a frame: its callers and callees (absent: the key does nothing) */
+  butterfly?(i: number): void;
 }
 
 const ROW = 18;
@@ -35,7 +37,7 @@ const ROW = 18;
 export class FlameView {
   readonly root: HTMLElement;
   private readonly crumbs = el('nav', { class: 'crumbs', 'aria-label': 'Zoom path' });
-  private readonly scroller = el('div', { class: 'flame-scroll', tabindex: '0', role: 'application', 'aria-label': 'Flame tree: arrow keys move, Enter zooms, Backspace zooms out, O opens the source' });
+  private readonly scroller = el('div', { class: 'flame-scroll', tabindex: '0', role: 'application', 'aria-label': 'Flame tree: arrow keys move, Enter zooms, Backspace zooms out, O opens the source, B shows callers and callees' });
   private readonly canvas = el('canvas', { class: 'flame-canvas' });
   private readonly spacer = el('div', { class: 'flame-spacer' });
   private readonly tip = el('div', { class: 'tooltip', role: 'tooltip' });
@@ -202,6 +204,8 @@ export class FlameView {
       this.events.zoom(0);
     } else if (e.key === 'o' || e.key === 'O') {
       this.events.open(sel);
+    } else if ((e.key === 'b' || e.key === 'B') && this.events.butterfly) {
+      this.events.butterfly(sel);
     } else {
       handled = false;
     }
