@@ -88,6 +88,9 @@ export class App {
       this.heap = msg.heap;
       if (msg.reveal) this.update({ view: 'heap' });
       else this.render();
+    } else if (msg.type === 'showMethod') {
+      this.pendingMethod = msg.frame;
+      this.applyMethod();
     } else if (msg.type === 'status') {
       this.status.textContent = msg.text;
       if (msg.live !== undefined) this.live = msg.live;
@@ -106,6 +109,22 @@ export class App {
     this.data = data;
     this.live = msg.live;
     timed('render', () => this.render());
+    this.applyMethod();
+  }
+
+  private pendingMethod?: { class: string; method: string; desc: string };
+
+  /** The editor asked for one method's callers and callees: find it by signature once the profile is here. */
+  private applyMethod(): void {
+    const f = this.pendingMethod;
+    if (!f || !this.data) return;
+    this.pendingMethod = undefined;
+    const m = [...this.data.profile.methods.values()].find((e) => e.class === f.class && e.name === f.method && e.desc === f.desc);
+    if (m) this.update({ view: 'butterfly', focusMethod: m.id });
+    else {
+      this.error.textContent = `${f.class}.${f.method} does not appear in this profile.`;
+      this.error.hidden = false;
+    }
   }
 
   private load(file: ProfileFile, title: string): ProfileData | undefined {
