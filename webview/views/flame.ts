@@ -17,6 +17,8 @@ export interface FlameModel {
   color(i: number): string;
   /** short label drawn on the frame */
   label(i: number): string;
+  /** the figure drawn after the label when the frame is wide enough */
+  figure?(i: number): string;
   /** full name (breadcrumb titles, summary, announcements) */
   title(i: number): string;
   /** tooltip content */
@@ -122,7 +124,7 @@ export class FlameView {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     this.palette ??= readPalette(this.root);
     const painted = paint(ctx, {
-      tree: m.tree, lay, width, height, scrollTop: this.scroller.scrollTop, rowHeight: ROW, color: m.color, label: m.label,
+      tree: m.tree, lay, width, height, scrollTop: this.scroller.scrollTop, rowHeight: ROW, color: m.color, label: m.label, figure: m.figure,
       hit: m.hit, selected: m.selected, highlight: m.highlight, palette: this.palette,
     });
     this.stats.painted = painted;
