@@ -64,6 +64,8 @@ export interface UiState {
   hotMetric: 'allocations' | 'bytes';
   /** Diff: absolute values, percent of each run's total, or per call of the chosen method */
   diffNorm: DiffNorm;
+  /** Diff per call: the unit method's `class.name(desc)` (ids differ between the two files) */
+  diffUnit: string | null;
 }
 
 export function defaultState(): UiState {
@@ -74,7 +76,7 @@ export function defaultState(): UiState {
     account: null, accountsSnapshot: -1, accountsFrom: -1, colorByAccount: false,
     lifetimeBy: 'class', lifetimeSort: 'drag', lifetimeRow: null,
     tableExpanded: null, tableSort: { key: 'totalAllocations', desc: true }, focusMethod: null,
-    hotOpen: [], hotMetric: 'bytes', diffNorm: 'absolute',
+    hotOpen: [], hotMetric: 'bytes', diffNorm: 'absolute', diffUnit: null,
   };
 }
 
@@ -119,6 +121,7 @@ export function restoreState(v: unknown): UiState {
   pick('hotOpen', (x) => Array.isArray(x) && x.every((k) => typeof k === 'string'));
   pick('hotMetric', (x) => x === 'allocations' || x === 'bytes');
   pick('diffNorm', (x) => (DIFF_NORMS as readonly unknown[]).includes(x));
+  pick('diffUnit', (x) => x === null || typeof x === 'string');
   return s;
 }
 
