@@ -5,7 +5,8 @@ import { CpuProfile, cpuProfile } from '../extension/model/cpu-flame';
 import { FrameTree, frameTree } from '../extension/model/frames';
 import { includePatterns, isMyCode } from '../extension/model/names';
 import { validateProfile } from '../extension/model/parse';
-import { collapseRecursion, foldFrames, invert, mergeAll } from '../extension/model/transform';
+import { collapseRecursion, foldFrames, mergeAll } from '../extension/model/transform';
+import { invertPruned } from '../extension/model/invert-pruned';
 import { defaultTree, TreeKind, treesIn, withTree } from '../extension/model/modes';
 import { MctNode, MethodEntry, Profile, ProfileFile } from '../extension/model/types';
 import { timed } from './timing';
@@ -103,7 +104,8 @@ export class ProfileData {
       let root = this.root(o.thread, cpu);
       if (o.myCode) root = foldFrames(root, (m) => this.isMine(m));
       if (o.collapseRecursion) root = collapseRecursion(root);
-      if (o.inverted) root = invert(root);
+      // grouped inversion: callers holding under 1/10,000 of every metric stay folded into the frame above (invert-pruned.ts)
+      if (o.inverted) root = timed('invert', () => invertPruned(root, this.source(cpu).types));
       const from = root;
       const p = this.source(cpu);
       t = timed('flatten', () => frameTree(from, p.methods, p.types));

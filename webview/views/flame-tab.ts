@@ -157,7 +157,7 @@ export class FlameTab implements View {
       select('Thread', threads, thread, (v) => ctx.update({ thread: Number(v), zoom: [], selected: null })),
       // frames are method-id paths in both kinds of tree: zoom and selection survive the switch where they exist
       select('Metric', metricOptions(!!ctx.data.cpu()), metric, (v) => ctx.update({ metric: v })),
-      toggle('Inverted', s.inverted, (v) => ctx.update({ inverted: v, zoom: [], selected: null }), 'Bottom-up: the allocating methods on top, their callers below'),
+      toggle('Inverted', s.inverted, (v) => ctx.update({ inverted: v, zoom: [], selected: null }), 'Bottom-up: the allocating methods on top, their callers below (callers holding under 0.01 % of everything stay folded into the frame above)'),
       toggle('Only my code', s.myCode, (v) => ctx.update({ myCode: v, zoom: [], selected: null }), 'Fold JDK and library frames into their callers'),
       toggle('Collapse recursion', s.collapseRecursion, (v) => ctx.update({ collapseRecursion: v, zoom: [], selected: null }), 'Merge recursive calls into the outermost frame'),
       ...(ctx.data.accounts() ? [toggle('Colour by account', s.colorByAccount, (v) => ctx.update({ colorByAccount: v }),
