@@ -15,6 +15,7 @@ import { ArraysView } from './views/arrays';
 import { ButterflyView } from './views/butterfly';
 import { CallTreeView } from './views/call-tree';
 import { HotSpotsView } from './views/hot-spots';
+import { MemoryView } from './views/memory';
 import { DiffView } from './views/diff';
 import { button, clear, el, select } from './views/dom';
 import { FlameTab } from './views/flame-tab';
@@ -34,7 +35,7 @@ export class App {
   readonly heapView = new HeapView();
   heap?: HeapViewData;
   private readonly views: Record<ViewName, View> = {
-    flame: this.flame, calltree: new CallTreeView(), butterfly: new ButterflyView(), hotspots: new HotSpotsView(), sites: new SitesView(), arrays: new ArraysView(), threads: new ThreadsView(), diff: new DiffView(),
+    flame: this.flame, calltree: new CallTreeView(), butterfly: new ButterflyView(), hotspots: new HotSpotsView(), memory: new MemoryView(), sites: new SitesView(), arrays: new ArraysView(), threads: new ThreadsView(), diff: new DiffView(),
     heap: { root: this.heapView.root, render: () => this.renderHeap() },
     accounts: new AccountsView(),
     lifetimes: new LifetimesView(),

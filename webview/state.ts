@@ -7,12 +7,13 @@ import { CALL_COLUMNS, CallSort } from '../extension/model/call-table';
 import { DIFF_NORMS, DiffNorm } from '../extension/model/diff-normalise';
 import { LifetimeGrouping, LIFETIME_GROUPINGS, SpaceKind } from '../extension/model/lifetimes';
 
-export type ViewName = 'flame' | 'calltree' | 'butterfly' | 'hotspots' | 'sites' | 'arrays' | 'threads' | 'diff' | 'accounts' | 'lifetimes' | 'heap';
+export type ViewName = 'flame' | 'calltree' | 'butterfly' | 'hotspots' | 'memory' | 'sites' | 'arrays' | 'threads' | 'diff' | 'accounts' | 'lifetimes' | 'heap';
 export const VIEWS: ReadonlyArray<{ id: ViewName; label: string; key: string }> = [
   { id: 'flame', label: 'Flame tree', key: '1' },
   { id: 'calltree', label: 'Call tree', key: '9' },
   { id: 'butterfly', label: 'Callers & callees', key: '0' },
   { id: 'hotspots', label: 'Hot spots', key: 'h' },
+  { id: 'memory', label: 'Memory', key: 'm' },
   { id: 'sites', label: 'Allocation sites', key: '2' },
   { id: 'arrays', label: 'Arrays', key: '3' },
   { id: 'threads', label: 'Threads', key: '4' },
