@@ -9,6 +9,7 @@ import { HEAP_SCENARIOS } from './ui-heap.mjs';
 import { JFR_SCENARIOS } from './ui-jfr.mjs';
 import { LIFETIME_SCENARIOS } from './ui-lifetimes.mjs';
 import { PICTURE_SCENARIOS, PRODUCT_SCENARIOS } from './ui-product.mjs';
+import { VIEW_SCENARIOS } from './ui-views.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -335,7 +336,7 @@ export async function runUiScenarios(server, paths, folder, shots, { installed =
     const pick = process.env.HEAPLENS_VSCODE_SCENARIO;
     const all = Object.entries({
       ...(installed ? PRODUCT_SCENARIOS : {}), ...SCENARIOS, ...EDITOR_SCENARIOS, ...ACCOUNTS_SCENARIOS, ...LIFETIME_SCENARIOS,
-      ...(installed ? PICTURE_SCENARIOS : {}), ...HEAP_SCENARIOS, ...JFR_SCENARIOS,
+      ...(installed ? PICTURE_SCENARIOS : {}), ...HEAP_SCENARIOS, ...JFR_SCENARIOS, ...VIEW_SCENARIOS,
     }).filter(([n]) => !pick || n.includes(pick));
     const pristine = keepPristine(folder);
     for (const [name, body] of all) {
