@@ -63,6 +63,8 @@ export interface UiState {
   /** Hot spots: open rows ("t<type>", "s<type>:<site>", "c<type>:<site>:<method path>") and the ranking */
   hotOpen: string[];
   hotMetric: 'allocations' | 'bytes';
+  /** Hot spots: the type filter */
+  hotFilter: string;
   /** Diff: absolute values, percent of each run's total, or per call of the chosen method */
   diffNorm: DiffNorm;
   /** Diff per call: the unit method's `class.name(desc)` (ids differ between the two files) */
@@ -77,7 +79,7 @@ export function defaultState(): UiState {
     account: null, accountsSnapshot: -1, accountsFrom: -1, colorByAccount: false,
     lifetimeBy: 'class', lifetimeSort: 'drag', lifetimeRow: null,
     tableExpanded: null, tableSort: { key: 'totalAllocations', desc: true }, focusMethod: null,
-    hotOpen: [], hotMetric: 'bytes', diffNorm: 'absolute', diffUnit: null,
+    hotOpen: [], hotMetric: 'bytes', hotFilter: '', diffNorm: 'absolute', diffUnit: null,
   };
 }
 
@@ -121,6 +123,7 @@ export function restoreState(v: unknown): UiState {
   pick('focusMethod', (x) => x === null || Number.isInteger(x));
   pick('hotOpen', (x) => Array.isArray(x) && x.every((k) => typeof k === 'string'));
   pick('hotMetric', (x) => x === 'allocations' || x === 'bytes');
+  pick('hotFilter', (x) => typeof x === 'string');
   pick('diffNorm', (x) => (DIFF_NORMS as readonly unknown[]).includes(x));
   pick('diffUnit', (x) => x === null || typeof x === 'string');
   return s;

@@ -21,13 +21,9 @@ export class HotSpotsView implements View {
   private cache?: { tree: FrameTree; metric: HotMetric; types: HotType[] };
   private traces = new Map<string, BackTraceNode[]>();
   private ctx?: AppContext;
-  private query = '';
 
   constructor() {
-    this.filter.addEventListener('input', () => {
-      this.query = this.filter.value;
-      if (this.ctx) this.render(this.ctx);
-    });
+    this.filter.addEventListener('input', () => this.ctx?.update({ hotFilter: this.filter.value }));
     this.root = el('section', { class: 'view view-hotspots', 'aria-label': 'Hot spots' }, this.bar, this.info, this.body);
     this.body.addEventListener('keydown', (e) => this.onKey(e));
   }
@@ -40,18 +36,21 @@ export class HotSpotsView implements View {
     this.ctx = ctx;
     const s = ctx.state;
     const p = ctx.data.profile;
+    const typing = document.activeElement === this.filter;
     clear(this.bar);
     this.bar.append(
       select('Thread', threadOptions(ctx), String(s.thread), (v) => ctx.update({ thread: Number(v) })),
       select('Rank by', [['bytes', 'bytes'], ['allocations', 'allocations']] as const, s.hotMetric, (v) => ctx.update({ hotMetric: v })),
       this.filter,
     );
+    if (typing) this.filter.focus();          // re-appending the box would take the focus from the user typing
     const tree = ctx.data.tree({ thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: false });
     if (!this.cache || this.cache.tree !== tree || this.cache.metric !== s.hotMetric) {
       this.cache = { tree, metric: s.hotMetric, types: hotSpots(tree, p.types, p.sites, s.hotMetric) };
       this.traces.clear();
     }
-    const q = this.query.trim().toLowerCase();
+    if (this.filter.value !== s.hotFilter) this.filter.value = s.hotFilter;
+    const q = s.hotFilter.trim().toLowerCase();
     const all = this.cache.types;
     const types = q ? all.filter((t) => t.name.toLowerCase().includes(q)) : all;
     const grand = all.reduce((sum, t) => sum + (s.hotMetric === 'bytes' ? t.bytes : t.allocations), 0);
