@@ -139,7 +139,9 @@ export class CallTreeView implements View {
     });
     const label = m ? shortFrame(m) : '?';
     const nameCell = el('span', { class: 'ct-col ct-name', title: m ? `${m.class}.${m.name}${m.desc}${m.file ? ` (${m.file}${m.line ? `:${m.line}` : ''})` : ''}` : '' }, twisty, label);
-    nameCell.style.paddingLeft = `${(r.depth - 1) * 14}px`;
+    // deep trees: 14 px a level for the first 12, then 4 px, so the names of deep frames stay readable
+    const d = r.depth - 1;
+    nameCell.style.paddingLeft = `${Math.min(d, 12) * 14 + Math.max(0, d - 12) * 4}px`;
     const bar = el('span', { class: 'ct-bar' });
     bar.style.width = `${Math.round(r.share * 100)}%`;
     div.append(nameCell,
