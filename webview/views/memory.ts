@@ -109,7 +109,9 @@ export class MemoryView implements View {
     }
     clear(this.legend);
     const item = (cls: string, text: string): HTMLElement => el('span', { class: 'legend-item' }, el('span', { class: `swatch ${cls}` }), text);
+    // only what the chart holds: no legend entry for marks or concurrent cycles that are not there
     this.legend.append(item('sw-used', 'heap used'), item('sw-committed', 'heap committed'), item('sw-gc', 'collection that stops the program'),
-      item('sw-gc-concurrent', 'concurrent collection'), item('sw-rate', 'allocation rate'), item('sw-mark', 'snapshot'));
+      ...(s.pauses.some((p) => !p.stopsTheWorld) ? [item('sw-gc-concurrent', 'concurrent collection')] : []),
+      item('sw-rate', 'allocation rate'), ...(s.marks.length ? [item('sw-mark', 'snapshot')] : []));
   }
 }
