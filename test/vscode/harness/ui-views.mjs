@@ -72,9 +72,15 @@ export const VIEW_SCENARIOS = {
     if (again !== name) throw new Error(`the table's selection is ${again} after the flame tree, expected ${name}`);
   },
 
-  async 'views: callers & callees of MVMap.operate on H2, picked with B from the call tree'(wb) {
+  async 'views: callers & callees on H2 — B on a call tree row, then MVMap.operate from the method list'(wb) {
     const view = await openProfile(wb);
-    await view.locator('#tab-butterfly').click();
+    // B on a row of the call tree: that row's method
+    await view.locator('#tab-calltree').click();
+    await view.locator('.view-calltree .ct-row').first().click();
+    await wb.page.keyboard.press('b');
+    await view.locator('#tab-butterfly[aria-selected="true"]').waitFor({ timeout: 10000 });
+    await wb.waitFor('the summary of RunScript.main', async () => /^org\.h2\.tools\.RunScript\.main — /.test(((await view.locator('.view-butterfly .bf-summary').textContent()) ?? '').trim()), 20000);
+    // then another method from the list
     const pick = view.locator('.view-butterfly input.bf-pick');
     await pick.fill('org.h2.mvstore.MVMap.operate');
     await pick.press('Enter');
@@ -128,6 +134,32 @@ export const VIEW_SCENARIOS = {
     const bars = await view.locator('.view-memory svg.mem rect.mem-gc').count();
     if (bars < 1) throw new Error('no collection on the memory chart of an H2 run');
     await wb.shot('views-memory');
+  },
+
+  async 'views: the CodeLens "callers & callees" on WordIndex.tokenize opens the Callers & callees view on it'(wb) {
+    const page = wb.page;
+    await wb.startConfiguration('Profile Memory: WordIndex');
+    await wb.waitFor('the WordIndex session to end', async () => /profile saved to .*WordIndex-\d{8}-\d{6}\.heaplens/.test(await wb.consoleText()), 90000);
+    await wb.tryCommand('View: Hide Panel');
+    await wb.openFile('WordIndex.java');
+    await wb.goToLine(49);
+    // the lens line of tokenize: its allocation lens and, beside it, "callers & callees"
+    const line = page.locator('.monaco-editor .codelens-decoration').filter({ has: page.locator('a', { hasText: /^HeapLens: \d{2,3},\d{3} objects/ }) }).first();
+    await line.waitFor({ timeout: 30000 });
+    const lens = line.locator('a', { hasText: 'callers & callees' });
+    await lens.waitFor({ timeout: 10000 });
+    await lens.click();
+    await wb.waitFor('the Callers & callees panel', async () => (await page.locator('.tab', { hasText: /Callers & callees · WordIndex-/ }).count()) > 0, 20000);
+    const view = page.frameLocator('iframe.webview:visible').last().frameLocator('#active-frame');
+    await view.locator('#tab-butterfly[aria-selected="true"]').waitFor({ timeout: 30000 });
+    const summary = view.locator('.view-butterfly .bf-summary');
+    const text = await wb.waitFor('the summary of tokenize', async () => {
+      const t = ((await summary.textContent()) ?? '').replace(/\s+/g, ' ');
+      return /^demo\.WordIndex\.tokenize — [\d,]+ allocations/.test(t) && t;
+    }, 20000);
+    console.log(`  ${text.slice(0, 200)}`);
+    await sleep(500);
+    await wb.shot('views-codelens-callers-callees');
   },
 
   async 'views: the state survives hiding and showing the editor (tab, open rows, sort)'(wb) {
