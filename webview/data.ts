@@ -5,7 +5,8 @@ import { CpuProfile, cpuProfile } from '../extension/model/cpu-flame';
 import { FrameTree, frameTree } from '../extension/model/frames';
 import { includePatterns, isMyCode } from '../extension/model/names';
 import { validateProfile } from '../extension/model/parse';
-import { collapseRecursion, foldFrames, mergeAll } from '../extension/model/transform';
+import { collapseRecursion, foldFrames } from '../extension/model/transform';
+import { mergeShared } from '../extension/model/merge-shared';
 import { invertPruned } from '../extension/model/invert-pruned';
 import { defaultTree, TreeKind, treesIn, withTree } from '../extension/model/modes';
 import { MctNode, MethodEntry, Profile, ProfileFile } from '../extension/model/types';
@@ -90,7 +91,8 @@ export class ProfileData {
     if (!r) {
       const threads = this.threads(cpu);
       const t = threads.find((x) => x.id === thread);
-      r = t ? t.root : timed('merge', () => mergeAll(threads.map((x) => x.root)));
+      // shared merge: subtrees only one thread has are not copied (merge-shared.ts)
+      r = t ? t.root : timed('merge', () => mergeShared(threads.map((x) => x.root)));
       this.roots.set(key, r);
     }
     return r;
