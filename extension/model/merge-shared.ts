@@ -3,6 +3,9 @@
 // shared with that thread's tree. The result describes the same tree as transform.mergeAll; on trees whose threads
 // run different code it costs what collides, not the whole tree (a 1,000,000-node profile of four threads merged in
 // 2 s by copying). Safe because no transform modifies its input (transform.ts) and the trees are not edited after.
+// One difference: a subtree taken as it is keeps its own children as they are. The agent writes one child per method
+// (docs/format.md), so nothing changes for its profiles; a hand-made file with two same-method siblings inside one
+// thread keeps them apart here where mergeAll would merge them.
 import { AllocRecord, MctNode } from './types';
 
 function mergeRecords(nodes: readonly MctNode[]): AllocRecord[] | undefined {
