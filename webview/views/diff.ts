@@ -158,8 +158,13 @@ export class DiffView implements View {
       const e = d.methods.get(m);
       return e ? shortFrame(e) : '?';
     }).join(' › ');
+    // the table cell: the innermost frames, where contexts differ (the whole path is the cell's title)
+    const tailText = (i: number): string => {
+      const parts = pathText(i).split(' › ');
+      return parts.length > 4 ? `… › ${parts.slice(-4).join(' › ')}` : parts.join(' › ');
+    };
     const ctxCols: Array<Column<ContextChange>> = [
-      { key: 'ctx', label: 'context', cell: (r) => pathText(r.node), title: (r) => pathText(r.node) },
+      { key: 'ctx', label: 'context', wide: true, cell: (r) => tailText(r.node), title: (r) => pathText(r.node) },
       { key: 'b', label: 'before', numeric: true, cell: (r) => num(r.before) },
       { key: 'a', label: 'after', numeric: true, cell: (r) => num(r.after) },
       { key: 'd', label: 'change', numeric: true, cell: (r) => el('span', { class: r.delta > 0 ? 'grow' : 'shrink' }, signed(r.delta, k)) },
@@ -170,7 +175,7 @@ export class DiffView implements View {
       type Row = { node: number; before: number; after: number; change: number };
       const fmt = (v: number): string => (norm.unit === '% of total' ? `${v.toFixed(2)} %` : num(Math.round(v * 100) / 100));
       const cols: Array<Column<Row>> = [
-        { key: 'ctx', label: 'context (total)', cell: (r) => pathText(r.node), title: (r) => pathText(r.node) },
+        { key: 'ctx', label: 'context (total)', wide: true, cell: (r) => tailText(r.node), title: (r) => pathText(r.node) },
         { key: 'b', label: `before, ${norm.unit}`, numeric: true, cell: (r) => fmt(r.before), title: (r) => `${num(d.before.total[k][r.node])} ${METRIC_LABELS[k]}` },
         { key: 'a', label: `after, ${norm.unit}`, numeric: true, cell: (r) => fmt(r.after), title: (r) => `${num(d.after.total[k][r.node])} ${METRIC_LABELS[k]}` },
         { key: 'd', label: 'change', numeric: true, cell: (r) => el('span', { class: r.change > 0 ? 'grow' : 'shrink' }, `${r.change > 0 ? '+' : ''}${fmt(r.change)}`) },
