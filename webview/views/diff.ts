@@ -13,6 +13,13 @@ import { FlameView } from './flame';
 import { metricOptions } from './flame-tab';
 import { Column, renderTable } from './table';
 
+/** A per-call figure: three significant digits at most (2.23, 41.7, 1,204), never rounded to nothing. */
+export function perUnit(v: number): string {
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  return a >= 100 ? num(Math.round(v)) : v.toFixed(a >= 10 ? 1 : a >= 1 ? 2 : 3);
+}
+
 /** The diff compares allocations: CPU samples chosen in the flame tab count as objects here. */
 function allocationMetric(m: ViewMetric): ViewMetric {
   return m === 'samples' ? 'objects' : m;
@@ -86,7 +93,7 @@ export class DiffView implements View {
       const raw = side === 'b' ? b[i] : a[i];
       if (s.diffNorm === 'absolute' || norm.unit === '') return num(raw);
       const v = side === 'b' ? norm.before[i] : norm.after[i];
-      return `${s.diffNorm === 'percent' ? `${v.toFixed(v >= 10 ? 1 : 2)} %` : num(Math.round(v * 100) / 100)} (${num(raw)})`;
+      return `${s.diffNorm === 'percent' ? `${v.toFixed(v >= 10 ? 1 : 2)} %` : perUnit(v)} (${num(raw)})`;
     };
     this.info.textContent = `before: ${base.title} · after: ${ctx.data.title} · ${baseThread ? `thread ${threadName}` : 'all threads'} · ` +
       `${METRIC_LABELS[k]} ${num(b[0])} → ${num(a[0])} (${signed(a[0] - b[0], k)}${b[0] ? `, ${percent((a[0] - b[0]) / b[0])}` : ''})`;
@@ -108,7 +115,7 @@ export class DiffView implements View {
         return el('div', { class: 'tip' }, el('div', { class: 'tip-title' }, label(i)), el('div', { class: 'tip-full' }, m ? frameTitle(m) : ''),
           el('div', {}, `${METRIC_LABELS[k]} (total): ${num(b[i])} → ${num(a[i])}, ${signed(a[i] - b[i], k)}`),
           el('div', {}, `share of each run: ${percent(b[0] ? b[i] / b[0] : 0)} → ${percent(a[0] ? a[i] / a[0] : 0)}`),
-          ...(norm.unit && s.diffNorm === 'perCall' ? [el('div', {}, `${norm.unit}: ${num(norm.before[i])} → ${num(norm.after[i])}`)] : []),
+          ...(norm.unit && s.diffNorm === 'perCall' ? [el('div', {}, `${norm.unit}: ${perUnit(norm.before[i])} → ${perUnit(norm.after[i])}`)] : []),
           el('div', {}, `own: ${num(d.before.self[k][i])} → ${num(d.after.self[k][i])}`));
       },
     });
@@ -173,7 +180,7 @@ export class DiffView implements View {
     if (norm) {
       // normalised: the frames whose share (or per-call figure) changed most, with the raw figures beside
       type Row = { node: number; before: number; after: number; change: number };
-      const fmt = (v: number): string => (norm.unit === '% of total' ? `${v.toFixed(2)} %` : num(Math.round(v * 100) / 100));
+      const fmt = (v: number): string => (norm.unit === '% of total' ? `${v.toFixed(2)} %` : perUnit(v));
       const cols: Array<Column<Row>> = [
         { key: 'ctx', label: 'context (total)', wide: true, cell: (r) => tailText(r.node), title: (r) => pathText(r.node) },
         { key: 'b', label: `before, ${norm.unit}`, numeric: true, cell: (r) => fmt(r.before), title: (r) => `${num(d.before.total[k][r.node])} ${METRIC_LABELS[k]}` },
