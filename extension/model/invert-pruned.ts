@@ -76,59 +76,79 @@ export function invertPruned(root: MctNode, types: ReadonlyMap<number, TypeEntry
     b.addSamples(at, node.samples);
     if (node.a) b.addRecords(at, node.a);
   };
-  // a group: its builder node, its contexts and, per context, the caller reached so far
-  const todoAt: number[] = [];
-  const todoCtx: Int32Array[] = [];
-  const todoCur: Int32Array[] = [];
-  const split = (at: number, ctx: Int32Array, cur: Int32Array, top: boolean): void => {
-    const index = new Map<number, number>();
-    const key = new Int32Array(ctx.length);
-    const sizes: number[] = [];
-    const w: number[] = [];
-    const methods: number[] = [];
-    for (let k = 0; k < ctx.length; k++) {
-      const next = top ? cur[k] : parent[cur[k]];
+  // Groups are ranges of one shared buffer of contexts (and, per context, the caller reached so far): splitting a
+  // range reorders it in place through a scratch buffer, so no array is allocated per group (that was the cost).
+  const count = contexts.length;
+  const ctxBuf = Int32Array.from(contexts);
+  const curBuf = Int32Array.from(contexts);
+  const tmpCtx = new Int32Array(count);
+  const tmpCur = new Int32Array(count);
+  const key = new Int32Array(count);
+  let maxMethod = 0;
+  for (let i = 1; i < n; i++) if (method[i] > maxMethod) maxMethod = method[i];
+  const slot = new Int32Array(maxMethod + 1).fill(-1);   // a method's group in the range being split
+  const todo: number[] = [];                              // (builder node, start, end) triples
+  const gMethod: number[] = [];
+  const gSize: number[] = [];
+  const gWeight: number[] = [];
+  const gStart: number[] = [];
+  const split = (at: number, s: number, e: number, top: boolean): void => {
+    gMethod.length = 0;
+    gSize.length = 0;
+    gWeight.length = 0;
+    for (let k = s; k < e; k++) {
+      const next = top ? curBuf[k] : parent[curBuf[k]];
       if (next <= 0) {
-        absorb(at, ctx[k]);              // the thread's first frame: the chain ends here
+        absorb(at, ctxBuf[k]);           // the thread's first frame: the chain ends here
         key[k] = -1;
         continue;
       }
+      curBuf[k] = next;
       const m = method[next];
-      let g = index.get(m);
-      if (g === undefined) {
-        index.set(m, (g = sizes.length));
-        sizes.push(0);
-        w.push(0);
-        methods.push(m);
+      let g = slot[m];
+      if (g < 0) {
+        g = slot[m] = gMethod.length;
+        gMethod.push(m);
+        gSize.push(0);
+        gWeight.push(0);
       }
       key[k] = g;
-      sizes[g]++;
-      w[g] += weight[ctx[k]];
+      gSize[g]++;
+      gWeight[g] += weight[ctxBuf[k]];
     }
-    // arrays only for the groups kept: most groups of a deep level are cut, and allocating them was the cost
-    const keep = w.map((x) => top || x >= minShare);
-    const gCtx = sizes.map((z, g) => (keep[g] ? new Int32Array(z) : undefined));
-    const gCur = sizes.map((z, g) => (keep[g] ? new Int32Array(z) : undefined));
-    const fill = new Int32Array(sizes.length);
-    for (let k = 0; k < ctx.length; k++) {
+    for (const m of gMethod) slot[m] = -1;
+    // kept groups get consecutive ranges from s on; a cut group's contexts stay on this frame
+    gStart.length = 0;
+    let pos = s;
+    for (let g = 0; g < gMethod.length; g++) {
+      const keep = top || gWeight[g] >= minShare;
+      gStart.push(keep ? pos : -1);
+      if (keep) pos += gSize[g];
+    }
+    const fill = gStart.slice();
+    for (let k = s; k < e; k++) {
       const g = key[k];
       if (g < 0) continue;
-      if (!keep[g]) {
-        absorb(at, ctx[k]);              // callers too small to see: the chain is cut here
+      if (fill[g] < 0) {
+        absorb(at, ctxBuf[k]);           // callers too small to see: the chain is cut here
         continue;
       }
-      gCtx[g]![fill[g]] = ctx[k];
-      gCur[g]![fill[g]++] = top ? cur[k] : parent[cur[k]];
+      const to = fill[g]++;
+      tmpCtx[to] = ctxBuf[k];
+      tmpCur[to] = curBuf[k];
     }
-    for (let g = 0; g < sizes.length; g++) {
-      if (!keep[g]) continue;
-      todoAt.push(b.child(at, methods[g]));
-      todoCtx.push(gCtx[g]!);
-      todoCur.push(gCur[g]!);
+    ctxBuf.set(tmpCtx.subarray(s, pos), s);
+    curBuf.set(tmpCur.subarray(s, pos), s);
+    for (let g = 0; g < gMethod.length; g++) {
+      if (gStart[g] < 0) continue;
+      todo.push(b.child(at, gMethod[g]), gStart[g], gStart[g] + gSize[g]);
     }
   };
-  const all = Int32Array.from(contexts);
-  split(0, all, all, true);
-  while (todoAt.length > 0) split(todoAt.pop()!, todoCtx.pop()!, todoCur.pop()!, false);
+  split(0, 0, count, true);
+  while (todo.length > 0) {
+    const e = todo.pop()!;
+    const s = todo.pop()!;
+    split(todo.pop()!, s, e, false);
+  }
   return b.root;
 }
