@@ -66,6 +66,7 @@ export function runBench(app: App, scriptStart: number): void {
   app.update({ query: '', inverted: true });
   flush();
   out.invertFirstMs = Math.round((performance.now() - t) * 10) / 10;
+  out.invertSteps = { invert: timings.invert, flatten: timings.flatten };
   // the call tree table: first showing (rows of the root's children), then opening the node with the most children
   t = performance.now();
   app.update({ inverted: false, view: 'calltree', tableExpanded: [] });
