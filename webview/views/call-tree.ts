@@ -138,10 +138,12 @@ export class CallTreeView implements View {
       this.toggleRow(r);
     });
     const label = m ? shortFrame(m) : '?';
-    const nameCell = el('span', { class: 'ct-col ct-name', title: m ? `${m.class}.${m.name}${m.desc}${m.file ? ` (${m.file}${m.line ? `:${m.line}` : ''})` : ''}` : '' }, twisty, label);
-    // deep trees: 14 px a level for the first 12, then 4 px, so the names of deep frames stay readable
+    const where = m ? `${m.class}.${m.name}${m.desc}${m.file ? ` (${m.file}${m.line ? `:${m.line}` : ''})` : ''}` : '';
+    // every figure in the tooltip too: a narrow panel hides the self bytes and calls columns
+    const nameCell = el('span', { class: 'ct-col ct-name', title: `${where}\nself ${num(r.selfAllocations)} allocations, ${bytes(r.selfBytes)} · total ${num(r.totalAllocations)} allocations, ${bytes(r.totalBytes)} · ${num(r.calls)} calls` }, twisty, label);
+    // deep trees: 12 px a level for the first 10, then 3 px, so the names of deep frames stay readable
     const d = r.depth - 1;
-    nameCell.style.paddingLeft = `${Math.min(d, 12) * 14 + Math.max(0, d - 12) * 4}px`;
+    nameCell.style.paddingLeft = `${Math.min(d, 10) * 12 + Math.max(0, d - 10) * 3}px`;
     const bar = el('span', { class: 'ct-bar' });
     bar.style.width = `${Math.round(r.share * 100)}%`;
     div.append(nameCell,
