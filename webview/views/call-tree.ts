@@ -139,7 +139,7 @@ export class CallTreeView implements View {
     });
     const label = m ? shortFrame(m) : '?';
     const where = m ? `${m.class}.${m.name}${m.desc}${m.file ? ` (${m.file}${m.line ? `:${m.line}` : ''})` : ''}` : '';
-    // every figure in the tooltip too: a narrow panel hides the self bytes and calls columns
+    // every figure in the tooltip too, in words
     const nameCell = el('span', { class: 'ct-col ct-name', title: `${where}\nself ${num(r.selfAllocations)} allocations, ${bytes(r.selfBytes)} · total ${num(r.totalAllocations)} allocations, ${bytes(r.totalBytes)} · ${num(r.calls)} calls` }, twisty, label);
     // deep trees: 12 px a level for the first 10, then 3 px, so the names of deep frames stay readable
     const d = r.depth - 1;
