@@ -15,6 +15,11 @@ const LABELS: Record<CallColumn, string> = {
   name: 'Method', selfAllocations: 'Self allocations', totalAllocations: 'Total allocations', selfBytes: 'Self bytes', totalBytes: 'Total bytes', calls: 'Calls',
 };
 
+/** The share column: short enough for a narrow panel (0.042 % reads as "<0.1%"; the tooltip has the figures). */
+function shareText(x: number): string {
+  return x >= 0.001 ? percent(x) : x > 0 ? '<0.1%' : '0%';
+}
+
 function samePath(a: readonly number[] | null, b: readonly number[]): boolean {
   return a !== null && a.length === b.length && a.every((x, k) => x === b[k]);
 }
@@ -149,7 +154,7 @@ export class CallTreeView implements View {
     div.append(nameCell,
       el('span', { class: 'ct-col ct-selfAllocations num' }, num(r.selfAllocations)),
       el('span', { class: 'ct-col ct-totalAllocations num' }, num(r.totalAllocations)),
-      el('span', { class: 'ct-col ct-share num' }, bar, el('span', { class: 'ct-share-text' }, percent(r.share))),
+      el('span', { class: 'ct-col ct-share num' }, bar, el('span', { class: 'ct-share-text' }, shareText(r.share))),
       el('span', { class: 'ct-col ct-selfBytes num', title: `${num(r.selfBytes)} bytes` }, bytes(r.selfBytes)),
       el('span', { class: 'ct-col ct-totalBytes num', title: `${num(r.totalBytes)} bytes` }, bytes(r.totalBytes)),
       el('span', { class: 'ct-col ct-calls num' }, num(r.calls)));
