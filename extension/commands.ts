@@ -23,6 +23,7 @@ export const COMMANDS = {
   showRetention: 'heaplens.showRetention',
   // the editor (extension/editor/register.ts)
   focusMethod: 'heaplens.focusMethod',
+  showCallersCallees: 'heaplens.showCallersCallees',
   revealFrame: 'heaplens.revealFrame',
   toggleCodeLens: 'heaplens.toggleCodeLens',
   toggleHotLines: 'heaplens.toggleHotLines',

@@ -15,10 +15,12 @@ const arg = (name, dflt) => {
   return i > 0 ? process.argv[i + 1] : dflt;
 };
 const N = Number(arg('nodes', '100000'));
+/** --wide K: one more node with K children (the call tree table's expand figure) */
+const WIDE = Number(arg('wide', '0'));
 const asJson = process.argv.includes('--json');
 
 /** A seeded random profile with exactly N nodes over 4 threads, ~3,000 methods in 60 packages. */
-export function generate(n, seed = 42) {
+export function generate(n, seed = 42, wide = 0) {
   let s = seed >>> 0;
   const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
   const pick = (k) => Math.floor(rnd() * k);
@@ -48,6 +50,12 @@ export function generate(n, seed = 42) {
     (parent.node.c ??= []).push(node);
     if (parent.depth < 40) open.push({ node, depth: parent.depth + 1 });
   }
+  if (wide > 0) {
+    // one node under main's root with `wide` children, each of a different method: the table's widest row to open
+    const hub = { m: 1, calls: 1, c: Array.from({ length: wide }, (_, k) => ({ m: 3001 + k, calls: 1, a: [[1 + (k % 5000), types[(k % 5000) % 200].id, 1 + (k % 7), 0, 32]] })) };
+    for (let k = 0; k < wide; k++) methods.push({ id: 3001 + k, class: `com.acme.wide.W${k % 100}`, name: `w${k}`, desc: '()V', file: 'W.java', line: 1, profiled: true });
+    (threads[0].root.c ??= []).push(hub);
+  }
   const now = Date.now();
   return {
     format: 'heaplens-profile', version: 1,
@@ -66,9 +74,9 @@ if (!chromiumBin) {
 }
 const dir = join(root, 'build', 'views-bench');
 mkdirSync(dir, { recursive: true });
-const profile = join(dir, `generated-${N}.heaplens`);
-const html = join(dir, `generated-${N}.html`);
-writeFileSync(profile, JSON.stringify(generate(N)));
+const profile = join(dir, `generated-${N}${WIDE ? `-wide${WIDE}` : ""}.heaplens`);
+const html = join(dir, `generated-${N}${WIDE ? `-wide${WIDE}` : ""}.html`);
+writeFileSync(profile, JSON.stringify(generate(N, 42, WIDE)));
 const rep = spawnSync(process.execPath, [join(root, 'bin', 'heaplens'), 'report', profile, '--format', 'html', '-o', html], { encoding: 'utf8' });
 if (rep.status !== 0) {
   console.error(rep.stderr);
@@ -96,5 +104,7 @@ if (asJson) {
   console.log(`  zoom out (${fig.zooms}×)    median ${fig.zoomOutMs.median} ms, max ${fig.zoomOutMs.max} ms`);
   console.log(`  metric switch      ${fig.metricSwitchMs} ms`);
   console.log(`  search             ${fig.searchMs} ms`);
-  console.log(`  first inversion    ${fig.invertFirstMs} ms (builds the bottom-up tree)`);
+  console.log(`  first inversion    ${fig.invertFirstMs} ms (builds the bottom-up tree: invert ${fig.invertSteps?.invert} ms, flatten ${fig.invertSteps?.flatten} ms)`);
+  console.log(`  call tree table    ${fig.callTreeFirstMs} ms (first showing)`);
+  console.log(`  table expand       ${fig.expandMs} ms (a node with ${fig.expandChildren} children)`);
 }

@@ -12,6 +12,10 @@ import { HostMessage, isHostMessage } from '../extension/model/webview-protocol'
 import { restoreState, UiState, ViewName, VIEWS } from './state';
 import { AccountsView } from './views/accounts';
 import { ArraysView } from './views/arrays';
+import { ButterflyView } from './views/butterfly';
+import { CallTreeView } from './views/call-tree';
+import { HotSpotsView } from './views/hot-spots';
+import { MemoryView } from './views/memory';
 import { DiffView } from './views/diff';
 import { button, clear, el, select } from './views/dom';
 import { FlameTab } from './views/flame-tab';
@@ -31,7 +35,7 @@ export class App {
   readonly heapView = new HeapView();
   heap?: HeapViewData;
   private readonly views: Record<ViewName, View> = {
-    flame: this.flame, sites: new SitesView(), arrays: new ArraysView(), threads: new ThreadsView(), diff: new DiffView(),
+    flame: this.flame, calltree: new CallTreeView(), butterfly: new ButterflyView(), hotspots: new HotSpotsView(), memory: new MemoryView(), sites: new SitesView(), arrays: new ArraysView(), threads: new ThreadsView(), diff: new DiffView(),
     heap: { root: this.heapView.root, render: () => this.renderHeap() },
     accounts: new AccountsView(),
     lifetimes: new LifetimesView(),
@@ -85,6 +89,9 @@ export class App {
       this.heap = msg.heap;
       if (msg.reveal) this.update({ view: 'heap' });
       else this.render();
+    } else if (msg.type === 'showMethod') {
+      this.pendingMethod = msg.frame;
+      this.applyMethod();
     } else if (msg.type === 'status') {
       this.status.textContent = msg.text;
       if (msg.live !== undefined) this.live = msg.live;
@@ -103,6 +110,22 @@ export class App {
     this.data = data;
     this.live = msg.live;
     timed('render', () => this.render());
+    this.applyMethod();
+  }
+
+  private pendingMethod?: { class: string; method: string; desc: string };
+
+  /** The editor asked for one method's callers and callees: find it by signature once the profile is here. */
+  private applyMethod(): void {
+    const f = this.pendingMethod;
+    if (!f || !this.data) return;
+    this.pendingMethod = undefined;
+    const m = [...this.data.profile.methods.values()].find((e) => e.class === f.class && e.name === f.method && e.desc === f.desc);
+    if (m) this.update({ view: 'butterfly', focusMethod: m.id });
+    else {
+      this.error.textContent = `${f.class}.${f.method} does not appear in this profile.`;
+      this.error.hidden = false;
+    }
   }
 
   private load(file: ProfileFile, title: string): ProfileData | undefined {

@@ -5,7 +5,9 @@ import { CpuProfile, cpuProfile } from '../extension/model/cpu-flame';
 import { FrameTree, frameTree } from '../extension/model/frames';
 import { includePatterns, isMyCode } from '../extension/model/names';
 import { trustedProfile } from '../extension/model/trusted';
-import { collapseRecursion, foldFrames, invert, mergeAll } from '../extension/model/transform';
+import { collapseRecursion, foldFrames } from '../extension/model/transform';
+import { mergeShared } from '../extension/model/merge-shared';
+import { invertPruned } from '../extension/model/invert-pruned';
 import { defaultTree, TreeKind, treesIn, withTree } from '../extension/model/modes';
 import { MctNode, MethodEntry, Profile, ProfileFile } from '../extension/model/types';
 import { timed } from './timing';
@@ -90,7 +92,8 @@ export class ProfileData {
     if (!r) {
       const threads = this.threads(cpu);
       const t = threads.find((x) => x.id === thread);
-      r = t ? t.root : timed('merge', () => mergeAll(threads.map((x) => x.root)));
+      // shared merge: subtrees only one thread has are not copied (merge-shared.ts)
+      r = t ? t.root : timed('merge', () => mergeShared(threads.map((x) => x.root)));
       this.roots.set(key, r);
     }
     return r;
@@ -104,7 +107,8 @@ export class ProfileData {
       let root = this.root(o.thread, cpu);
       if (o.myCode) root = foldFrames(root, (m) => this.isMine(m));
       if (o.collapseRecursion) root = collapseRecursion(root);
-      if (o.inverted) root = invert(root);
+      // grouped inversion: callers holding under 1/10,000 of every metric stay folded into the frame above (invert-pruned.ts)
+      if (o.inverted) root = timed('invert', () => invertPruned(root, this.source(cpu).types));
       const from = root;
       const p = this.source(cpu);
       t = timed('flatten', () => frameTree(from, p.methods, p.types));

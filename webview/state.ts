@@ -3,11 +3,17 @@
 import { ViewMetric, VIEW_METRICS } from '../extension/model/frames';
 import { TreeKind, TREE_KINDS } from '../extension/model/modes';
 
+import { CALL_COLUMNS, CallSort } from '../extension/model/call-table';
+import { DIFF_NORMS, DiffNorm } from '../extension/model/diff-normalise';
 import { LifetimeGrouping, LIFETIME_GROUPINGS, SpaceKind } from '../extension/model/lifetimes';
 
-export type ViewName = 'flame' | 'sites' | 'arrays' | 'threads' | 'diff' | 'accounts' | 'lifetimes' | 'heap';
+export type ViewName = 'flame' | 'calltree' | 'butterfly' | 'hotspots' | 'memory' | 'sites' | 'arrays' | 'threads' | 'diff' | 'accounts' | 'lifetimes' | 'heap';
 export const VIEWS: ReadonlyArray<{ id: ViewName; label: string; key: string }> = [
   { id: 'flame', label: 'Flame tree', key: '1' },
+  { id: 'calltree', label: 'Call tree', key: '9' },
+  { id: 'butterfly', label: 'Callers & callees', key: '0' },
+  { id: 'hotspots', label: 'Hot spots', key: 'h' },
+  { id: 'memory', label: 'Memory', key: 'm' },
   { id: 'sites', label: 'Allocation sites', key: '2' },
   { id: 'arrays', label: 'Arrays', key: '3' },
   { id: 'threads', label: 'Threads', key: '4' },
@@ -49,6 +55,20 @@ export interface UiState {
   lifetimeSort: SpaceKind;
   /** the selected row's key in the Lifetimes table */
   lifetimeRow: string | null;
+  /** Call tree table: the open rows as method paths (null: not chosen yet, the hottest path opens) and the sort */
+  tableExpanded: number[][] | null;
+  tableSort: CallSort;
+  /** Callers & callees: the method shown (null: none picked yet) */
+  focusMethod: number | null;
+  /** Hot spots: open rows ("t<type>", "s<type>:<site>", "c<type>:<site>:<method path>") and the ranking */
+  hotOpen: string[];
+  hotMetric: 'allocations' | 'bytes';
+  /** Hot spots: the type filter */
+  hotFilter: string;
+  /** Diff: absolute values, percent of each run's total, or per call of the chosen method */
+  diffNorm: DiffNorm;
+  /** Diff per call: the unit method's `class.name(desc)` (ids differ between the two files) */
+  diffUnit: string | null;
 }
 
 export function defaultState(): UiState {
@@ -58,6 +78,8 @@ export function defaultState(): UiState {
     siteSort: { key: 'rank', desc: false }, arrayCode: null, diffZoom: [],
     account: null, accountsSnapshot: -1, accountsFrom: -1, colorByAccount: false,
     lifetimeBy: 'class', lifetimeSort: 'drag', lifetimeRow: null,
+    tableExpanded: null, tableSort: { key: 'totalAllocations', desc: true }, focusMethod: null,
+    hotOpen: [], hotMetric: 'bytes', hotFilter: '', diffNorm: 'absolute', diffUnit: null,
   };
 }
 
@@ -95,6 +117,15 @@ export function restoreState(v: unknown): UiState {
   pick('lifetimeBy', (x) => (LIFETIME_GROUPINGS as readonly unknown[]).includes(x));
   pick('lifetimeSort', (x) => x === 'lag' || x === 'drag' || x === 'void' || x === 'use');
   pick('lifetimeRow', (x) => x === null || typeof x === 'string');
+  pick('tableExpanded', (x) => x === null || (Array.isArray(x) && x.every(isPath)));
+  pick('tableSort', (x) => typeof x === 'object' && x !== null && (CALL_COLUMNS as readonly unknown[]).includes((x as { key?: unknown }).key)
+    && typeof (x as { desc?: unknown }).desc === 'boolean');
+  pick('focusMethod', (x) => x === null || Number.isInteger(x));
+  pick('hotOpen', (x) => Array.isArray(x) && x.every((k) => typeof k === 'string'));
+  pick('hotMetric', (x) => x === 'allocations' || x === 'bytes');
+  pick('hotFilter', (x) => typeof x === 'string');
+  pick('diffNorm', (x) => (DIFF_NORMS as readonly unknown[]).includes(x));
+  pick('diffUnit', (x) => x === null || typeof x === 'string');
   return s;
 }
 

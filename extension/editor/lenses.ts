@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { sourcePathOf } from '../model/by-line';
 import { Profile } from '../model/types';
 import { FOCUS_COMMAND, FocusRequest, frameOf } from './refs';
+import { COMMANDS } from '../commands';
 import { FileLenses, fileLenses, MethodLens } from './lens-model';
 import { hasCallees, inclusiveTitle, lensTitle, lensTooltip } from './lens-text';
 import { treeLabel } from '../model/modes';
@@ -93,6 +94,7 @@ export class AllocationLenses implements vscode.CodeLensProvider, vscode.Disposa
       const tooltip = lensTooltip(l, estimated);
       out.push(new vscode.CodeLens(range, { title: lensTitle(l, !!estimated), tooltip, command: FOCUS_COMMAND, arguments: args }));
       if (s.inclusive === 'lens' && hasCallees(l)) out.push(new vscode.CodeLens(range, { title: inclusiveTitle(l), tooltip, command: FOCUS_COMMAND, arguments: args }));
+      out.push(new vscode.CodeLens(range, { title: 'callers & callees', tooltip: 'Who called this method and what it allocated through any path, all its contexts merged', command: COMMANDS.showCallersCallees, arguments: args }));
     }
     return out;
   }

@@ -114,6 +114,26 @@ export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.Outp
     return true;
   };
 
+  // "Callers and callees" from a lens: the whole profile in its own panel, on the Callers & callees view of the method
+  const callersCallees = (req: unknown): boolean => {
+    if (!isFocusRequest(req)) {
+      void vscode.window.showWarningMessage('HeapLens: "Callers and callees" needs a method (use the CodeLens over a method).');
+      return false;
+    }
+    const src = sources.all().find((s) => (req.source.kind === 'file' && s.ref.kind === 'file' && s.ref.file === req.source.file)
+      || (req.source.kind === 'live' && s.ref.kind === 'live' && s.ref.sessionId === req.source.sessionId));
+    const profile = src?.profile();
+    const f = req.frames[0];
+    const name = `${f.class.replace(/^.*\./, '')}.${f.method}`;
+    if (!src || !profile || !deps.views) {
+      void vscode.window.showWarningMessage(`HeapLens: cannot show ${name}: its profile is no longer open.`);
+      return false;
+    }
+    const view = deps.views.showProfile(profile, { title: `Callers & callees · ${src.label}`, key: `callers:${src.id}` });
+    view.showMethod({ class: f.class, method: f.method, desc: f.desc });
+    return true;
+  };
+
   ctx.subscriptions.push(...registerBudgets(sources));
   ctx.subscriptions.push(...registerLifetimeHints(sources));
   ctx.subscriptions.push(...registerTestLenses(ctx, output, (file) => void sources.useFile(path.resolve(file)), deps.launch?.errors));
@@ -133,6 +153,7 @@ export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.Outp
       }
       return focusMethod(req, fallbackFocus);
     }),
+    vscode.commands.registerCommand(COMMANDS.showCallersCallees, callersCallees),
     vscode.commands.registerCommand(COMMANDS.revealFrame, (frame: SourceFrame) => sourceMap.reveal(frame)),
     vscode.commands.registerCommand(COMMANDS.toggleCodeLens, () => toggle('codeLens.enabled')),
     vscode.commands.registerCommand(COMMANDS.toggleHotLines, () => toggle('hotLines.enabled')),

@@ -6,6 +6,7 @@ import {
   ThreadEntry, TypeEntry,
 } from './types';
 import { copyRecord, recordKey } from './mct';
+import { appendMemory, MemorySection, validateMemory } from './memory';
 
 export interface ThreadDef { id: number; name: string; daemon: boolean; alive: boolean }
 export interface DefineTables { types?: TypeEntry[]; methods?: MethodEntry[]; sites?: SiteEntry[]; threads?: ThreadDef[] }
@@ -22,7 +23,11 @@ export interface LiveStats {
 /** The trees of a thread besides its MCT, by the name the agent gives their roots. */
 const SIDE_TREES = ['sites', 'siteTraces', 'sampled'] as const;
 type SideTree = typeof SIDE_TREES[number];
-export interface DeltaUpdate { seq: number; time: number; full: boolean; nodes: NodeUpdate[]; stats?: Partial<LiveStats> }
+export interface DeltaUpdate {
+  seq: number; time: number; full: boolean; nodes: NodeUpdate[]; stats?: Partial<LiveStats>;
+  /** the memory chart's news since the last delta (docs/protocol.md) */
+  memory?: MemorySection & { restart?: boolean };
+}
 
 /** Ids used by deltas but not defined yet: ask the agent for them with a `define` request. */
 export interface MissingIds { types: number[]; methods: number[]; sites: number[] }
@@ -50,6 +55,8 @@ export class LiveProfile {
   orphans = 0;
   /** parentless trees beyond a thread's first (not part of the MCT) */
   extraRoots = 0;
+  /** the memory chart so far */
+  memory?: MemorySection;
   stats: LiveStats = { objects: 0, bytes: 0, nodes: 0, paused: false, coalesced: 0, refusedConnections: 0 };
 
   constructor(readonly meta: Partial<Meta> = {}, readonly startedAt = Date.now()) {
@@ -96,6 +103,13 @@ export class LiveProfile {
     this.lastSeq = d.seq;
     this.lastTime = d.time;
     for (const u of d.nodes) this.applyNode(u);
+    if (d.memory) {
+      try {
+        this.memory = appendMemory(this.memory, { ...validateMemory(d.memory), restart: d.memory.restart === true });
+      } catch {
+        // a malformed chart update is dropped: the allocation data of the delta still counts
+      }
+    }
     if (d.stats) {
       this.stats = { ...this.stats, ...d.stats };
       if (typeof d.stats.mode === 'string') this.noteMode(d.stats.mode, d.time);
@@ -193,6 +207,7 @@ export class LiveProfile {
       threads,
       transform: { classesTransformed: 0, classesSkipped: 0, classesFailed: 0, retransformed: 0, methodsProfiled: 0, sites: sites.size, failures: [], warnings: [] },
       agent: { threads: threads.length, nodes: this.nodes.size, writeMillis: 0, bytesWritten: 0, collectorCycles: Math.max(0, this.lastSeq) },
+      ...(this.memory ? { memory: this.memory } : {}),
     };
     return { file, types: new Map(this.types), methods: new Map(this.methods), sites, threads };
   }

@@ -172,6 +172,8 @@ export interface ProfileFile {
   agent: AgentStats;
   /** present when the agent ran with threads=true (docs/format.md, "Threads: CPU, monitors, deadlocks") */
   threadsProfile?: import('./threads-profile').ThreadsProfile;
+  /** the memory chart: heap, collections, allocation over time (docs/format.md, "memory") */
+  memory?: import('./memory').MemorySection;
 }
 
 /** A loaded, validated profile with indexed lookups. */

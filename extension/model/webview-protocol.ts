@@ -23,7 +23,9 @@ export type HostMessage =
   /** a line for the status bar of the view (e.g. "live · updated 12:03:04", "session ended") */
   | { type: 'status'; text: string; live?: boolean }
   /** a heap dump's analysis for the Heap view (shown at once when `reveal`) */
-  | { type: 'heap'; heap: HeapViewData; reveal?: boolean };
+  | { type: 'heap'; heap: HeapViewData; reveal?: boolean }
+  /** show one method's callers and callees (the editor's CodeLens), matched by signature in the profile shown */
+  | { type: 'showMethod'; view: 'butterfly'; frame: { class: string; method: string; desc: string } };
 
 /** pprof: gzipped, both allocations (count) and bytes in one file (the metric picks nothing) */
 export type ExportFormat = 'collapsed' | 'speedscope' | 'pprof';
@@ -48,7 +50,7 @@ export type WebviewMessage =
 export function isHostMessage(v: unknown): v is HostMessage {
   if (typeof v !== 'object' || v === null) return false;
   const t = (v as { type?: unknown }).type;
-  return t === 'profile' || t === 'baseline' || t === 'status' || t === 'heap';
+  return t === 'profile' || t === 'baseline' || t === 'status' || t === 'heap' || t === 'showMethod';
 }
 
 export function isWebviewMessage(v: unknown): v is WebviewMessage {

@@ -45,6 +45,7 @@ export class WebviewController implements vscode.Disposable {
   private lastSent = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
   private heap?: { data: HeapViewData; reveal: boolean };
+  private method?: HostMessage & { type: 'showMethod' };
 
   constructor(private readonly webview: vscode.Webview, extensionUri: vscode.Uri, private options: ControllerOptions) {
     const dist = vscode.Uri.joinPath(extensionUri, 'dist');
@@ -79,6 +80,12 @@ export class WebviewController implements vscode.Disposable {
     }, wait);
   }
 
+  /** Shows one method's callers and callees (kept until the webview is ready; sent after the profile). */
+  showMethod(frame: { class: string; method: string; desc: string }): void {
+    this.method = { type: 'showMethod', view: 'butterfly', frame };
+    this.post(this.method);
+  }
+
   /** Shows a heap dump's analysis in the Heap view (kept until the webview is ready). */
   showHeap(data: HeapViewData, reveal = true): void {
     this.heap = { data, reveal };
@@ -107,6 +114,7 @@ export class WebviewController implements vscode.Disposable {
         this.sendProfile();
         if (this.baseline) this.post({ type: 'baseline', ...this.baseline });
         if (this.heap) this.post({ type: 'heap', heap: this.heap.data, reveal: this.heap.reveal });
+        if (this.method) this.post(this.method);
         return;
       case 'heapPaths':
         if (this.options.heapPaths) this.options.heapPaths(msg.className);

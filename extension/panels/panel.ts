@@ -22,6 +22,8 @@ export interface ProfileView {
   readonly disposed: boolean;
   onDidDispose(cb: () => void): void;
   reveal(): void;
+  /** the Callers & callees view on one method (matched by class, name and descriptor) */
+  showMethod(frame: { class: string; method: string; desc: string }): void;
   dispose(): void;
 }
 
@@ -68,6 +70,7 @@ export class ProfilePanels {
       },
       onDidDispose: (cb) => listeners.push(cb),
       reveal: () => panel.reveal(undefined, true),
+      showMethod: (frame) => ctl.showMethod(frame),
       dispose: () => panel.dispose(),
     };
     this.open.set(key, view);

@@ -12,19 +12,60 @@ function hash(s: string): number {
 }
 
 /**
- * Application frames get warm-to-green hues, library/JDK frames cool, greyish ones. The hue is the
- * package's; `variant` (e.g. the method name) shifts the lightness a little so neighbours stay distinct.
+ * The legend's promise: my code warm (red … orange … yellow), JDK and libraries cool (cyan … blue … violet), and
+ * two packages two colours: the package's hash picks the hue and, in finer steps, the saturation and lightness, so
+ * packages whose hues land close still differ. `variant` (e.g. the method name) shifts the lightness a little so
+ * neighbouring frames of one package stay apart.
  */
 export function packageColor(pkg: string, mine: boolean, theme: Theme, variant = ''): string {
   const h = hash(pkg);
-  const v = variant ? (hash(variant) % 9) - 4 : 0;
+  const v = variant ? (hash(variant) % 7) - 3 : 0;
   const dark = theme !== 'light';
+  const step = (h >>> 8) % 4;        // 4 saturation / lightness steps per hue
   if (mine) {
-    const hue = h % 140; // red … yellow … green
-    return `hsl(${hue}, ${dark ? 55 : 70}%, ${(dark ? 36 : 70) + v}%)`;
+    const hue = h % 56;              // 0 red … 28 orange … 55 yellow: never green, which reads as "cool"
+    const sat = (dark ? 58 : 72) + 8 * step;
+    const light = (dark ? 34 : 66) + 3 * step + v;
+    return `hsl(${hue}, ${Math.min(sat, 95)}%, ${light}%)`;
   }
-  const hue = 190 + (h % 70); // cyan … blue … violet
-  return `hsl(${hue}, ${dark ? 22 : 30}%, ${(dark ? 34 : 78) + v}%)`;
+  const hue = 185 + (h % 80);        // cyan … blue … violet
+  const sat = (dark ? 24 : 32) + 7 * step;
+  const light = (dark ? 32 : 74) + 3 * step + v;
+  return `hsl(${hue}, ${sat}%, ${light}%)`;
+}
+
+/**
+ * Colours for the packages of one profile: each family (my code, JDK and libraries) spreads its packages over its
+ * hue range by the golden ratio, in name order, with three lightness steps on top, so the packages of a profile get
+ * visibly different colours (a hash alone lands some on the same hue). Unknown packages fall back to packageColor.
+ */
+export function packagePalette(packages: Iterable<{ pkg: string; mine: boolean }>, theme: Theme): (pkg: string, mine: boolean, variant?: string) => string {
+  const dark = theme !== 'light';
+  const mine = new Set<string>();
+  const lib = new Set<string>();
+  for (const p of packages) (p.mine ? mine : lib).add(p.pkg);
+  const colors = new Map<string, [number, number, number]>();
+  const spread = (names: Set<string>, first: number, range: number, sat: number, light: number, key: string): void => {
+    [...names].sort().forEach((pkg, k) => {
+      const hue = first + Math.floor(((k * 0.6180339887) % 1) * range);
+      const step = Math.floor(k / 7) % 3;     // every 7 packages the hues come round again: change the shade
+      colors.set(key + pkg, [hue, sat + 10 * step, light + (step === 1 ? 6 : step === 2 ? -5 : 0)]);
+    });
+  };
+  spread(mine, 0, 56, dark ? 62 : 75, dark ? 38 : 66, 'm:');
+  spread(lib, 185, 80, dark ? 28 : 36, dark ? 34 : 74, 'l:');
+  return (pkg, isMine, variant = '') => {
+    const c = colors.get((isMine ? 'm:' : 'l:') + pkg);
+    if (!c) return packageColor(pkg, isMine, theme, variant);
+    const v = variant ? (hash(variant) % 5) - 2 : 0;
+    return `hsl(${c[0]}, ${c[1]}%, ${c[2] + v}%)`;
+  };
+}
+
+/** The package colour's family, for tests and the legend: warm hues for my code, cool for JDK and libraries. */
+export function hueOf(color: string): number {
+  const m = /^hsl\((\d+(?:\.\d+)?)/.exec(color);
+  return m ? Number(m[1]) : NaN;
 }
 
 /**

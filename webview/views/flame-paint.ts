@@ -24,6 +24,9 @@ export interface PaintInput {
   rowHeight: number;
   color(i: number): string;
   label(i: number): string;
+  /** the frame's figure ("1,204 · 3.1 %"), drawn after the label on frames wide enough for both */
+  figure?(i: number): string;
+  /** search results: matches drawn bright, every other frame dimmed */
   hit?: Uint8Array;
   selected: number;
   highlight: number;
@@ -32,6 +35,8 @@ export interface PaintInput {
 
 const MIN_WIDTH = 0.5;
 const MIN_LABEL = 32;
+/** opacity of the frames that do not match a search */
+export const DIMMED = 0.28;
 
 export function paint(ctx: CanvasRenderingContext2D, p: PaintInput): number {
   const { tree, lay, width, rowHeight: rh, palette } = p;
@@ -47,6 +52,7 @@ export function paint(ctx: CanvasRenderingContext2D, p: PaintInput): number {
   let painted = 0;
   let lastFill = '';
   const labels: number[] = [];
+  const searching = p.hit !== undefined;
   for (let i = lay.zoom; i < end;) {
     const wpx = lay.w[i] * width;
     const row = tree.depth[i] - base;
@@ -57,13 +63,16 @@ export function paint(ctx: CanvasRenderingContext2D, p: PaintInput): number {
     if (row >= firstRow) {
       const x = lay.x[i] * width;
       const y = row * rh - p.scrollTop;
-      const isHit = p.hit !== undefined && p.hit[i] === 1;
+      const isHit = searching && p.hit![i] === 1;
       const fill = isHit ? palette.match : p.color(i);
       if (fill !== lastFill) {
         ctx.fillStyle = fill;
         lastFill = fill;
       }
+      // a search dims every frame but the matches, so the matches read at a glance
+      if (searching && !isHit) ctx.globalAlpha = DIMMED;
       ctx.fillRect(x, y, Math.max(wpx - 1, 0.5), rh - 1);
+      if (searching && !isHit) ctx.globalAlpha = 1;
       painted++;
       if (wpx >= MIN_LABEL) labels.push(i, x, y, isHit ? 1 : 0);
     }
@@ -77,12 +86,20 @@ export function paint(ctx: CanvasRenderingContext2D, p: PaintInput): number {
     if (max < 2) continue;
     let text = p.label(i);
     if (text.length > max) text = text.slice(0, max - 1) + '…';
+    else if (p.figure) {
+      // the figure only when it fits whole: a cut number misleads
+      const withFigure = `${text}  ${p.figure(i)}`;
+      if (withFigure.length <= max) text = withFigure;
+    }
     const color = labels[k + 3] ? palette.matchText : palette.textOnFrame;
     if (color !== lastFill) {
       ctx.fillStyle = color;
       lastFill = color;
     }
+    const dim = searching && !labels[k + 3];
+    if (dim) ctx.globalAlpha = DIMMED + 0.2;
     ctx.fillText(text, labels[k + 1] + 3, labels[k + 2] + rh / 2);
+    if (dim) ctx.globalAlpha = 1;
   }
   // outlines: the selected frame, and the context highlighted from a table
   for (const [i, color] of [[p.highlight, palette.highlight], [p.selected, palette.focus]] as const) {

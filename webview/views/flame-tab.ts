@@ -6,9 +6,9 @@ import { cpuLabel } from '../../extension/model/cpu-flame';
 import { MethodEntry } from '../../extension/model/types';
 import { packageOf, shortFrame } from '../../extension/model/names';
 import { accountIndexOf } from '../../extension/model/accounts';
-import { packageColor, Theme } from '../core/colors';
+import { packagePalette, Theme } from '../core/colors';
 import { accountColor } from './accounts';
-import { num, percent } from '../../extension/model/format';
+import { bytes, num, percent } from '../../extension/model/format';
 import { search, SearchResult } from '../core/search';
 import { AppContext, View } from '../context';
 import { button, clear, el, select, toggle } from './dom';
@@ -58,12 +58,16 @@ export class FlameTab implements View {
   private found?: { key: string; result: SearchResult };
   private colors = new Map<number, string>();
   private colorTheme?: Theme;
+  /** the package colours of the tree shown (packagePalette): built again with the tree or the theme */
+  private pkgColor?: { tree: FrameTree; theme: Theme; color: (pkg: string, mine: boolean, variant?: string) => string };
+  private lastSelected = '';
 
   constructor() {
     this.flame = new FlameView({
       zoom: (i) => this.ctx && this.tree && this.ctx.update({ zoom: pathOf(this.tree, i), selected: pathOf(this.tree, i) }),
       select: (i) => this.ctx && this.tree && this.ctx.update({ selected: pathOf(this.tree, i) }),
       open: (i) => this.ctx && this.tree && this.tree.method[i] >= 0 && this.ctx.open(this.tree.method[i], undefined, this.methods),
+      butterfly: (i) => this.ctx && this.tree && this.tree.method[i] >= 0 && !showsCpu(this.ctx) && this.ctx.update({ view: 'butterfly', focusMethod: this.tree.method[i] }),
     });
     this.query.addEventListener('input', () => this.ctx?.update({ query: this.query.value, match: -1 }));
     this.query.addEventListener('keydown', (e) => {
@@ -127,12 +131,19 @@ export class FlameTab implements View {
     this.flame.set({
       tree, metric, zoom, selected, highlight, hit: found?.hit,
       color: (i) => this.color(ctx, tree, i), label, title,
+      figure: (i) => `${metric === 'bytes' ? bytes(total[i]) : num(total[i])} · ${percent(total[0] ? total[i] / total[0] : 0)}`,
       describe: (i) => `${title(i)}: ${num(total[i])} ${METRIC_LABELS[metric]} (${percent(total[0] ? total[i] / total[0] : 0)})`,
       tooltip: (i) => frameTooltip({
         tree, methods, types: ctx.data.profile.types, metric, zoom, rootLabel, mine: (m) => ctx.data.isMine(m),
         cpuIntervalMillis: cpu ? interval : undefined,
       }, i),
     });
+    // a selection made in another view (the call tree table): scroll its row into view once
+    const selKey = s.selected ? s.selected.join(',') : '';
+    if (selKey !== this.lastSelected) {
+      this.lastSelected = selKey;
+      if (selected >= zoom && selected < tree.end[zoom]) this.flame.reveal(selected);
+    }
     this.renderMatchInfo(found, s.match);
     this.renderLegend(ctx, tree, zoom);
   }
@@ -146,7 +157,7 @@ export class FlameTab implements View {
       select('Thread', threads, thread, (v) => ctx.update({ thread: Number(v), zoom: [], selected: null })),
       // frames are method-id paths in both kinds of tree: zoom and selection survive the switch where they exist
       select('Metric', metricOptions(!!ctx.data.cpu()), metric, (v) => ctx.update({ metric: v })),
-      toggle('Inverted', s.inverted, (v) => ctx.update({ inverted: v, zoom: [], selected: null }), 'Bottom-up: the allocating methods on top, their callers below'),
+      toggle('Inverted', s.inverted, (v) => ctx.update({ inverted: v, zoom: [], selected: null }), 'Bottom-up: the allocating methods on top, their callers below (callers holding under 0.01 % of everything stay folded into the frame above)'),
       toggle('Only my code', s.myCode, (v) => ctx.update({ myCode: v, zoom: [], selected: null }), 'Fold JDK and library frames into their callers'),
       toggle('Collapse recursion', s.collapseRecursion, (v) => ctx.update({ collapseRecursion: v, zoom: [], selected: null }), 'Merge recursive calls into the outermost frame'),
       ...(ctx.data.accounts() ? [toggle('Colour by account', s.colorByAccount, (v) => ctx.update({ colorByAccount: v }),
@@ -156,6 +167,10 @@ export class FlameTab implements View {
         const sel = this.tree && s.selected ? findPath(this.tree, s.selected) : -1;
         if (sel > 0 && this.tree) ctx.open(this.tree.method[sel], undefined, this.methods);
       }, 'Open the selected frame\'s source (O)'),
+      ...(cpu ? [] : [button('Callers & callees', 'type-hierarchy', () => {
+        const sel = this.tree && s.selected ? findPath(this.tree, s.selected) : -1;
+        ctx.update({ view: 'butterfly', ...(sel > 0 && this.tree ? { focusMethod: this.tree.method[sel] } : {}) });
+      }, 'Every caller and callee of the selected frame\'s method, all its contexts merged (B)')]),
     );
   }
 
@@ -229,10 +244,24 @@ export class FlameTab implements View {
     let c = this.colors.get(m);
     if (c === undefined) {
       const e = this.methods.get(m);
-      c = e ? packageColor(packageOf(e.class), ctx.data.isMine(m), ctx.theme, `${e.class}.${e.name}`) : ctx.theme === 'light' ? '#d0d0d0' : '#4a4a4a';
+      c = e ? this.paletteFor(ctx, tree)(packageOf(e.class), ctx.data.isMine(m), `${e.class}.${e.name}`) : ctx.theme === 'light' ? '#d0d0d0' : '#4a4a4a';
       this.colors.set(m, c);
     }
     return c;
+  }
+
+  private paletteFor(ctx: AppContext, tree: FrameTree): (pkg: string, mine: boolean, variant?: string) => string {
+    if (this.pkgColor?.tree !== tree || this.pkgColor.theme !== ctx.theme) {
+      const seen = new Map<number, { pkg: string; mine: boolean }>();
+      for (let i = 1; i < tree.n; i++) {
+        const m = tree.method[i];
+        if (seen.has(m)) continue;
+        const e = this.methods.get(m);
+        if (e) seen.set(m, { pkg: packageOf(e.class), mine: ctx.data.isMine(m) });
+      }
+      this.pkgColor = { tree, theme: ctx.theme, color: packagePalette(seen.values(), ctx.theme) };
+    }
+    return this.pkgColor.color;
   }
 
   private renderCpuNote(ctx: AppContext, cpu: boolean): void {
@@ -266,10 +295,12 @@ export class FlameTab implements View {
     this.legend.append(el('span', { class: 'legend-title' }, 'Packages:'));
     for (const [pkg, info] of top) {
       const sw = el('span', { class: 'swatch' });
-      sw.style.background = packageColor(pkg, info.mine, ctx.theme);
+      sw.style.background = this.paletteFor(ctx, tree)(pkg, info.mine);
       this.legend.append(el('span', { class: 'legend-item', title: info.mine ? 'my code' : 'JDK / library' }, sw, pkg || '(default package)'));
     }
     if (byPkg.size > top.length) this.legend.append(el('span', { class: 'legend-item muted' }, `+${byPkg.size - top.length} more`));
-    this.legend.append(el('span', { class: 'legend-note muted' }, 'warm: my code · cool grey-blue: JDK / library · magenta: search match'));
+    this.legend.append(el('span', { class: 'legend-note muted' }, ctx.state.query.trim()
+      ? 'searching: matches in magenta, every other frame dimmed'
+      : 'warm colours: my code · cool colours: JDK and libraries · one hue per package'));
   }
 }

@@ -17,6 +17,8 @@ export interface FlameModel {
   color(i: number): string;
   /** short label drawn on the frame */
   label(i: number): string;
+  /** the figure drawn after the label when the frame is wide enough */
+  figure?(i: number): string;
   /** full name (breadcrumb titles, summary, announcements) */
   title(i: number): string;
   /** tooltip content */
@@ -28,6 +30,8 @@ export interface FlameEvents {
   zoom(i: number): void;
   select(i: number): void;
   open(i: number): void;
+  /** B on a frame: its callers and callees (absent: the key does nothing) */
+  butterfly?(i: number): void;
 }
 
 const ROW = 18;
@@ -35,7 +39,7 @@ const ROW = 18;
 export class FlameView {
   readonly root: HTMLElement;
   private readonly crumbs = el('nav', { class: 'crumbs', 'aria-label': 'Zoom path' });
-  private readonly scroller = el('div', { class: 'flame-scroll', tabindex: '0', role: 'application', 'aria-label': 'Flame tree: arrow keys move, Enter zooms, Backspace zooms out, O opens the source' });
+  private readonly scroller = el('div', { class: 'flame-scroll', tabindex: '0', role: 'application', 'aria-label': 'Flame tree: arrow keys move, Enter zooms, Backspace zooms out, O opens the source, B shows callers and callees' });
   private readonly canvas = el('canvas', { class: 'flame-canvas' });
   private readonly spacer = el('div', { class: 'flame-spacer' });
   private readonly tip = el('div', { class: 'tooltip', role: 'tooltip' });
@@ -120,7 +124,7 @@ export class FlameView {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     this.palette ??= readPalette(this.root);
     const painted = paint(ctx, {
-      tree: m.tree, lay, width, height, scrollTop: this.scroller.scrollTop, rowHeight: ROW, color: m.color, label: m.label,
+      tree: m.tree, lay, width, height, scrollTop: this.scroller.scrollTop, rowHeight: ROW, color: m.color, label: m.label, figure: m.figure,
       hit: m.hit, selected: m.selected, highlight: m.highlight, palette: this.palette,
     });
     this.stats.painted = painted;
@@ -202,6 +206,8 @@ export class FlameView {
       this.events.zoom(0);
     } else if (e.key === 'o' || e.key === 'O') {
       this.events.open(sel);
+    } else if ((e.key === 'b' || e.key === 'B') && this.events.butterfly) {
+      this.events.butterfly(sel);
     } else {
       handled = false;
     }

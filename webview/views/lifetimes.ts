@@ -36,7 +36,7 @@ export class LifetimesView implements View {
 
   constructor() {
     this.root = el('section', { class: 'view view-lifetimes', 'aria-label': 'Lifetimes' }, this.bar, this.stat,
-      el('h2', {}, 'Heap over allocation time (HUP Figure 5)'), this.chart, this.table, this.detail);
+      el('h2', {}, 'Heap over allocation time'), this.chart, this.table, this.detail);
   }
 
   render(ctx: AppContext): void {

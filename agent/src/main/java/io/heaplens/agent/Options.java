@@ -52,6 +52,8 @@ public final class Options {
     public int liveExactFirst = 100_000;
     /** Accounts snapshots: period in ms (0 = only on request and at shutdown), and whether a full GC precedes each. */
     public int snapshotMillis = 5000;
+    /** The memory chart: heap, GC and allocation rate sampled every this many ms (0: off). */
+    public int memoryMillis = 500;
     public boolean snapshotGc;
     public final List<String> errors = new ArrayList<>();
     public final Map<String, String> raw = new LinkedHashMap<>();
@@ -117,6 +119,7 @@ public final class Options {
                     break;
                 case "liveEvery": o.liveEvery = o.number(key, value, 2, 1 << 20); break;
                 case "liveExactFirst": o.liveExactFirst = o.number(key, value, 0, Integer.MAX_VALUE); break;
+                case "memoryInterval": o.memoryMillis = value.equals("0") ? 0 : o.number(key, value, 50, 3_600_000); break;
                 case "snapshotInterval": o.snapshotMillis = value.equals("0") ? 0 : o.number(key, value, 100, 3_600_000); break;
                 case "snapshotGc": o.snapshotGc = o.bool(key, value); break;
                 default: o.errors.add("unknown option '" + key + "'");

@@ -62,11 +62,16 @@ public final class Collector {
     public String snapshot(boolean gc) {
         AccountsWriter a = accounts;
         if (a != null) a.take("request", gc);
+        MemorySampler m = memory;
+        if (m != null) m.mark("snapshot");
         write(false);
         return out.toString();
     }
 
     public TypeSizes sizes() { return writer.sizes(); }
+
+    /** The memory chart's sampler (null with memoryInterval=0). */
+    private MemorySampler memory;
 
     /** Lifetime mode: its section in every write; its last GC and the still-reachable objects before the final one. */
     public void attachLifetimes(LifetimeWatcher w) { writer.lifetimes = w; }
@@ -82,6 +87,19 @@ public final class Collector {
             info.jvmArgs = ManagementFactory.getRuntimeMXBean().getInputArguments();
         } catch (Throwable ignored) { }
         heapGuard.install();
+        if (options.memoryMillis > 0) {
+            // the MXBeans load here, under the premain's guard, like the runtime bean above
+            try {
+                MemorySampler m = new MemorySampler(options.memoryMillis);
+                m.listen();
+                m.sample(System.currentTimeMillis());
+                memory = m;
+                writer.memory = m;
+                MemorySampler.install(m);
+            } catch (Throwable t) {
+                if (options.verbose) System.err.println("heaplens: memory chart: " + t);
+            }
+        }
         MemoryReserve.hold(heapGuard.heapMax());
         MemoryReserve.releaseOnUncaughtOutOfMemory();
         write(false);                 // the file exists from the start, so even a JVM killed at once leaves one
@@ -124,6 +142,10 @@ public final class Collector {
     private void cycle() {
         try { heapGuard.check(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: heap guard: " + t); }
         registry.publishObjectSizes(writer.sizes()::sizeOf);
+        MemorySampler m = memory;
+        if (m != null) {
+            try { m.tick(System.currentTimeMillis()); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: memory chart: " + t); }
+        }
         try { cycleTask.run(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: " + t); }
         io.heaplens.agent.wire.ChannelServer c = channel;
         if (c != null) {

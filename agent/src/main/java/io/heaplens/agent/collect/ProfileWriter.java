@@ -43,6 +43,8 @@ final class ProfileWriter {
     volatile AccountsWriter accounts;
     /** The lifetime mode's section (null in the other modes). */
     volatile LifetimeWatcher lifetimes;
+    /** The memory chart's samples (null with memoryInterval=0). */
+    volatile MemorySampler memory;
 
     TypeSizes sizes() { return sizes; }
 
@@ -106,6 +108,11 @@ final class ProfileWriter {
             }
             AccountsWriter acc = accounts;
             if (acc != null) acc.write(j);
+            MemorySampler mem = memory;
+            if (mem != null) {
+                if (fin) mem.sample(System.currentTimeMillis());     // the last point: the heap as the program ended
+                mem.write(j);
+            }
             j.name("agent").begin('{').field("threads", all.length).field("nodes", nodes)
                 .field("maxNodes", io.heaplens.runtime.ThreadState.maxNodes).field("nodesCreated", io.heaplens.runtime.ThreadState.nodes)
                 .field("treeBytes", treeBytes).field("heapMax", heapGuard.heapMax()).field("frozenAtNodes", heapGuard.frozenAtNodes())

@@ -56,11 +56,15 @@ final class DeltaTracker {
     }
 
     /** @return the define frame (or null) and the delta frame (or null when nothing changed) */
+    /** What of the memory chart this client has been sent. */
+    private final io.heaplens.agent.collect.MemorySampler.Cursor memoryCursor = new io.heaplens.agent.collect.MemorySampler.Cursor();
+
     synchronized byte[][] next(long seq, Map<String, Object> stats) throws IOException {
         BitSet newMethods = new BitSet(), newSites = new BitSet(), newTypes = new BitSet();
         ByteArrayOutputStream delta = new ByteArrayOutputStream();
         boolean wasFull = full;
         int changed = 0;
+        boolean memory = false;
         objects = 0; arrays = 0; bytes = 0; nodes = 0;
         try (Writer w = new OutputStreamWriter(delta, StandardCharsets.UTF_8)) {
             Json j = new Json(w);
@@ -88,11 +92,15 @@ final class DeltaTracker {
                 else if (e.getValue() instanceof String) j.field(e.getKey(), (String) e.getValue());
                 else j.field(e.getKey(), ((Number) e.getValue()).longValue());
             }
-            j.end('}').end('}');
+            j.end('}');
+            // the memory chart's news (samples, collections, marks) since the last delta
+            io.heaplens.agent.collect.MemorySampler ms = io.heaplens.agent.collect.MemorySampler.get();
+            if (ms != null && ms.writeSince(j, memoryCursor)) memory = true;
+            j.end('}');
         }
         full = false;
         byte[] define = defineFrame(newMethods, newSites, newTypes, true);
-        byte[] deltaFrame = changed > 0 || wasFull ? Frames.encode(delta.toByteArray()) : null;
+        byte[] deltaFrame = changed > 0 || wasFull || memory ? Frames.encode(delta.toByteArray()) : null;
         return new byte[][] {define, deltaFrame};
     }
 

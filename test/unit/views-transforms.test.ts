@@ -1,0 +1,134 @@
+// Butterfly split, class → site → context grouping and the normalised diff on the hand-made profile of views-fixture.ts.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { butterfly, methodsByTotal, outermostNodes } from '../../extension/model/butterfly';
+import { backTraces, hotSpots } from '../../extension/model/hot-spots';
+import { diffTrees } from '../../extension/model/diff';
+import { biggestRelativeGrowth, callsOf, normaliseDiff } from '../../extension/model/diff-normalise';
+import { frameTree, FrameTree } from '../../extension/model/frames';
+import { mergeThreads } from '../../extension/model/mct';
+import { MctNode, MethodEntry } from '../../extension/model/types';
+import { fixtureProfile, fixtureTree, nameAt } from './views-fixture';
+
+/** Each node as "name total-objects total-bytes calls" with its depth, in pre-order (root omitted). */
+function rowsOf(tree: FrameTree, methods: ReadonlyMap<number, MethodEntry>): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < tree.n; i++) {
+    const m = methods.get(tree.method[i])!;
+    out.push(`${'  '.repeat(tree.depth[i] - 1)}${m.name} ${tree.total.objects[i] + tree.total.arrays[i]} ${tree.total.bytes[i]}B ${tree.self.calls[i]}`);
+  }
+  return out;
+}
+
+test('butterfly: parse split by caller above and callee below, with its totals over every context', () => {
+  const { profile, tree } = fixtureTree();
+  const b = butterfly(tree, 3);
+  assert.deepEqual([b.contexts, b.outermost, b.selfAllocations, b.selfBytes, b.totalAllocations, b.totalBytes, b.calls], [3, 3, 17, 272, 17, 272, 8]);
+  assert.deepEqual(outermostNodes(tree, 3).map((i) => nameAt(profile, tree, tree.parent[i])), ['App.load', 'App.main', 'Util.helper']);
+  const callers = frameTree(b.callers, profile.methods, profile.types);
+  assert.deepEqual(rowsOf(callers, profile.methods), [
+    'parse 17 272B 0',
+    '  load 10 160B 0',
+    '    main 10 160B 5',
+    '  main 1 16B 2',
+    '  helper 6 96B 1',
+  ]);
+  const callees = frameTree(b.callees, profile.methods, profile.types);
+  assert.deepEqual(rowsOf(callees, profile.methods), ['parse 17 272B 8'], 'parse calls nothing');
+});
+
+test('butterfly: main\'s callees merged, and recursion counted once', () => {
+  const { profile, tree } = fixtureTree();
+  const b = butterfly(tree, 1);
+  assert.deepEqual(rowsOf(frameTree(b.callees, profile.methods, profile.types), profile.methods), [
+    'main 17 1208B 1', '  load 14 1160B 3', '    parse 10 160B 5', '  parse 1 16B 2',
+  ]);
+  assert.deepEqual(rowsOf(frameTree(b.callers, profile.methods, profile.types), profile.methods), ['main 17 1208B 1'], 'main has no caller');
+  // main → main → parse: the inner main is below the outer one, its allocations count once
+  const rec: MctNode = { c: [{ m: 1, calls: 1, a: [[1, 1, 1, 0, 16]], c: [{ m: 1, calls: 2, a: [[1, 1, 2, 0, 32]], c: [{ m: 3, calls: 4, a: [[3, 1, 3, 0, 48]] }] }] }] };
+  const r = fixtureTree(rec);
+  const rb = butterfly(r.tree, 1);
+  assert.deepEqual([rb.contexts, rb.outermost, rb.selfAllocations, rb.totalAllocations, rb.totalBytes, rb.calls], [2, 1, 3, 6, 96, 3]);
+  assert.deepEqual(rowsOf(frameTree(rb.callees, r.profile.methods, r.profile.types), r.profile.methods), [
+    'main 6 96B 1', '  main 5 80B 2', '    parse 3 48B 4',
+  ]);
+});
+
+test('butterfly: methods listed for the picker by total over outermost contexts', () => {
+  const { profile, tree } = fixtureTree();
+  assert.deepEqual(methodsByTotal(tree).map((e) => [profile.methods.get(e.method)!.name, e.allocations, e.bytes]), [
+    ['main', 17, 1208], ['parse', 17, 272], ['load', 14, 1160], ['helper', 9, 396],
+  ]);
+});
+
+test('hot spots: type → site → contexts, ranked by bytes or by allocations', () => {
+  const { profile, tree } = fixtureTree();
+  const byBytes = hotSpots(tree, profile.types, profile.sites, 'bytes');
+  const flat = (h: typeof byBytes) => h.map((t) => [t.name, t.allocations, t.bytes,
+    t.sites.map((s) => [profile.methods.get(s.method!)!.name, s.line, s.allocations, s.bytes, s.contexts.map((c) => [c.node, c.allocations, c.bytes])])]);
+  assert.deepEqual(flat(byBytes), [
+    ['byte[]', 7, 1300, [['load', 20, 4, 1000, [[2, 4, 1000]]], ['helper', 40, 3, 300, [[5, 3, 300]]]]],
+    ['com.acme.Item', 19, 304, [['parse', 30, 17, 272, [[3, 10, 160], [6, 6, 96], [4, 1, 16]]], ['main', 10, 2, 32, [[1, 2, 32]]]]],
+  ]);
+  const byCount = hotSpots(tree, profile.types, profile.sites, 'allocations');
+  assert.deepEqual(byCount.map((t) => t.name), ['com.acme.Item', 'byte[]']);
+  // the parse site's three contexts as one back-trace tree: parse, then its callers
+  const traces = backTraces(tree, byBytes[1].sites[0].contexts, 'bytes');
+  const show = (list: typeof traces, depth = 0): string[] => list.flatMap((n) => [
+    `${'  '.repeat(depth)}${profile.methods.get(n.method)!.name} ${n.allocations} ${n.bytes}B [${n.path.join(',')}]`, ...show(n.children, depth + 1)]);
+  assert.deepEqual(show(traces), [
+    'parse 17 272B [3]',
+    '  load 10 160B [3,2]',
+    '    main 10 160B [3,2,1]',
+    '  helper 6 96B [3,4]',
+    '  main 1 16B [3,1]',
+  ]);
+});
+
+test('normalised diff: a run that did twice the work shows only what grew more than the rest', () => {
+  const before = fixtureProfile();
+  // the same program doing everything twice, except helper → parse which allocates four times as much
+  const after = fixtureProfile({
+    c: [
+      {
+        m: 1, calls: 2, a: [[1, 1, 4, 0, 64]],
+        c: [
+          { m: 2, calls: 6, a: [[2, 2, 8, 800, 2000]], c: [{ m: 3, calls: 10, a: [[3, 1, 20, 0, 320]] }] },
+          { m: 3, calls: 4, a: [[3, 1, 2, 0, 32]] },
+        ],
+      },
+      { m: 4, calls: 8, a: [[4, 2, 6, 240, 600]], c: [{ m: 3, calls: 2, a: [[3, 1, 24, 0, 384]] }] },
+    ],
+  });
+  const side = (p: typeof before) => ({ root: mergeThreads(p), methods: p.methods, types: p.types });
+  const d = diffTrees(side(before), side(after));
+  const node = (...names: string[]): number => {
+    let at = 0;
+    for (const n of names) {
+      let next = -1;
+      for (let j = at + 1; j < d.tree.end[at]; j = d.tree.end[j]) if (d.methods.get(d.tree.method[j])!.name === n) next = j;
+      at = next;
+    }
+    return at;
+  };
+  const helperParse = node('helper', 'parse');
+  const load = node('main', 'load');
+  const abs = normaliseDiff(d, 'objects', 'absolute');
+  assert.deepEqual([abs.before[0], abs.after[0], abs.before[helperParse], abs.after[helperParse]], [19, 50, 6, 24]);
+  const pct = normaliseDiff(d, 'arrays', 'percent');
+  // arrays doubled everywhere (7 → 14): every share is unchanged
+  assert.deepEqual([pct.before[load], pct.after[load], pct.divisorBefore, pct.divisorAfter], [(4 * 100) / 7, (8 * 100) / 14, 7, 14]);
+  assert.deepEqual(biggestRelativeGrowth(d, pct), []);
+  const objPct = normaliseDiff(d, 'objects', 'percent');
+  assert.equal(objPct.before[helperParse], (6 * 100) / 19);
+  assert.equal(objPct.after[helperParse], (24 * 100) / 50);
+  // per call of main (1 call before, 2 after)
+  const mainId = d.tree.method[node('main')];
+  assert.deepEqual([callsOf(d, 'before', mainId), callsOf(d, 'after', mainId)], [1, 2]);
+  const per = normaliseDiff(d, 'objects', 'perCall', mainId, 'App.main');
+  assert.equal(per.unit, 'per call of App.main');
+  assert.deepEqual([per.before[node('main')], per.after[node('main')], per.before[helperParse], per.after[helperParse]], [13, 13, 6, 12]);
+  const grew = biggestRelativeGrowth(d, per);
+  // main, load and main → parse hold their per-call figures (13, 10, 1); helper and its parse doubled per call
+  assert.deepEqual(grew.map((g) => [g.node, g.before, g.after, g.change]), [[node('helper'), 6, 12, 6], [helperParse, 6, 12, 6]]);
+});
