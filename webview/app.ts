@@ -206,7 +206,7 @@ export class App {
     if (!d) return;                 // a heap dump alone: nothing to export
     // the exports follow the flame tab's metric: CPU samples export the CPU stacks
     const m = this.state.metric;
-    const metric = m === 'calls' || (m === 'samples' && !d.cpu()) ? 'objects' : m;
+    const metric = m === 'calls' || (m === 'samples' && !d.cpu()) ? 'allocations' : m;
     const what = metric === 'samples' ? 'CPU samples' : metric;
     this.actions.append(
       button('Collapsed', 'export', () => post({ type: 'export', format: 'collapsed', metric, tree: d?.kind }), `Export collapsed stacks (${what})`),

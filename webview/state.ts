@@ -73,7 +73,7 @@ export interface UiState {
 
 export function defaultState(): UiState {
   return {
-    view: 'flame', data: 'auto', thread: -1, metric: 'objects', inverted: false, myCode: false, collapseRecursion: false,
+    view: 'flame', data: 'auto', thread: -1, metric: 'allocations', inverted: false, myCode: false, collapseRecursion: false,
     zoom: [], selected: null, highlight: null, query: '', match: -1, siteMetric: 'bytes', siteFilter: '',
     siteSort: { key: 'rank', desc: false }, arrayCode: null, diffZoom: [],
     account: null, accountsSnapshot: -1, accountsFrom: -1, colorByAccount: false,

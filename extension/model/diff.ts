@@ -58,7 +58,7 @@ export function siteKey(site: SiteEntry | undefined, methods: ReadonlyMap<number
 }
 
 function zero(): Values {
-  return { objects: 0, bytes: 0, arrays: 0, elements: 0, calls: 0, samples: 0 };
+  return { allocations: 0, objects: 0, bytes: 0, arrays: 0, elements: 0, calls: 0, samples: 0 };
 }
 
 export function methodKey(m: MethodEntry): string {

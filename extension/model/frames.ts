@@ -7,12 +7,13 @@ import { AllocRecord, MctNode, MethodEntry, TypeEntry } from './types';
  * What the views can size frames by: the allocation metrics plus invocation counts, and CPU samples (only
  * in trees built from the threads profile's CPU stacks, cpu-flame.ts; 0 in allocation trees).
  */
-export type ViewMetric = 'objects' | 'bytes' | 'arrays' | 'elements' | 'calls' | 'samples';
-export const VIEW_METRICS: readonly ViewMetric[] = ['objects', 'bytes', 'arrays', 'elements', 'calls', 'samples'];
-/** The metrics of allocation trees (the CPU tree has only `samples`). */
-export const ALLOCATION_METRICS: readonly ViewMetric[] = ['objects', 'bytes', 'arrays', 'elements', 'calls'];
+export type ViewMetric = 'allocations' | 'objects' | 'bytes' | 'arrays' | 'elements' | 'calls' | 'samples';
+export const VIEW_METRICS: readonly ViewMetric[] = ['allocations', 'objects', 'bytes', 'arrays', 'elements', 'calls', 'samples'];
+/** The metrics of allocation trees (the CPU tree has only `samples`). "allocations" (objects + arrays) is the default. */
+export const ALLOCATION_METRICS: readonly ViewMetric[] = ['allocations', 'bytes', 'objects', 'arrays', 'elements', 'calls'];
 export const METRIC_LABELS: Record<ViewMetric, string> = {
-  objects: 'objects', bytes: 'est. bytes', arrays: 'arrays', elements: 'array elements', calls: 'calls', samples: 'CPU samples',
+  allocations: 'allocations', objects: 'objects', bytes: 'est. bytes', arrays: 'arrays', elements: 'array elements',
+  calls: 'calls', samples: 'CPU samples',
 };
 
 export type MetricArrays = Record<ViewMetric, Float64Array>;
@@ -47,7 +48,7 @@ export interface TreeInput<N> {
 
 function metricArrays(n: number): MetricArrays {
   return {
-    objects: new Float64Array(n), bytes: new Float64Array(n), arrays: new Float64Array(n),
+    allocations: new Float64Array(n), objects: new Float64Array(n), bytes: new Float64Array(n), arrays: new Float64Array(n),
     elements: new Float64Array(n), calls: new Float64Array(n), samples: new Float64Array(n),
   };
 }
@@ -103,12 +104,14 @@ export function flatten<N>(
     n, method: new Int32Array(n), parent: Int32Array.from(parents), depth: Int32Array.from(depths),
     end: new Int32Array(n), self: metricArrays(n), total: metricArrays(n), recs: new Array(n), maxDepth: 0,
   };
-  const acc: Record<ViewMetric, number> = { objects: 0, bytes: 0, arrays: 0, elements: 0, calls: 0, samples: 0 };
+  const acc: Record<ViewMetric, number> = { allocations: 0, objects: 0, bytes: 0, arrays: 0, elements: 0, calls: 0, samples: 0 };
   for (let i = 0; i < n; i++) {
     const node = order[i];
     tree.method[i] = input.method(node) ?? -1;
     for (const k of VIEW_METRICS) acc[k] = 0;
     input.addSelf(node, acc);
+    // what a Java developer calls an allocation: an object or an array (the editor and the reports count the same)
+    acc.allocations = acc.objects + acc.arrays;
     for (const k of VIEW_METRICS) {
       tree.self[k][i] = acc[k];
       tree.total[k][i] = acc[k];
@@ -128,6 +131,7 @@ export function flatten<N>(
 
 /** Adds one allocation record's values into per-metric sums. */
 export function addRecordValues(type: TypeEntry | undefined, rec: AllocRecord, out: Record<ViewMetric, number>): void {
+  out.allocations += rec[2];
   if (type?.array) {
     out.arrays += rec[2];
     out.elements += rec[3];

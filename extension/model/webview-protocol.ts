@@ -29,7 +29,7 @@ export type HostMessage =
 
 /** pprof: gzipped, both allocations (count) and bytes in one file (the metric picks nothing) */
 export type ExportFormat = 'collapsed' | 'speedscope' | 'pprof';
-export type ExportMetric = Metric | 'samples';
+export type ExportMetric = Metric | 'allocations' | 'samples';
 
 export type WebviewMessage =
   | { type: 'ready' }

@@ -142,7 +142,7 @@ export class WebviewController implements vscode.Disposable {
     }
   }
 
-  private async export(format: 'collapsed' | 'speedscope' | 'pprof', metric: 'objects' | 'bytes' | 'arrays' | 'elements' | 'samples', tree?: TreeKind): Promise<void> {
+  private async export(format: 'collapsed' | 'speedscope' | 'pprof', metric: 'allocations' | 'objects' | 'bytes' | 'arrays' | 'elements' | 'samples', tree?: TreeKind): Promise<void> {
     if (!this.profile) return;
     if (format === 'pprof') return this.exportPprof(tree);
     if (metric === 'samples' && !this.profile.threadsProfile?.threads.some((t) => t.samples > 0)) {

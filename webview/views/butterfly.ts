@@ -83,7 +83,7 @@ export class ButterflyView implements View {
   render(ctx: AppContext): void {
     this.ctx = ctx;
     const s = ctx.state;
-    const metric: ViewMetric = flameMetric(ctx) === 'samples' ? 'objects' : flameMetric(ctx);
+    const metric: ViewMetric = flameMetric(ctx) === 'samples' ? 'allocations' : flameMetric(ctx);
     const tree = ctx.data.tree({ thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: false });
     this.methods = ctx.data.methods();
     this.renderBar(ctx, tree, metric);

@@ -173,7 +173,7 @@ export class CallTreeView implements View {
     if (!this.ctx || !this.tree) return;
     const path = pathOf(this.tree, node);
     // zoom to the caller so the frame and its siblings show, as a table row shows its siblings
-    this.ctx.update({ view: 'flame', selected: path, zoom: path.slice(0, -1), ...(this.ctx.state.metric === 'samples' ? { metric: 'objects' } : {}) });
+    this.ctx.update({ view: 'flame', selected: path, zoom: path.slice(0, -1), ...(this.ctx.state.metric === 'samples' ? { metric: 'allocations' } : {}) });
   }
 
   private expandedPaths(): number[][] {

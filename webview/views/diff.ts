@@ -22,7 +22,7 @@ export function perUnit(v: number): string {
 
 /** The diff compares allocations: CPU samples chosen in the flame tab count as objects here. */
 function allocationMetric(m: ViewMetric): ViewMetric {
-  return m === 'samples' ? 'objects' : m;
+  return m === 'samples' ? 'allocations' : m;
 }
 
 export class DiffView implements View {
@@ -196,7 +196,7 @@ export class DiffView implements View {
       caption: 'Biggest changes by context',
       onActivate: (r) => ctx.update({ diffZoom: pathOf(d.tree, d.tree.parent[r.node]) }),
     });
-    const metricOf = (t: TypeChange, side: 'before' | 'after'): number => t[side][k === 'calls' ? 'objects' : k];
+    const metricOf = (t: TypeChange, side: 'before' | 'after'): number => t[side][k === 'calls' ? 'allocations' : k];
     const typeRows = d.types.filter((t) => metricOf(t, 'after') !== metricOf(t, 'before'))
       .sort((x, y) => Math.abs(metricOf(y, 'after') - metricOf(y, 'before')) - Math.abs(metricOf(x, 'after') - metricOf(x, 'before')));
     const typeCols: Array<Column<TypeChange>> = [

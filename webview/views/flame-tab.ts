@@ -32,12 +32,12 @@ export function showsCpu(ctx: AppContext): boolean {
 
 /** A patch for showing allocation data in the flame tab (a table row's context): leaves CPU samples if chosen. */
 export function allocationsPatch(ctx: AppContext): { metric?: ViewMetric } {
-  return ctx.state.metric === 'samples' ? { metric: 'objects' } : {};
+  return ctx.state.metric === 'samples' ? { metric: 'allocations' } : {};
 }
 
 /** The metric the flame tree sizes frames by (CPU samples asked of a profile without any: objects). */
 export function flameMetric(ctx: AppContext): ViewMetric {
-  return ctx.state.metric === 'samples' && !ctx.data.cpu() ? 'objects' : ctx.state.metric;
+  return ctx.state.metric === 'samples' && !ctx.data.cpu() ? 'allocations' : ctx.state.metric;
 }
 
 export class FlameTab implements View {
@@ -54,7 +54,7 @@ export class FlameTab implements View {
   private tree?: FrameTree;
   /** the methods and metric of the tree shown (the CPU tree has methods of its own, see ProfileData.methods) */
   private methods: ReadonlyMap<number, MethodEntry> = new Map();
-  private metric: ViewMetric = 'objects';
+  private metric: ViewMetric = 'allocations';
   private found?: { key: string; result: SearchResult };
   private colors = new Map<number, string>();
   private colorTheme?: Theme;

@@ -2,7 +2,7 @@
 // type, site, calling trace; sortable and filterable; a row highlights its context in the flame tree.
 import { FrameTree } from '../../extension/model/frames';
 import { shortClass, shortFrame } from '../../extension/model/names';
-import { filterRows, SiteRow, siteTable } from '../../extension/model/site-table';
+import { filterRows, SiteRow, siteTable, siteWhere } from '../../extension/model/site-table';
 import { MethodEntry } from '../../extension/model/types';
 import { bytes, num, percent } from '../../extension/model/format';
 import { AppContext, View } from '../context';
@@ -83,10 +83,14 @@ export class SitesView implements View {
         key: 'site', label: 'site', clip: true, compare: str0(siteName),
         title: (r) => (r.method ? `${r.method.class}.${r.method.name}${r.method.desc} — ${r.method.file ?? '?'}:${r.site?.line ?? '?'} (${r.site?.kind}, bci ${r.site?.bci})` : ''),
         cell: (r) => {
-          const b = el('button', { type: 'button', class: 'link' }, siteName(r));
+          // JDK work done for a line of the program reads "Main.parse:40 › String.split › Arrays.copyOfRange:3822",
+          // and the link goes to the program's line (the one that asked for it), not into the JDK
+          const b = el('button', { type: 'button', class: 'link' }, siteWhere(r, methods));
+          const context = r.callLine !== undefined ? r.trace[r.trace.length - 1] : undefined;
           b.addEventListener('click', (e) => {
             e.stopPropagation();
-            if (r.method) ctx.open(r.method.id, r.site?.line);
+            if (context !== undefined) ctx.open(context, r.callLine);
+            else if (r.method) ctx.open(r.method.id, r.site?.line);
           });
           return el('span', {}, b, el('span', { class: 'muted' }, ` ${r.site?.kind ?? ''}`));
         },

@@ -144,7 +144,7 @@ export const VIEW_SCENARIOS = {
     await wb.openFile('WordIndex.java');
     await wb.goToLine(49);
     // the lens line of tokenize: its allocation lens and, beside it, "callers & callees"
-    const line = page.locator('.monaco-editor .codelens-decoration').filter({ has: page.locator('a', { hasText: /^HeapLens: \d{2,3},\d{3} objects/ }) }).first();
+    const line = page.locator('.monaco-editor .codelens-decoration').filter({ has: page.locator('a', { hasText: /^HeapLens: \d{2,3},\d{3} allocations/ }) }).first();
     await line.waitFor({ timeout: 30000 });
     const lens = line.locator('a', { hasText: 'callers & callees' });
     await lens.waitFor({ timeout: 10000 });
