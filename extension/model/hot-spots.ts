@@ -80,6 +80,11 @@ export interface BackTraceNode {
   method: number;
   /** method ids from the frame down to the back-trace's top: a key that survives a rebuild */
   path: number[];
+  /**
+   * For a caller (level 2 on): the line in its method of the call toward the frame above (the nodes' `line`,
+   * docs/format.md); undefined when the profile does not say, or when the merged contexts called from different lines.
+   */
+  line?: number;
   allocations: number;
   bytes: number;
   children: BackTraceNode[];
@@ -94,11 +99,15 @@ export function backTraces(tree: FrameTree, contexts: readonly HotContext[], met
   for (const c of contexts) {
     let level = top;
     const path: number[] = [];
-    for (let p = c.node; p > 0; p = tree.parent[p]) {
+    let below = -1;
+    for (let p = c.node; p > 0; below = p, p = tree.parent[p]) {
       const m = tree.method[p];
       path.push(m);
+      // the line of p's call into the frame below it in this chain (0 or absent: not recorded)
+      const line = below >= 0 && tree.entryLine?.[below] ? tree.entryLine[below] : undefined;
       let n = level.find((x) => x.method === m);
-      if (!n) level.push((n = { method: m, path: path.slice(), allocations: 0, bytes: 0, children: [] }));
+      if (!n) level.push((n = { method: m, path: path.slice(), ...(line !== undefined ? { line } : {}), allocations: 0, bytes: 0, children: [] }));
+      else if (n.line !== line) delete n.line;
       n.allocations += c.allocations;
       n.bytes += c.bytes;
       level = n.children;

@@ -83,6 +83,14 @@ test('hot spots: type → site → contexts, ranked by bytes or by allocations',
     '  helper 6 96B [3,4]',
     '  main 1 16B [3,1]',
   ]);
+  // callers carry the line of their call toward the frame above (the nodes' `line`), where the profile records it
+  tree.entryLine![3] = 12;   // load called parse from its line 12
+  tree.entryLine![2] = 7;    // main called load from its line 7
+  const lines = (list: ReturnType<typeof backTraces>, depth = 0): string[] => list.flatMap((n) => [
+    `${'  '.repeat(depth)}${profile.methods.get(n.method)!.name}${n.line !== undefined ? `:${n.line}` : ''}`, ...lines(n.children, depth + 1)]);
+  assert.deepEqual(lines(backTraces(tree, byBytes[1].sites[0].contexts, 'bytes')), [
+    'parse', '  load:12', '    main:7', '  helper', '  main',
+  ]);
 });
 
 test('normalised diff: a run that did twice the work shows only what grew more than the rest', () => {

@@ -94,8 +94,8 @@ export class HotSpotsView implements View {
     for (const n of list) {
       const key = prefix + n.path.join(',');
       const m = methods.get(n.method);
-      // the first frame is where the site's allocation ran (its line); callers are named with their file
-      const line = level === 3 && n.method === site.method ? site.line : undefined;
+      // the first frame is where the site's allocation ran (its line); callers with the line of their call
+      const line = level === 3 ? (n.method === site.method ? site.line : undefined) : n.line;
       const name = m ? `${level === 3 ? '' : '← '}${shortClass(m.class)}.${m.name}${m.file ? ` (${m.file}${line !== undefined ? `:${line}` : ''})` : ''}` : `?${n.method}`;
       const r = this.row(level, open.has(key), n.children.length > 0, key, name, n, grand, metric, level === 3 ? '' : 'called from here');
       r.addEventListener('dblclick', () => m && this.ctx?.open(m.id, line));
