@@ -192,7 +192,7 @@ export function frameTree(
     self: metricArrays(n), total: metricArrays(n), recs: new Array(n), entryLine: new Int32Array(n), maxDepth: 0,
   };
   const entryLine = tree.entryLine!;
-  const { objects, bytes, arrays, elements, calls, samples } = tree.self;
+  const { allocations, objects, bytes, arrays, elements, calls, samples } = tree.self;
   // pass 2: pre-order, children in ascending rank (pushed in descending rank)
   const byRankDesc = (a: MctNode, b: MctNode): number => rank[b.m as number] - rank[a.m as number];
   const stackNode: MctNode[] = [root];
@@ -214,6 +214,7 @@ export function frameTree(
       tree.recs[i] = a;
       for (let k = 0; k < a.length; k++) {
         const r = a[k];
+        allocations[i] += r[2];
         if (isArray[r[1]]) {
           arrays[i] += r[2];
           elements[i] += r[3];

@@ -61,6 +61,13 @@ test('butterfly: methods listed for the picker by total over outermost contexts'
   ]);
 });
 
+test('the views\' default metric: allocations = objects + arrays, per frame and in total', () => {
+  const { tree } = fixtureTree();
+  // 19 com.acme.Item objects and 7 byte[] arrays in the fixture
+  assert.deepEqual([tree.total.allocations[0], tree.total.objects[0], tree.total.arrays[0]], [26, 19, 7]);
+  for (let i = 0; i < tree.n; i++) assert.equal(tree.self.allocations[i], tree.self.objects[i] + tree.self.arrays[i]);
+});
+
 test('hot spots: type → site → contexts, ranked by bytes or by allocations', () => {
   const { profile, tree } = fixtureTree();
   const byBytes = hotSpots(tree, profile.types, profile.sites, 'bytes');
