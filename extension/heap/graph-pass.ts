@@ -56,7 +56,11 @@ export function layoutOf(cls: ClassDump, classes: Map<number, ClassDump>, idSize
       heapBytes += F.heapSize(f.type);
     }
   }
-  const refs = fields.filter((f) => f.type === F.T_OBJECT).map((f) => f.offset);
+  // A java.lang.ref.Reference does not keep its referent alive: following `referent` would show a weak reference
+  // (a cache's, or the profiler's own liveness tracking) as the reason an object is alive (as heap analysers do,
+  // the paths and the dominators leave that edge out).
+  const refs = fields.filter((f) => f.type === F.T_OBJECT && !(f.declaring === 'java.lang.ref.Reference' && f.name === 'referent'))
+    .map((f) => f.offset);
   return { fields, refOffsets: Int32Array.from(refs), shallow: F.align8(F.OBJECT_HEADER + heapBytes) };
 }
 

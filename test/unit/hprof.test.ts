@@ -72,8 +72,9 @@ test('bad input: not a dump, a truncated dump', () => {
   assert.throws(() => HeapAnalysis.open(cut), /ends early/);
 });
 
-test('a path through the profiler\'s own thread is shown only when the program holds nothing else', () => {
-  // heldbyagent: 50 Kept in a static map, and a "heaplens-collector" thread holding them all (and one Orphan)
+test('a path through the profiler\'s own thread, or through a weak reference, is not shown as what keeps an object alive', () => {
+  // heldbyagent: 50 Kept in a static map, each also watched by a WeakReference (a shorter path, through `referent`),
+  // and a "heaplens-collector" thread holding them all (and one Orphan)
   const classes = path.join(tmp, 'held');
   const held = path.join(tmp, 'held.hprof');
   execFileSync('javac', ['--release', '17', '-d', classes, path.join(root, 'test/fixtures/java/heldbyagent/Main.java')]);
@@ -83,6 +84,7 @@ test('a path through the profiler\'s own thread is shown only when the program h
   assert.equal(kept.instances, 50);
   assert.equal(kept.paths.length, 50);
   for (const p of kept.paths) assert.match(formatPath(p), / -> heldbyagent\.Main\.STORE -> java\.util\.HashMap\.table -> /);
+  for (const p of kept.paths) assert.doesNotMatch(formatPath(p), /WATCHED|referent/);
   const orphan = h.pathsTo('heldbyagent.Orphan', 5);
   assert.equal(orphan.paths.length, 1);
   assert.match(formatPath(orphan.paths[0]), /heaplens-collector/);
