@@ -72,19 +72,21 @@ export function writeCache(root: string, key: string, modules: ModuleClasspath[]
   }
 }
 
+/** Calls `visit` for every regular file under `dir`, depth first; folders that cannot be read are skipped. */
+export function forEachFile(dir: string, visit: (file: string, name: string) => void): void {
+  let entries: fs.Dirent[];
+  try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) forEachFile(p, visit);
+    else if (e.isFile()) visit(p, e.name);
+  }
+}
+
 /** The newest modification time of the files under `dir` (0 when there are none). */
 export function newestMtime(dir: string): number {
   let newest = 0;
-  const walk = (d: string): void => {
-    let entries: fs.Dirent[];
-    try { entries = fs.readdirSync(d, { withFileTypes: true }); } catch { return; }
-    for (const e of entries) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile()) newest = Math.max(newest, fs.statSync(p).mtimeMs);
-    }
-  };
-  walk(dir);
+  forEachFile(dir, (p) => { newest = Math.max(newest, fs.statSync(p).mtimeMs); });
   return newest;
 }
 

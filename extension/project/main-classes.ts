@@ -1,7 +1,7 @@
 // The classes with a `public static void main(String[])` in compiled class folders, read from the class files'
 // constant pool and method table (no JVM needed), for the main-class picker. No `vscode` import.
 import * as fs from 'fs';
-import * as path from 'path';
+import { forEachFile } from './classpath-cache';
 
 const ACC_PUBLIC = 0x0001, ACC_STATIC = 0x0008;
 
@@ -50,22 +50,16 @@ export function mainClassOf(bytes: Buffer): string | undefined {
 /** Every main class under the class folders, sorted by name. */
 export function findMainClasses(dirs: readonly string[]): string[] {
   const found = new Set<string>();
-  const walk = (d: string): void => {
-    let entries: fs.Dirent[];
-    try { entries = fs.readdirSync(d, { withFileTypes: true }); } catch { return; }
-    for (const e of entries) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile() && e.name.endsWith('.class') && e.name !== 'module-info.class' && e.name !== 'package-info.class') {
-        try {
-          const m = mainClassOf(fs.readFileSync(p));
-          if (m) found.add(m);
-        } catch {
-          // a truncated class file is not a main class
-        }
+  for (const d of dirs) {
+    forEachFile(d, (p, name) => {
+      if (!name.endsWith('.class') || name === 'module-info.class' || name === 'package-info.class') return;
+      try {
+        const m = mainClassOf(fs.readFileSync(p));
+        if (m) found.add(m);
+      } catch {
+        // a truncated class file is not a main class
       }
-    }
-  };
-  dirs.forEach(walk);
+    });
+  }
   return [...found].sort();
 }

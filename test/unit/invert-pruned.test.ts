@@ -3,21 +3,12 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { invertPruned } from '../../extension/model/invert-pruned';
 import { invert } from '../../extension/model/transform';
-import { frameTree, FrameTree, VIEW_METRICS } from '../../extension/model/frames';
+import { frameTree, VIEW_METRICS } from '../../extension/model/frames';
 import { loadProfile } from '../../extension/model/load';
 import { mergeThreads } from '../../extension/model/mct';
-import { MethodEntry } from '../../extension/model/types';
 import { dataFile } from './helpers';
-import { fixtureProfile } from './views-fixture';
+import { fixtureProfile, rowsOf } from './views-fixture';
 
-function rowsOf(tree: FrameTree, methods: ReadonlyMap<number, MethodEntry>): string[] {
-  const out: string[] = [];
-  for (let i = 1; i < tree.n; i++) {
-    const m = methods.get(tree.method[i])!;
-    out.push(`${'  '.repeat(tree.depth[i] - 1)}${m.name} ${tree.total.objects[i] + tree.total.arrays[i]} ${tree.total.bytes[i]}B ${tree.self.calls[i]}`);
-  }
-  return out;
-}
 
 test('grouped inversion with nothing cut is the inverted tree, node for node', () => {
   for (const p of [fixtureProfile(), loadProfile(dataFile('sample.heaplens')), loadProfile(dataFile('wordindex.heaplens'))]) {

@@ -61,3 +61,13 @@ export function nameAt(profile: Profile, tree: FrameTree, i: number): string {
   const m = profile.methods.get(tree.method[i]);
   return m ? `${m.class.slice(m.class.lastIndexOf('.') + 1)}.${m.name}` : 'root';
 }
+
+/** Each node as "name total-allocations total-bytes calls", indented by depth, in pre-order (root omitted). */
+export function rowsOf(tree: FrameTree, methods: ReadonlyMap<number, MethodEntry>): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < tree.n; i++) {
+    const m = methods.get(tree.method[i])!;
+    out.push(`${'  '.repeat(tree.depth[i] - 1)}${m.name} ${tree.total.objects[i] + tree.total.arrays[i]} ${tree.total.bytes[i]}B ${tree.self.calls[i]}`);
+  }
+  return out;
+}

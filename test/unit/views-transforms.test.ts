@@ -5,20 +5,11 @@ import { butterfly, methodsByTotal, outermostNodes } from '../../extension/model
 import { backTraces, hotSpots } from '../../extension/model/hot-spots';
 import { diffTrees } from '../../extension/model/diff';
 import { biggestRelativeGrowth, callsOf, normaliseDiff } from '../../extension/model/diff-normalise';
-import { frameTree, FrameTree } from '../../extension/model/frames';
+import { frameTree } from '../../extension/model/frames';
 import { mergeThreads } from '../../extension/model/mct';
-import { MctNode, MethodEntry } from '../../extension/model/types';
-import { fixtureProfile, fixtureTree, nameAt } from './views-fixture';
+import { MctNode } from '../../extension/model/types';
+import { fixtureProfile, fixtureTree, nameAt, rowsOf } from './views-fixture';
 
-/** Each node as "name total-objects total-bytes calls" with its depth, in pre-order (root omitted). */
-function rowsOf(tree: FrameTree, methods: ReadonlyMap<number, MethodEntry>): string[] {
-  const out: string[] = [];
-  for (let i = 1; i < tree.n; i++) {
-    const m = methods.get(tree.method[i])!;
-    out.push(`${'  '.repeat(tree.depth[i] - 1)}${m.name} ${tree.total.objects[i] + tree.total.arrays[i]} ${tree.total.bytes[i]}B ${tree.self.calls[i]}`);
-  }
-  return out;
-}
 
 test('butterfly: parse split by caller above and callee below, with its totals over every context', () => {
   const { profile, tree } = fixtureTree();

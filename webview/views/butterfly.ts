@@ -3,14 +3,14 @@
 // Both halves are flame trees of the merged contexts; clicking a frame makes its method the one shown.
 import { butterfly, Butterfly, methodsByTotal } from '../../extension/model/butterfly';
 import { frameTree, FrameTree, METRIC_LABELS, ViewMetric } from '../../extension/model/frames';
-import { packageOf, shortFrame } from '../../extension/model/names';
+import { packageOf } from '../../extension/model/names';
 import { MctNode, MethodEntry } from '../../extension/model/types';
 import { bytes, num, percent } from '../../extension/model/format';
 import { packageColor } from '../core/colors';
 import { AppContext, View } from '../context';
 import { clear, el, select, toggle } from './dom';
 import { FlameView } from './flame';
-import { flameMetric, threadOptions } from './flame-tab';
+import { flameMetric, frameNames, threadOptions } from './flame-tab';
 import { frameTooltip } from './tooltip';
 
 interface Half {
@@ -127,14 +127,7 @@ export class ButterflyView implements View {
     const tree = h.tree;
     const methods = this.methods;
     const rootLabel = `${what} ${this.methods.get(this.result!.method)?.name ?? ''}`;
-    const label = (i: number): string => {
-      const m = methods.get(tree.method[i]);
-      return m ? shortFrame(m) : rootLabel;
-    };
-    const title = (i: number): string => {
-      const m = methods.get(tree.method[i]);
-      return m ? `${m.class}.${m.name}` : rootLabel;
-    };
+    const { label, title } = frameNames(tree, methods, rootLabel);
     const total = tree.total[metric];
     h.flame.set({
       tree, metric, zoom: tree.n > 1 ? 1 : 0, selected: -1, highlight: -1,

@@ -15,6 +15,21 @@ import { button, clear, el, select, toggle } from './dom';
 import { FlameView } from './flame';
 import { frameTooltip } from './tooltip';
 
+/** A frame's short label (`Parser.parse`) and full title (`com.acme.Parser.parse`); the root's is `rootLabel`. */
+export function frameNames(tree: FrameTree, methods: ReadonlyMap<number, MethodEntry>, rootLabel: string):
+  { label: (i: number) => string; title: (i: number) => string } {
+  return {
+    label: (i) => {
+      const m = methods.get(tree.method[i]);
+      return m ? shortFrame(m) : rootLabel;
+    },
+    title: (i) => {
+      const m = methods.get(tree.method[i]);
+      return m ? `${m.class}.${m.name}` : rootLabel;
+    },
+  };
+}
+
 export function threadOptions(ctx: AppContext, cpu = false): Array<[string, string]> {
   return [['-1', 'All threads (merged)'], ...ctx.data.threads(cpu).map((t): [string, string] => [String(t.id), t.name])];
 }
@@ -118,14 +133,7 @@ export class FlameTab implements View {
     const found = this.searchFor(ctx, tree, zoom);
     if (this.query.value !== s.query) this.query.value = s.query;
     const rootLabel = s.thread === -1 ? 'all threads' : ctx.data.threadName(s.thread, cpu);
-    const label = (i: number): string => {
-      const m = methods.get(tree.method[i]);
-      return m ? shortFrame(m) : rootLabel;
-    };
-    const title = (i: number): string => {
-      const m = methods.get(tree.method[i]);
-      return m ? `${m.class}.${m.name}` : rootLabel;
-    };
+    const { label, title } = frameNames(tree, methods, rootLabel);
     const total = tree.total[metric];
     const interval = ctx.data.cpu()?.intervalMillis ?? 0;
     this.flame.set({
