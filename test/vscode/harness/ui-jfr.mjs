@@ -30,11 +30,13 @@ export const JFR_SCENARIOS = {
     await pick.waitFor({ timeout: 10000 });
     await pick.click();
     await page.locator('.statusbar-item', { hasText: 'wordindex.jfr.heaplens' }).first().waitFor({ timeout: 10000 });
+    // CodeLens is drawn only for lines on screen: show tokenize (line 49), whose lens the recording must give
+    await wb.goToLine(49);
     const lenses = page.locator('.monaco-editor .codelens-decoration a');
     const titles = await wb.waitFor('the estimated CodeLens from the recording', async () => {
       const t = await lenses.allTextContents();
       return t.some((x) => /^HeapLens \(estimated\): /.test(x)) ? t : undefined;
-    }, 30000);
+    }, 60000);
     console.log(`  lenses: ${titles.filter((t) => t.startsWith('HeapLens')).slice(0, 3).join(' | ')}`);
     await wb.goToLine(49);
     await sleep(500);

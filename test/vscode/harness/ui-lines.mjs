@@ -53,11 +53,7 @@ export const LINES_SCENARIOS = {
     if (await page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await wb.tryCommand('View: Hide Secondary Side Bar');
     await wb.tryCommand('View: Hide Panel');
     // Quick Open by path: the workspace has other Main.java files
-    const input = await wb.openQuickInput('Control+P');
-    await wb.typeInQuickInput(input, 'jdklines/Main.java');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Main.java' }).first().waitFor({ timeout: 20000 });
-    await wb.enterInQuickInput(input);
-    await page.locator('.tab.active', { hasText: 'Main.java' }).waitFor({ timeout: 20000 });
+    await wb.openFile('jdklines/Main.java');
     await wb.goToLine(SPLIT_LINE);
     await page.locator('.monaco-editor .view-overlays .cdr, .monaco-editor .margin-view-overlays .cgmr').first().waitFor({ timeout: 20000 });
     await sleep(500);

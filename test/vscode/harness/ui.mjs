@@ -115,24 +115,26 @@ class Workbench {
   }
 
   /** Quick Open (Ctrl+P): the workspace file `name` in the active editor. */
-  async openFile(name) {
+  async openFile(name, tab = name.split('/').pop()) {
     const page = this.page;
     // A file written a moment ago outside VS Code (a profile the scenario just made) can be missing from Quick
-    // Open's first search ("No matching results", seen in a clean CI run): open Quick Open again, which searches again.
+    // Open's first search ("No matching results"), and an Enter can be lost while a webview takes the focus (both
+    // seen in clean CI runs): open Quick Open again, which searches again, until the file's tab is active.
     for (let attempt = 1; ; attempt++) {
+      const last = attempt === 3;
       const input = await this.openQuickInput('Control+P');
       await this.typeInQuickInput(input, name);
-      const found = await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first()
-        .waitFor({ timeout: 20000 }).then(() => true, (e) => { if (attempt === 3) throw e; return false; });
-      if (!found) {
-        await page.keyboard.press('Escape');
-        await sleep(2000);
-        continue;
+      const found = await page.locator('.quick-input-list .monaco-list-row', { hasText: tab }).first()
+        .waitFor({ timeout: 20000 }).then(() => true, (e) => { if (last) throw e; return false; });
+      if (found) {
+        await this.enterInQuickInput(input);
+        const open = await page.locator('.tab.active', { hasText: tab }).waitFor({ timeout: last ? 20000 : 10000 })
+          .then(() => true, (e) => { if (last) throw e; return false; });
+        if (open) return;
       }
-      await this.enterInQuickInput(input);
-      break;
+      await page.keyboard.press('Escape');
+      await sleep(2000);
     }
-    await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 20000 });
   }
 
   /** Go to Line (Ctrl+G) in the active editor; the editor's cursor must then be on that line. */
