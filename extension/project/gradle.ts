@@ -1,11 +1,11 @@
 // Gradle's command lines (no `vscode` import): the wrapper or `gradle` on PATH, an init script whose task prints
 // each Java project's runtime and test class paths (one JSON line each, marked), and the test run with the agent
 // given to the test JVM through an init script's jvmArgs.
-import * as fs from 'fs';
 import * as path from 'path';
 import { onPath } from '../cli/locate';
 import { ModuleClasspath } from './classpath-cache';
 import { ProjectError } from './errors';
+import { findWrapper } from './project';
 
 export const GRADLE_MARK = 'HEAPLENS-CLASSPATH ';
 
@@ -43,12 +43,8 @@ allprojects {
 
 /** The project's gradlew (from the module up to the root), else gradle on PATH. */
 export function gradleExecutable(root: string, env: NodeJS.ProcessEnv, module = root): string {
-  const wrapper = process.platform === 'win32' ? 'gradlew.bat' : 'gradlew';
-  for (let dir = path.resolve(module); ; dir = path.dirname(dir)) {
-    const w = path.join(dir, wrapper);
-    if (fs.existsSync(w)) return w;
-    if (dir === path.resolve(root) || path.dirname(dir) === dir) break;
-  }
+  const wrapper = findWrapper(root, module, process.platform === 'win32' ? 'gradlew.bat' : 'gradlew');
+  if (wrapper) return wrapper;
   const g = onPath(process.platform === 'win32' ? 'gradle.bat' : 'gradle', env);
   if (!g) {
     throw new ProjectError('noBuildTool', `This is a Gradle project (${root}), but Gradle was not found: add the Gradle wrapper (gradlew) to the project or install Gradle (gradle on PATH).`);

@@ -1,19 +1,15 @@
 // Maven's command lines (no `vscode` import): the executable (the project's wrapper, else mvn on PATH), the
 // resolve-and-compile run that the class-path reader listens to, and the Surefire run of one test under the agent.
-import * as fs from 'fs';
 import * as path from 'path';
 import { onPath } from '../cli/locate';
 import { ProjectError } from './errors';
+import { findWrapper } from './project';
 import { SPY_OUT_PROPERTY } from './maven-spy';
 
 /** The project's mvnw (searched from the module up to the root), else mvn on PATH. */
 export function mavenExecutable(root: string, env: NodeJS.ProcessEnv, module = root): string {
-  const wrapper = process.platform === 'win32' ? 'mvnw.cmd' : 'mvnw';
-  for (let dir = path.resolve(module); ; dir = path.dirname(dir)) {
-    const w = path.join(dir, wrapper);
-    if (fs.existsSync(w)) return w;
-    if (dir === path.resolve(root) || path.dirname(dir) === dir) break;
-  }
+  const wrapper = findWrapper(root, module, process.platform === 'win32' ? 'mvnw.cmd' : 'mvnw');
+  if (wrapper) return wrapper;
   const mvn = onPath(process.platform === 'win32' ? 'mvn.cmd' : 'mvn', env);
   if (!mvn) {
     throw new ProjectError('noBuildTool', `This is a Maven project (${path.join(root, 'pom.xml')}), but Maven was not found: install Maven (mvn on PATH) or add the Maven wrapper (mvnw) to the project.`);

@@ -56,3 +56,12 @@ export function classOfSource(file: string, text: string): string {
   const name = path.basename(file, '.java');
   return pkg ? `${pkg[1]}.${name}` : name;
 }
+
+/** A build wrapper script (mvnw, gradlew) from the module's folder up to the project's root; undefined when none. */
+export function findWrapper(root: string, module: string, wrapper: string): string | undefined {
+  for (let dir = path.resolve(module); ; dir = path.dirname(dir)) {
+    const w = path.join(dir, wrapper);
+    if (fs.existsSync(w)) return w;
+    if (dir === path.resolve(root) || path.dirname(dir) === dir) return undefined;
+  }
+}
