@@ -111,7 +111,7 @@ public final class Node {
     @DontInline
     @Hidden
     private Node addChild(int mid) {
-        ThreadState.nodes++;
+        if ((++ThreadState.nodes & (ThreadState.CHECK_EVERY - 1)) == 0) ThreadState.checkGrowth();
         Node c = new Node(mid, this, thread, depth + 1, false);
         Node[] tab = children;
         int[] ids = childIds;

@@ -32,6 +32,15 @@ public final class ThreadState {
     public static volatile long maxNodes = 1_000_000;
     /** Nodes created so far (racy increments: the budget is approximate, by design cheap). */
     public static long nodes;
+    /** Every this many new nodes, the thread that made one runs {@link #growthCheck}. */
+    static final int CHECK_EVERY = 512;
+    /**
+     * The heap guard's look at the heap after the last garbage collection (set by the agent; null: none). The
+     * collectors' notifications reach the guard on another thread, late when the machine is loaded, and a program at
+     * the edge of its -Xmx can make ten thousand calling contexts in the meantime: the thread that grows the tree
+     * asks, too (test/reliability/program.test.ts, the nearxmx fixture).
+     */
+    public static volatile Runnable growthCheck;
 
     public final Thread thread;
     public final long id;
@@ -216,6 +225,23 @@ public final class ThreadState {
             ThreadState[] out = new ThreadState[count];
             System.arraycopy(all, 0, out, 0, count);
             return out;
+        }
+    }
+
+    /** Runs {@link #growthCheck} on the current thread as the agent's work: nothing it allocates is recorded, nothing thrown escapes. */
+    @DontInline
+    @Hidden
+    static void checkGrowth() {
+        Runnable r = growthCheck;
+        if (r == null) return;
+        ThreadState ts = current();
+        ts.busy++;
+        try {
+            r.run();
+        } catch (Throwable ignored) {
+            // the collector's cycle checks again
+        } finally {
+            ts.busy--;
         }
     }
 

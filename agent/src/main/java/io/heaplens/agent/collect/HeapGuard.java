@@ -42,6 +42,7 @@ public final class HeapGuard implements NotificationListener {
     /** The JVM thread (JDK 14 and later) that calls notification listeners. */
     static final String NOTIFICATION_THREAD = "Notification Thread";
     private final Set<String> heapPools = new HashSet<>();
+    private volatile MemoryPoolMXBean[] heapPoolBeans = new MemoryPoolMXBean[0];
     private final TransformStats stats;
     private final long heapMax;
     private volatile long frozenAtNodes = -1;
@@ -68,9 +69,13 @@ public final class HeapGuard implements NotificationListener {
     /** Asks every garbage collector to tell us the heap's occupancy after each collection (young ones too). */
     void install() {
         try {
+            List<MemoryPoolMXBean> beans = new java.util.ArrayList<>();
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-                if (pool.getType() == MemoryType.HEAP) heapPools.add(pool.getName());
+                if (pool.getType() == MemoryType.HEAP) { heapPools.add(pool.getName()); beans.add(pool); }
             }
+            heapPoolBeans = beans.toArray(new MemoryPoolMXBean[0]);
+            check();                       // loads what check needs now, not on a program thread in a full heap
+            ThreadState.growthCheck = this::check;
             // the thread that will build our notifications is ours from its first allocation on (ThreadState)
             ThreadState.adoptThreadsNamed(NOTIFICATION_THREAD);
             for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -118,13 +123,14 @@ public final class HeapGuard implements NotificationListener {
         }
     }
 
-    /** Called every collector cycle: the heap after the last collections, summed over the heap pools. */
+    /**
+     * Called every collector cycle, and by a program thread every few hundred new nodes ({@code
+     * ThreadState.growthCheck}): the heap after the last collections, summed over the heap pools.
+     */
     void check() {
         if (frozenAtNodes >= 0) return;
         long used = 0;
-        List<MemoryPoolMXBean> pools = ManagementFactory.getMemoryPoolMXBeans();
-        for (MemoryPoolMXBean pool : pools) {
-            if (pool.getType() != MemoryType.HEAP) continue;
+        for (MemoryPoolMXBean pool : heapPoolBeans) {
             MemoryUsage u = pool.getCollectionUsage();
             if (u != null) used += u.getUsed();
         }
