@@ -2,8 +2,7 @@
 // `max` value's range, a one-line lens text, the verdict), or the place where the file is invalid. Pure: the
 // VS Code side turns annotations into CodeLenses and diagnostics (Problems panel).
 import { BudgetError, parseBudget } from './budget';
-import { evaluateBudget, RuleResult, Verdict } from './budget-measure';
-import { ruleMessage } from './budget-report';
+import { evaluateBudget, RuleResult, ruleMessage, Verdict } from './budget-measure';
 import { JsonNode, JsonSyntaxError, member, parseJsonTree, ruleNodes } from './json-locate';
 import { METRIC_LABELS } from './frames';
 import { num } from './format';

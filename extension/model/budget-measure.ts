@@ -3,6 +3,8 @@
 // (the frames from the thread's root down to the node it is charged to), its type and its site all match.
 import { metricOf } from './aggregate';
 import { BudgetFile, BudgetRule, IgnoreKind, ruleName, ruleScope } from './budget';
+import { num } from './format';
+import { METRIC_LABELS } from './frames';
 import { childrenOf, recordsOf } from './mct';
 import { isJdkClass, matchesPattern } from './names';
 import { ElementCode, MctNode, MethodEntry, Profile, TypeEntry } from './types';
@@ -135,4 +137,26 @@ export function evaluateBudget(profile: Profile, file: BudgetFile, extraIgnore: 
 
 export function passed(results: readonly RuleResult[]): boolean {
   return results.every((r) => r.verdict === 'ok');
+}
+
+/** How far a measured value is over its limit: `+1,200, +12.0%`. */
+export function over(r: RuleResult): string {
+  const max = r.rule.max ?? 0;
+  const by = r.value - max;
+  return `+${num(by)}${max > 0 ? `, +${((100 * by) / max).toFixed(1)}%` : ''}`;
+}
+
+/** One sentence saying why a rule failed, or how much room is left. */
+export function ruleMessage(r: RuleResult): string {
+  const metric = METRIC_LABELS[r.rule.metric];
+  switch (r.verdict) {
+    case 'ok':
+      return `${metric} ${num(r.value)} within the budget of ${num(r.rule.max ?? 0)}`;
+    case 'exceeded':
+      return `${metric} ${num(r.value)} exceed the budget of ${num(r.rule.max ?? 0)} (${over(r)})`;
+    case 'missing':
+      return `${r.scope}: nothing in the profile matches (renamed or no longer called?); the rule measures nothing`;
+    case 'unset':
+      return `${metric} ${num(r.value)} measured, but the rule has no "max" (run heaplens check --update to set it)`;
+  }
 }

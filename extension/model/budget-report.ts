@@ -1,5 +1,5 @@
 // `heaplens check` output: one line per rule (measured value, limit, verdict), and JUnit XML for CI systems.
-import { RuleResult, Verdict } from './budget-measure';
+import { over, RuleResult, ruleMessage, Verdict } from './budget-measure';
 import { METRIC_LABELS } from './frames';
 import { num } from './format';
 import { append, table } from './text-table';
@@ -15,27 +15,6 @@ export interface CheckInfo {
 }
 
 const VERDICT_TEXT: Record<Verdict, string> = { ok: 'ok', exceeded: 'EXCEEDED', missing: 'NOT FOUND', unset: 'NO LIMIT' };
-
-function over(r: RuleResult): string {
-  const max = r.rule.max ?? 0;
-  const by = r.value - max;
-  return `+${num(by)}${max > 0 ? `, +${((100 * by) / max).toFixed(1)}%` : ''}`;
-}
-
-/** One sentence saying why a rule failed, or how much room is left. */
-export function ruleMessage(r: RuleResult): string {
-  const metric = METRIC_LABELS[r.rule.metric];
-  switch (r.verdict) {
-    case 'ok':
-      return `${metric} ${num(r.value)} within the budget of ${num(r.rule.max ?? 0)}`;
-    case 'exceeded':
-      return `${metric} ${num(r.value)} exceed the budget of ${num(r.rule.max ?? 0)} (${over(r)})`;
-    case 'missing':
-      return `${r.scope}: nothing in the profile matches (renamed or no longer called?); the rule measures nothing`;
-    case 'unset':
-      return `${metric} ${num(r.value)} measured, but the rule has no "max" (run heaplens check --update to set it)`;
-  }
-}
 
 /** The table printed by `heaplens check`, and a summary line. */
 export function checkText(results: readonly RuleResult[], info: CheckInfo): string {
