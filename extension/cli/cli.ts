@@ -1,7 +1,7 @@
 // Dispatches `heaplens run|report|import|diff|check|help|--version`; every error becomes one line on stderr.
 import { plainText } from './plain-text';
 import { version } from '../../package.json';
-import { ProfileError } from '../model/load';
+import { ProfileError } from '../../core/profile/load';
 import { UsageError } from './args';
 import { CHECK_USAGE, checkCommand } from './check-command';
 import { CliContext } from './context';

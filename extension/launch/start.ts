@@ -11,7 +11,7 @@ import { findAgentJar } from '../cli/locate';
 import { findJcmd, loadAgent, writeTokenFile } from './attach';
 import { HeapLensConfig, LaunchError, patterns } from './config';
 import { startFailure } from './java-errors';
-import { FileProblem, makeDirs } from '../model/safe-file';
+import { FileProblem, makeDirs } from '../../core/profile/safe-file';
 import { ChildJvm, Jvm, PidJvm } from './jvm-process';
 import { compileSingleFile } from './single-file';
 import { internalOf, LaunchPlan, planLaunch, profilePath, resolveJava, samplerOption } from './plan';

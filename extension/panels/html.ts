@@ -2,7 +2,7 @@
 // and the CLI's self-contained report (bundle, styles, icon font and profile data inlined; no network).
 // No `vscode` import: the CLI uses it too.
 import { randomBytes } from 'crypto';
-import { deepJson } from '../model/deep-json';
+import { deepJson } from '../../core/protocol/deep-json';
 
 export function nonce(): string {
   return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');

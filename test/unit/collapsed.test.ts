@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { collapsed, collapsedText } from '../../extension/model/collapsed';
-import { loadProfile } from '../../extension/model/load';
+import { collapsed, collapsedText } from '../../core/export/collapsed';
+import { loadProfile } from '../../core/profile/load';
 import { dataFile, profileOf } from './helpers';
 
 const p = loadProfile(dataFile('sample.heaplens'));

@@ -5,9 +5,9 @@ import { OutlineMatcher } from '../../extension/editor/match';
 import { Span, typesByBinaryName } from '../../extension/editor/outline';
 import { isFocusRequest } from '../../extension/editor/refs';
 import { outlineFromSymbols, simpleParam, SYMBOL_KIND, SymbolLike } from '../../extension/editor/symbols';
-import { totals } from '../../extension/model/aggregate';
-import { totalsByLine } from '../../extension/model/by-line';
-import { loadProfile } from '../../extension/model/load';
+import { totals } from '../../core/views/aggregate';
+import { totalsByLine } from '../../core/views/by-line';
+import { loadProfile } from '../../core/profile/load';
 import { dataFile } from './helpers';
 
 const span = (a: number, b: number): Span => ({ start: { line: a, character: 4 }, end: { line: b, character: 5 } });

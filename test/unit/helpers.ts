@@ -1,8 +1,8 @@
 // Builders for small hand-written profiles used by the unit tests.
 import * as fs from 'fs';
 import * as path from 'path';
-import { validateProfile } from '../../extension/model/load';
-import { MethodEntry, Profile, ProfileFile, SiteEntry, ThreadEntry, TypeEntry } from '../../extension/model/types';
+import { validateProfile } from '../../core/profile/load';
+import { MethodEntry, Profile, ProfileFile, SiteEntry, ThreadEntry, TypeEntry } from '../../core/profile/types';
 
 /** The repository root (tests run from out/test/unit, sources live in test/unit). */
 export function repoRoot(): string {

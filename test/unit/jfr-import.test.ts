@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { JfrEvents, parseJfrEvents } from '../../extension/jfr/events';
 import { guessSourceFile, jfrToProfile, jvmVersionOf, typeName } from '../../extension/jfr/to-profile';
-import { treeLabel, withTree } from '../../extension/model/modes';
-import { cpuLabel } from '../../extension/model/cpu-flame';
-import { validateProfile } from '../../extension/model/parse';
-import { MctNode } from '../../extension/model/types';
+import { treeLabel, withTree } from '../../core/profile/modes';
+import { cpuLabel } from '../../core/views/cpu-flame';
+import { validateProfile } from '../../core/profile/parse';
+import { MctNode } from '../../core/profile/types';
 
 function events(): JfrEvents {
   return {

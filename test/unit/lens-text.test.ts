@@ -4,10 +4,10 @@ import * as fs from 'fs';
 import { parseJavaOutline } from '../../extension/editor/java-outline';
 import { fileLenses } from '../../extension/editor/lens-model';
 import { bytes, hasCallees, heatLevel, hotLineText, inclusiveTitle, lensTitle, lensTooltip, pct, splitText, totalsText } from '../../extension/editor/lens-text';
-import { totalsByMethod } from '../../extension/model/by-method';
-import { topLines, totalsByLine } from '../../extension/model/by-line';
-import { loadProfile } from '../../extension/model/load';
-import { isJdkClass } from '../../extension/model/names';
+import { totalsByMethod } from '../../core/views/by-method';
+import { topLines, totalsByLine } from '../../core/views/by-line';
+import { loadProfile } from '../../core/profile/load';
+import { isJdkClass } from '../../core/profile/names';
 import { dataFile } from './helpers';
 
 // wordindex.heaplens: `npm run demo`'s profile of samples/src/demo/WordIndex.java (a copy of it is data/java/WordIndex.java)

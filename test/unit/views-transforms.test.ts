@@ -1,13 +1,13 @@
 // Butterfly split, class → site → context grouping and the normalised diff on the hand-made profile of views-fixture.ts.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { butterfly, methodsByTotal, outermostNodes } from '../../extension/model/butterfly';
-import { backTraces, hotSpots } from '../../extension/model/hot-spots';
-import { diffTrees } from '../../extension/model/diff';
-import { biggestRelativeGrowth, callsOf, normaliseDiff } from '../../extension/model/diff-normalise';
-import { frameTree } from '../../extension/model/frames';
-import { mergeThreads } from '../../extension/model/mct';
-import { MctNode } from '../../extension/model/types';
+import { butterfly, methodsByTotal, outermostNodes } from '../../core/views/butterfly';
+import { backTraces, hotSpots } from '../../core/views/hot-spots';
+import { diffTrees } from '../../core/views/diff';
+import { biggestRelativeGrowth, callsOf, normaliseDiff } from '../../core/views/diff-normalise';
+import { frameTree } from '../../core/views/frames';
+import { mergeThreads } from '../../core/profile/mct';
+import { MctNode } from '../../core/profile/types';
 import { fixtureProfile, fixtureTree, nameAt, rowsOf } from './views-fixture';
 
 
