@@ -14,6 +14,13 @@ export function recordKey(rec: Readonly<AllocRecord>): string {
   return rec.length > 5 ? `${rec[0]}:${rec[1]}:${rec[5]}:${rec[6] ?? ''}` : `${rec[0]}:${rec[1]}`;
 }
 
+/** Adds the counts of `from` (count, elements, bytes) to `into`, a record of the same site and type. */
+export function addCounts(into: AllocRecord, from: Readonly<AllocRecord>): void {
+  into[2] += from[2];
+  into[3] += from[3];
+  into[4] += from[4];
+}
+
 /** A fresh copy of a record, its line and callee included. */
 export function copyRecord(rec: Readonly<AllocRecord>): AllocRecord {
   return rec.slice() as AllocRecord;
@@ -67,9 +74,7 @@ export function mergeTrees(roots: readonly MctNode[]): MctNode {
       const key = recordKey(rec);
       const have = recs.get(key);
       if (have) {
-        have[2] += rec[2];
-        have[3] += rec[3];
-        have[4] += rec[4];
+        addCounts(have, rec);
       } else {
         const copy = copyRecord(rec);
         recs.set(key, copy);

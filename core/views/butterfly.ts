@@ -6,6 +6,7 @@
 import { FrameTree } from './frames';
 import { TreeBuilder } from './transform';
 import { AllocRecord, MctNode } from '../profile/types';
+import { addCounts } from '../profile/mct';
 
 export interface Butterfly {
   method: number;
@@ -47,9 +48,7 @@ function subtreeByType(tree: FrameTree, i: number): AllocRecord[] {
     for (const r of recs) {
       const have = byType.get(r[1]);
       if (have) {
-        have[2] += r[2];
-        have[3] += r[3];
-        have[4] += r[4];
+        addCounts(have, r);
       } else {
         byType.set(r[1], [0, r[1], r[2], r[3], r[4]]);
       }

@@ -6,6 +6,7 @@
 // One difference: a subtree taken as it is keeps its own children as they are. The agent writes one child per method
 // (docs/format.md), so nothing changes for its profiles; a hand-made file with two same-method siblings inside one
 // thread keeps them apart here where mergeAll would merge them.
+import { addCounts } from '../profile/mct';
 import { AllocRecord, MctNode } from '../profile/types';
 
 function mergeRecords(nodes: readonly MctNode[]): AllocRecord[] | undefined {
@@ -18,9 +19,7 @@ function mergeRecords(nodes: readonly MctNode[]): AllocRecord[] | undefined {
       const key = r[0] * 1048576 + r[1];
       const have = by.get(key);
       if (have) {
-        have[2] += r[2];
-        have[3] += r[3];
-        have[4] += r[4];
+        addCounts(have, r);
       } else {
         const copy: AllocRecord = [r[0], r[1], r[2], r[3], r[4]];
         by.set(key, copy);

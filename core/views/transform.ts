@@ -5,7 +5,7 @@
 //   collapseRecursion a frame whose method is already on the path above it merges into that ancestor
 // Every transform keeps the allocation totals (objects, arrays, elements, bytes) and CPU samples (a folded
 // frame's samples go to its kept caller, as its allocations do); only foldFrames drops calls.
-import { childrenOf, copyRecord, recordKey, recordsOf, walk } from '../profile/mct';
+import { addCounts, childrenOf, copyRecord, recordKey, recordsOf, walk } from '../profile/mct';
 import { AllocRecord, MctNode } from '../profile/types';
 
 /**
@@ -90,9 +90,7 @@ export class TreeBuilder {
         same = index.get(recordKey(rec));
       }
       if (same) {
-        same[2] += rec[2];
-        same[3] += rec[3];
-        same[4] += rec[4];
+        addCounts(same, rec);
       } else {
         const copy = copyRecord(rec);
         have.push(copy);

@@ -8,7 +8,7 @@ import { outlineFromSymbols, simpleParam, SYMBOL_KIND, SymbolLike } from '../../
 import { totals } from '../../core/views/aggregate';
 import { totalsByLine } from '../../core/views/by-line';
 import { loadProfile } from '../../core/profile/load';
-import { dataFile } from './helpers';
+import { dataFile, eachEqual } from './helpers';
 
 const span = (a: number, b: number): Span => ({ start: { line: a, character: 4 }, end: { line: b, character: 5 } });
 const sym = (name: string, kind: number, a: number, b: number, children?: SymbolLike[]): SymbolLike =>
@@ -36,11 +36,13 @@ const JDT: SymbolLike[] = [
 ];
 
 test('simpleParam: generics, qualified names, varargs, type variables, names', () => {
-  assert.equal(simpleParam('Map.Entry<String, Integer>[]'), 'Entry[]');
-  assert.equal(simpleParam('int...'), 'int[]');
-  assert.equal(simpleParam('T'), '?');
-  assert.equal(simpleParam('final @NonNull String name'), 'String');
-  assert.equal(simpleParam('long[][]'), 'long[][]');
+  eachEqual(simpleParam, [
+    ['Map.Entry<String, Integer>[]', 'Entry[]'],
+    ['int...', 'int[]'],
+    ['T', '?'],
+    ['final @NonNull String name', 'String'],
+    ['long[][]', 'long[][]'],
+  ]);
 });
 
 test('document symbols → outline → matching', () => {

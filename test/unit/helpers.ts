@@ -1,4 +1,5 @@
 // Builders for small hand-written profiles used by the unit tests.
+import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
 import { validateProfile } from '../../core/profile/load';
@@ -87,4 +88,9 @@ export function sourceFiles(dir: string, ext: RegExp): string[] {
   };
   walk(dir);
   return out;
+}
+
+/** A table test: `f(input)` equals `expected` for each `[input, expected]`; a failure names its input. */
+export function eachEqual<T, R>(f: (input: T) => R, cases: ReadonlyArray<readonly [T, R]>): void {
+  for (const [input, expected] of cases) assert.equal(f(input), expected, `for ${JSON.stringify(input)}`);
 }
