@@ -9,7 +9,7 @@ import {
 } from '../../core/views/accounts';
 import { bytes, num, signed } from '../../core/format';
 import { AppContext, View } from '../context';
-import { button, clear, el, select as selectBox, toolbar } from './dom';
+import { button, clear, el, select as selectBox } from './dom';
 import { Column, renderTable } from './table';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -30,7 +30,7 @@ export function accountColor(a: Accounts): (name: string) => string {
 
 export class AccountsView implements View {
   readonly root: HTMLElement;
-  private readonly bar = toolbar('Accounts options');
+  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Accounts options' });
   private readonly note = el('p', { class: 'muted accounts-note' });
   private readonly totals = el('div', { class: 'table-wrap compact' });
   private readonly classes = el('div', { class: 'table-wrap' });

@@ -10,7 +10,7 @@ import { FrameTree } from '../../core/views/frames';
 import { ELEMENT_CODES, ElementCode } from '../../core/profile/types';
 import { bytes, num, percent } from '../../core/format';
 import { AppContext, View } from '../context';
-import { clear, el, select as selectBox, toolbar } from './dom';
+import { clear, el, select as selectBox } from './dom';
 import { allocationsPatch, threadOptions } from './flame-tab';
 import { fullTrace, traceText } from './sites';
 import { Column, renderTable } from './table';
@@ -24,7 +24,7 @@ export function arrayName(code: ElementCode): string {
 
 export class ArraysView implements View {
   readonly root: HTMLElement;
-  private readonly bar = toolbar('Arrays options');
+  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Arrays options' });
   private readonly codes = el('div', { class: 'table-wrap compact' });
   private readonly chart = el('div', { class: 'chart' });
   private readonly contexts = el('div', { class: 'table-wrap' });

@@ -8,7 +8,7 @@ import { MctNode, MethodEntry } from '../../core/profile/types';
 import { bytes, num, percent } from '../../core/format';
 import { packageColor } from '../core/colors';
 import { AppContext, View } from '../context';
-import { clear, el, select, toggle, toolbar } from './dom';
+import { clear, el, select, toggle } from './dom';
 import { FlameView } from './flame';
 import { flameMetric, frameNames, threadOptions } from './flame-tab';
 import { frameTooltip } from './tooltip';
@@ -22,7 +22,7 @@ interface Half {
 
 export class ButterflyView implements View {
   readonly root: HTMLElement;
-  private readonly bar = toolbar('Callers and callees options');
+  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Callers and callees options' });
   private readonly picker = el('input', { type: 'search', class: 'search bf-pick', placeholder: 'Method (type to filter, Enter to show)', 'aria-label': 'Method to show', list: 'bf-methods' });
   private readonly list = el('datalist', { id: 'bf-methods' });
   private readonly info = el('div', { class: 'view-info bf-summary' });

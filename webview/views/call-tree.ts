@@ -7,7 +7,7 @@ import { MethodEntry } from '../../core/profile/types';
 import { shortFrame } from '../../core/profile/names';
 import { bytes, num, percent } from '../../core/format';
 import { AppContext, View } from '../context';
-import { button, clear, el, select, toggle, toolbar } from './dom';
+import { button, clear, el, select, toggle } from './dom';
 import { threadOptions } from './flame-tab';
 
 const ROW = 22;
@@ -26,7 +26,7 @@ function samePath(a: readonly number[] | null, b: readonly number[]): boolean {
 
 export class CallTreeView implements View {
   readonly root: HTMLElement;
-  private readonly bar = toolbar('Call tree options');
+  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Call tree options' });
   private readonly info = el('div', { class: 'muted view-info' });
   private readonly head = el('div', { class: 'ct-head', role: 'row' });
   private readonly scroller = el('div', { class: 'ct-scroll', tabindex: '0', role: 'treegrid', 'aria-label': 'Call tree: arrow keys move, Right opens, Left closes, Enter shows in the flame tree, O opens the source, B shows callers and callees' });

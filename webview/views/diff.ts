@@ -8,7 +8,7 @@ import { diffColor } from '../core/colors';
 import { num, percent, signed } from '../../core/format';
 import { AppContext, View } from '../context';
 import { ProfileData } from '../data';
-import { button, clear, el, select, toolbar } from './dom';
+import { button, clear, el, select } from './dom';
 import { FlameView } from './flame';
 import { metricOptions } from './flame-tab';
 import { Column, renderTable } from './table';
@@ -27,7 +27,7 @@ function allocationMetric(m: ViewMetric): ViewMetric {
 
 export class DiffView implements View {
   readonly root: HTMLElement;
-  private readonly bar = toolbar('Diff options');
+  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Diff options' });
   private readonly info = el('div', { class: 'muted view-info' });
   private readonly legend = el('div', { class: 'legend' });
   private readonly contexts = el('div', { class: 'table-wrap compact' });

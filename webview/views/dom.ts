@@ -12,11 +12,6 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
-/** A view's toolbar: the row of its options, named for screen readers (`Arrays options`). */
-export function toolbar(label: string): HTMLDivElement {
-  return el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': label });
-}
-
 /** A button with an optional codicon and a text label. */
 export function button(label: string, icon: string | undefined, onClick: (e: MouseEvent) => void, title?: string): HTMLButtonElement {
   const b = el('button', { type: 'button', class: 'btn', title: title ?? label });

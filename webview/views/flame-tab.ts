@@ -11,7 +11,7 @@ import { accountColor } from './accounts';
 import { bytes, num, percent } from '../../core/format';
 import { search, SearchResult } from '../core/search';
 import { AppContext, View } from '../context';
-import { button, clear, el, select, toggle, toolbar } from './dom';
+import { button, clear, el, select, toggle } from './dom';
 import { FlameView } from './flame';
 import { frameTooltip } from './tooltip';
 
@@ -57,7 +57,7 @@ export function flameMetric(ctx: AppContext): ViewMetric {
 
 export class FlameTab implements View {
   readonly root: HTMLElement;
-  private readonly bar = toolbar('Flame tree options');
+  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Flame tree options' });
   private readonly searchBar = el('div', { class: 'toolbar search-bar' });
   private readonly query = el('input', { type: 'search', class: 'search', placeholder: 'Search frames (text or /regex/)', 'aria-label': 'Search frames' });
   private readonly matchInfo = el('span', { class: 'match-info', 'aria-live': 'polite' });

@@ -7,14 +7,14 @@ import { shortClass } from '../../core/profile/names';
 import { MethodEntry } from '../../core/profile/types';
 import { bytes, num, percent } from '../../core/format';
 import { AppContext, View } from '../context';
-import { clear, el, select, toolbar } from './dom';
+import { clear, el, select } from './dom';
 import { allocationsPatch, threadOptions } from './flame-tab';
 
 const MAX_TYPES = 200;
 
 export class HotSpotsView implements View {
   readonly root: HTMLElement;
-  private readonly bar = toolbar('Hot spots options');
+  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Hot spots options' });
   private readonly filter = el('input', { type: 'search', class: 'search', placeholder: 'Filter by type', 'aria-label': 'Filter types' });
   private readonly info = el('div', { class: 'muted view-info' });
   private readonly body = el('div', { class: 'hs-body', role: 'tree', 'aria-label': 'Allocation hot spots by class' });

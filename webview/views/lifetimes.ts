@@ -10,7 +10,7 @@ import {
 } from '../../core/views/lifetimes';
 import { bytes, num, percent } from '../../core/format';
 import { AppContext, View } from '../context';
-import { clear, el, select as selectBox, toolbar } from './dom';
+import { clear, el, select as selectBox } from './dom';
 import { Column, renderTable } from './table';
 
 const SERIES: ReadonlyArray<{ key: 'inUse' | 'lag' | 'drag' | 'void'; label: string; cls: string }> = [
@@ -28,7 +28,7 @@ export function space(v: number): string {
 
 export class LifetimesView implements View {
   readonly root: HTMLElement;
-  private readonly bar = toolbar('Lifetimes options');
+  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Lifetimes options' });
   private readonly stat = el('div', { class: 'lt-stat' });
   private readonly chart = el('div', { class: 'chart lt-chart' });
   private readonly table = el('div', { class: 'table-wrap' });

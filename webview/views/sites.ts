@@ -6,7 +6,7 @@ import { filterRows, SiteRow, siteTable, siteWhere } from '../../core/views/site
 import { MethodEntry } from '../../core/profile/types';
 import { bytes, num, percent } from '../../core/format';
 import { AppContext, View } from '../context';
-import { clear, el, select, toolbar } from './dom';
+import { clear, el, select } from './dom';
 import { allocationsPatch, threadOptions } from './flame-tab';
 import { Column, renderTable } from './table';
 
@@ -34,7 +34,7 @@ function samePath(a: readonly number[] | null, b: readonly number[]): boolean {
 
 export class SitesView implements View {
   readonly root: HTMLElement;
-  private readonly bar = toolbar('Allocation sites options');
+  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Allocation sites options' });
   private readonly filter = el('input', { type: 'search', class: 'search', placeholder: 'Filter by type, method or trace', 'aria-label': 'Filter sites' });
   private readonly info = el('div', { class: 'muted view-info' });
   private readonly body = el('div', { class: 'table-wrap' });
