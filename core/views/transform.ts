@@ -145,23 +145,33 @@ export function foldFrames(root: MctNode, keep: (method: number) => boolean): Mc
   b.addRecords(0, recordsOf(root));
   b.addFolded(0, root.folded);
   b.addSamples(0, root.samples);
+  return rebuild(root, b, (kid, at) => {
+    const m = kid.m as number;
+    let target = at;
+    if (keep(m)) {
+      target = b.child(at, m);
+      b.addCalls(target, kid.calls);
+    }
+    b.addFolded(target, kid.folded);
+    b.addSamples(target, kid.samples);
+    b.addRecords(target, recordsOf(kid));
+    return target;
+  });
+}
+
+/**
+ * Walks `root`'s tree (depth first, without recursion) and builds `b` from it: `place` puts a node's values into
+ * `b` under the node made for its parent (`at`) and returns the node made for it, where its children go.
+ */
+function rebuild(root: MctNode, b: TreeBuilder, place: (kid: MctNode, at: number) => number): MctNode {
   const from: MctNode[] = [root];
   const into: number[] = [0];
   while (from.length > 0) {
     const f = from.pop()!;
     const at = into.pop()!;
     for (const kid of childrenOf(f)) {
-      const m = kid.m as number;
-      let target = at;
-      if (keep(m)) {
-        target = b.child(at, m);
-        b.addCalls(target, kid.calls);
-      }
-      b.addFolded(target, kid.folded);
-      b.addSamples(target, kid.samples);
-      b.addRecords(target, recordsOf(kid));
+      into.push(place(kid, at));
       from.push(kid);
-      into.push(target);
     }
   }
   return b.root;
@@ -174,27 +184,19 @@ export function foldFrames(root: MctNode, keep: (method: number) => boolean): Mc
 export function collapseRecursion(root: MctNode): MctNode {
   const b = new TreeBuilder();
   b.absorb(0, root);
-  const from: MctNode[] = [root];
-  const into: number[] = [0];
-  while (from.length > 0) {
-    const f = from.pop()!;
-    const at = into.pop()!;
-    for (const kid of childrenOf(f)) {
-      const m = kid.m as number;
-      let target = -1;
-      for (let a = at; a > 0; a = b.parentOf(a)) {
-        if (b.node(a).m === m) {
-          target = a;
-          break;
-        }
+  return rebuild(root, b, (kid, at) => {
+    const m = kid.m as number;
+    let target = -1;
+    for (let a = at; a > 0; a = b.parentOf(a)) {
+      if (b.node(a).m === m) {
+        target = a;
+        break;
       }
-      if (target < 0) target = b.child(at, m);
-      b.absorb(target, kid);
-      from.push(kid);
-      into.push(target);
     }
-  }
-  return b.root;
+    if (target < 0) target = b.child(at, m);
+    b.absorb(target, kid);
+    return target;
+  });
 }
 
 /**
