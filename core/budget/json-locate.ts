@@ -45,19 +45,29 @@ export function parseJsonTree(text: string): JsonNode {
       return fail('bad escape in a string');
     }
   };
+  /** The comma-separated entries after an opening bracket (at `i`) up to `close`; `i` ends after `close`. */
+  const list = <T>(close: string, entry: () => T): T[] => {
+    i++;
+    const out: T[] = [];
+    ws();
+    if (text[i] === close) {
+      i++;
+      return out;
+    }
+    for (;;) {
+      out.push(entry());
+      ws();
+      if (text[i] === ',') { i++; continue; }
+      if (text[i] === close) { i++; return out; }
+      fail(`expected "," or "${close}"`);
+    }
+  };
   const value = (): JsonNode => {
     ws();
     const start = i;
     const c = text[i];
     if (c === '{') {
-      i++;
-      const members: JsonMember[] = [];
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return { kind: 'object', start, end: i, members };
-      }
-      for (;;) {
+      const members = list('}', (): JsonMember => {
         ws();
         if (text[i] !== '"') fail('expected a field name');
         const keyStart = i;
@@ -65,28 +75,13 @@ export function parseJsonTree(text: string): JsonNode {
         ws();
         if (text[i] !== ':') fail('expected ":"');
         i++;
-        members.push({ key, keyStart, value: value() });
-        ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') { i++; return { kind: 'object', start, end: i, members }; }
-        fail('expected "," or "}"');
-      }
+        return { key, keyStart, value: value() };
+      });
+      return { kind: 'object', start, end: i, members };
     }
     if (c === '[') {
-      i++;
-      const items: JsonNode[] = [];
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return { kind: 'array', start, end: i, items };
-      }
-      for (;;) {
-        items.push(value());
-        ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === ']') { i++; return { kind: 'array', start, end: i, items }; }
-        fail('expected "," or "]"');
-      }
+      const items = list(']', value);
+      return { kind: 'array', start, end: i, items };
     }
     if (c === '"') {
       const v = str();
