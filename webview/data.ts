@@ -1,15 +1,15 @@
 // The profile as the views need it: validated by the host (this side trusts it), trees built on demand and cached per
 // (CPU or allocations, thread, only-my-code, collapse-recursion, inverted).
-import { Accounts, accountsOf } from '../extension/model/accounts';
-import { CpuProfile, cpuProfile } from '../extension/model/cpu-flame';
-import { FrameTree, frameTree } from '../extension/model/frames';
-import { includePatterns, isMyCode } from '../extension/model/names';
-import { trustedProfile } from '../extension/model/trusted';
-import { collapseRecursion, foldFrames } from '../extension/model/transform';
-import { mergeShared } from '../extension/model/merge-shared';
-import { invertPruned } from '../extension/model/invert-pruned';
-import { defaultTree, TreeKind, treesIn, withTree } from '../extension/model/modes';
-import { MctNode, MethodEntry, Profile, ProfileFile } from '../extension/model/types';
+import { Accounts, accountsOf } from '../core/views/accounts';
+import { CpuProfile, cpuProfile } from '../core/views/cpu-flame';
+import { FrameTree, frameTree } from '../core/views/frames';
+import { includePatterns, isMyCode } from '../core/profile/names';
+import { trustedProfile } from '../core/profile/trusted';
+import { collapseRecursion, foldFrames } from '../core/views/transform';
+import { mergeShared } from '../core/views/merge-shared';
+import { invertPruned } from '../core/views/invert-pruned';
+import { defaultTree, TreeKind, treesIn, withTree } from '../core/profile/modes';
+import { MctNode, MethodEntry, Profile, ProfileFile } from '../core/profile/types';
 import { timed } from './timing';
 
 export interface TreeOptions {
