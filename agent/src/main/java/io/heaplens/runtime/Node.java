@@ -59,7 +59,7 @@ public final class Node {
      * the {@link Keys} key in its low 32 bits and, for allocations charged from code without a node, the call site
      * (or line) in its high 32 bits (see {@link #recordAt}).
      */
-    private long[] records;
+    long[] records;                   // read by Recorder.obj's fast path (Node.slot), written only here
     private int recordCount;
 
     Node(int method, Node parent, ThreadState thread, int depth, boolean fold) {
@@ -166,16 +166,26 @@ public final class Node {
         return record(key | (long) at << 32, count, elements, bytes);
     }
 
-    /** The record key of {@link #record}: the low 32 bits are the {@link Keys} key, the high 32 bits {@code at}. */
-    @ForceInline
+    /**
+     * The record key of {@link #record}: the low 32 bits are the {@link Keys} key, the high 32 bits {@code at}.
+     * The allocation probes' fast path, deliberately not {@code @ForceInline} and more than 35 bytes: C1 calls it,
+     * C2 inlines it where hot (see {@link Recorder}).
+     */
     @Hidden
-    private long record(long key, long count, long elements, long bytes) {
+    long record(long key, long count, long elements, long bytes) {
         long[] tab = records;
         if (tab != null) {
-            int b = (mix(key) & ((tab.length >> 2) - 1)) << 2;
+            int b = slot(tab, key);
             if (tab[b] == key + 1L) { tab[b + 2] += elements; tab[b + 3] += bytes; return tab[b + 1] += count; }
         }
         return recordProbing(key, count, elements, bytes);
+    }
+
+    /** The first slot of {@code key} in a record table (the one {@link #record} tries first). */
+    @ForceInline
+    @Hidden
+    static int slot(long[] tab, long key) {
+        return (mix(key) & ((tab.length >> 2) - 1)) << 2;
     }
 
     /** The rest of {@link #record}: linear probing from the key's slot, or a new record. */

@@ -5,7 +5,14 @@ import jdk.internal.vm.annotation.Hidden;
 import jdk.internal.vm.annotation.ForceInline;
 
 /**
- * The probes the instrumenter inserts call these static methods. Kept tiny so the JIT inlines them.
+ * The probes the instrumenter inserts call these static methods. What is {@code @ForceInline} here is only the
+ * mode's dispatch (a volatile load and a compare) and the exit's one store; the work of the exact mode's fast paths
+ * is in methods of 36 to 325 bytes of bytecode without the annotation ({@link #obj}, {@link #arr},
+ * {@link ThreadState#enterCurrent}, {@link Node#record(long, long, long, long)}, {@link #jexact}): C1, which inlines
+ * only methods up to 35 bytes (C1MaxInlineSize) unless forced, calls them, so C1 code stays small (its frames too:
+ * usable stack depth, issue 20) and quick to compile; C2 inlines them where the call is hot (FreqInlineSize = 325).
+ * Everything else (other modes, slow paths, the exception handler's exit) is {@code @DontInline}.
+ * RecorderShapeTest checks the sizes.
  * Profiled methods hold their MCT node in a local and pass it; code without a node (the JDK, excluded packages)
  * calls the {@code j*} variants, which charge the innermost profiled node of the calling thread, kept apart by the
  * call that node's frame is inside ({@link Node#callSite}: the line that asked for the allocation).
@@ -41,36 +48,76 @@ public final class Recorder {
     private Recorder() {}
 
     // ---- method call tree -------------------------------------------------------------------------------
+    /** The mode check inline, the entry's work in {@link ThreadState#enterCurrent} (a call in C1 code, inlined by C2). */
     @ForceInline
     @Hidden
     public static Node enter(int method) {
         if (Mode.current() != Mode.EXACT) return OFF;
-        return ThreadState.current().enter(method);
+        return ThreadState.enterCurrent(method);
     }
 
-    /** At every return and in the method-wide exception handler: the caller's node becomes current again. */
+    /** At every return: the caller's node becomes current again. */
     @ForceInline
     @Hidden
     public static void exit(Node n) {
         if (!n.fold) n.thread.current = n.parent;
     }
 
+    /**
+     * The same, in the method-wide exception handler: a call, not inlined code. Exceptions are rare, but the handler
+     * is compiled into every instrumented method (and into every method the JIT inlines one into).
+     */
+    @DontInline
+    @Hidden
+    public static void unwind(Node n) {
+        if (!n.fold) n.thread.current = n.parent;
+    }
+
     // ---- allocations in profiled methods ------------------------------------------------------------------
-    @ForceInline
+    // Each probe below is inlined at every allocation site of every instrumented method, by C1 as well as C2, so
+    // only the exact mode's fast path is inline; every other mode, and the exact mode's fold node, take one call to
+    // an out-of-line method. Inlined code is what the JIT compiles again at every site (issue 26: the JIT threads
+    // were half of the exact mode's added CPU) and what C1 keeps in its frames (issue 20: usable stack depth).
+    /**
+     * After {@code new} in a profiled method. Not {@code @ForceInline} and more than 35 bytes: C1 calls it (measured
+     * on the depth fixture, JDK 17: this probe inlined into C1 code cut the usable stack depth in half), C2 inlines
+     * it where hot. An object's record holds only a count (sizes are applied when written), so the first slot of the
+     * node's record table is tried here with one add; anything else goes to {@link Node#record(long, long, long, long)}.
+     */
     @Hidden
     public static void obj(Node n, int key) {
         int m = Mode.current();
-        if (m == Mode.EXACT && !n.fold) n.record(key, 1, 0, 0);
-        else if (m == Mode.LIFETIME) Lifetimes.tick(Keys.objectSize(key));
+        if (m == Mode.EXACT && !n.fold) {
+            long[] tab = n.records;
+            if (tab != null) {
+                int b = Node.slot(tab, key);
+                if (tab[b] == key + 1L) { tab[b + 1]++; return; }
+            }
+            n.record(key, 1L, 0L, 0L);
+        } else {
+            objOther(m, key);
+        }
+    }
+
+    @DontInline
+    @Hidden
+    private static void objOther(int m, int key) {
+        if (m == Mode.LIFETIME) Lifetimes.tick(Keys.objectSize(key));
         else if (m != Mode.PAUSED) charge(null, m, key, 1, 0, 0);
     }
 
-    @ForceInline
+    /** After {@code newarray}/{@code anewarray} in a profiled method: called by C1, inlined by C2 where hot (as {@link #obj}). */
     @Hidden
     public static void arr(int length, Node n, int key, int elementSize) {
         int m = Mode.current();
-        if (m == Mode.EXACT && !n.fold) n.record(key, 1, length, Layout.arrayBytes(length, elementSize));
-        else if (m == Mode.LIFETIME) Lifetimes.tick(Layout.arrayBytes(length, elementSize));
+        if (m == Mode.EXACT && !n.fold) n.record(key, 1L, length, Layout.arrayBytes(length, elementSize));
+        else arrOther(m, length, key, elementSize);
+    }
+
+    @DontInline
+    @Hidden
+    private static void arrOther(int m, int length, int key, int elementSize) {
+        if (m == Mode.LIFETIME) Lifetimes.tick(Layout.arrayBytes(length, elementSize));
         else if (m != Mode.PAUSED) charge(null, m, key, 1, length, Layout.arrayBytes(length, elementSize));
     }
 
@@ -121,6 +168,7 @@ public final class Recorder {
     @Hidden @ForceInline public static void jboxShort(int v, int key) { if (v < -128 || v > 127) jboxed(v, key); }
     @Hidden @ForceInline public static void jboxChar(int v, int key) { if (v > 127) jboxed(v, key); }
 
+    @DontInline
     @Hidden
     private static void boxed(long v, Node n, int key) {
         obj(n, key);
@@ -129,6 +177,7 @@ public final class Recorder {
         ts.boxPending = true;
     }
 
+    @DontInline
     @Hidden
     private static void jboxed(long v, int key) {
         ThreadState ts = ThreadState.current();
@@ -173,30 +222,44 @@ public final class Recorder {
     }
 
     // ---- allocations in code without a node (JDK, excluded packages) -----------------------------------
+    // Inlined at every allocation site of the JDK: the mode's dispatch only.
     @ForceInline
     @Hidden
     public static void jobj(int key) {
         int m = Mode.current();
-        if (m == Mode.PAUSED) return;
-        ThreadState ts = ThreadState.current();
-        if (ts.busy != 0) return;                          // the agent's own work: not the program's time either
-        if (m == Mode.EXACT) { Node c = ts.current; c.recordAt(key, c.callSite, 1, 0, 0); }
-        else if (m == Mode.SITES) site(ts, key, 1, 0, 0);
-        else if (m == Mode.LIFETIME) Lifetimes.tick(Keys.objectSize(key));
-        else other(ts, m, key, 1, 0, 0);
+        if (m == Mode.EXACT) jexact(key, 0, 0);
+        else if (m != Mode.PAUSED) jOther(m, key, 1, 0, 0);
     }
 
     @ForceInline
     @Hidden
     public static void jarr(int length, int key, int elementSize) {
         int m = Mode.current();
-        if (m == Mode.PAUSED) return;
+        if (m == Mode.EXACT) jexact(key, length, Layout.arrayBytes(length, elementSize));
+        else if (m != Mode.PAUSED) jOther(m, key, 1, length, Layout.arrayBytes(length, elementSize));
+    }
+
+    /**
+     * The exact mode's j-probe: charged to the thread's innermost profiled node, kept apart by the call that node's
+     * frame is inside. More than 35 bytes and not forced inline: a call in C1 code, inlined by C2 where hot.
+     */
+    @Hidden
+    static void jexact(int key, long elements, long bytes) {
         ThreadState ts = ThreadState.current();
         if (ts.busy != 0) return;                          // the agent's own work: not the program's time either
-        if (m == Mode.EXACT) { Node c = ts.current; c.recordAt(key, c.callSite, 1, length, Layout.arrayBytes(length, elementSize)); }
-        else if (m == Mode.SITES) site(ts, key, 1, length, Layout.arrayBytes(length, elementSize));
-        else if (m == Mode.LIFETIME) Lifetimes.tick(Layout.arrayBytes(length, elementSize));
-        else other(ts, m, key, 1, length, Layout.arrayBytes(length, elementSize));
+        Node c = ts.current;
+        c.record(key | (long) c.callSite << 32, 1L, elements, bytes);   // as Node.recordAt
+    }
+
+    /** The j-probes in the other modes (sites, sampled, accounts, lifetime). */
+    @DontInline
+    @Hidden
+    private static void jOther(int m, int key, long count, long elements, long bytes) {
+        ThreadState ts = ThreadState.current();
+        if (ts.busy != 0) return;                          // the agent's own work: not the program's time either
+        if (m == Mode.SITES) site(ts, key, count, elements, bytes);
+        else if (m == Mode.LIFETIME) Lifetimes.tick(bytes > 0 ? bytes : count * Keys.objectSize(key));
+        else other(ts, m, key, count, elements, bytes);
     }
 
     /** Before a two-dimensional multianewarray in code without a node (the streaming path has no temporaries). */
@@ -208,6 +271,7 @@ public final class Recorder {
 
     // ---- shared paths ---------------------------------------------------------------------------------------
     /** Charges an allocation where the caller had no usable node: the thread's current node, or the other modes. */
+    @DontInline
     @Hidden
     private static void charge(ThreadState ts, int m, int key, long count, long elements, long bytes) {
         if (ts == null) {
@@ -227,6 +291,7 @@ public final class Recorder {
     }
 
     /** Sites and sampled modes. Objects carry no bytes in records (sizes are applied when written). */
+    @DontInline
     @Hidden
     private static void other(ThreadState ts, int m, int key, long count, long elements, long bytes) {
         if (m == Mode.SITES) {

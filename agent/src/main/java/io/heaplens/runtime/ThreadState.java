@@ -271,24 +271,30 @@ public final class ThreadState {
     public Node[] accountsSnapshot() { return accounts; }
 
     /**
-     * Method entry. The fast path is the call site's inline cache in the caller's node (see
+     * Method entry: the thread's state, then the call site's inline cache in the caller's node (see
      * {@link Node#siteChildren}): the entry validates the cached child by its method id, so a stale site number
      * (the callee was reached through JDK code, reflection or a lambda) only costs a miss, never a wrong node.
+     *
+     * Not {@code @ForceInline}, and more than 35 bytes of bytecode: C1 calls it (C1 inlines only methods of at most
+     * C1MaxInlineSize = 35 bytes unless forced), C2 inlines it where the call is hot (up to FreqInlineSize = 325
+     * bytes). Inlined into C1 code, this fast path made every C1 frame of an instrumented method about 5× larger
+     * (docs/reliability.md §1b) and was compiled again at every method entry; see {@link Recorder} and
+     * RecorderShapeTest, which checks the sizes.
      */
-    @ForceInline
     @Hidden
-    Node enter(int mid) {
-        if (busy != 0) return foldNode;   // the agent's own work on this thread is not part of the tree
-        Node cur = current;
+    static Node enterCurrent(int mid) {
+        ThreadState ts = current();
+        if (ts.busy != 0) return ts.foldNode;   // the agent's own work on this thread is not part of the tree
+        Node cur = ts.current;
         Node[] ic = cur.siteChildren;
         int site = cur.callSite;
         Node c = ic != null ? ic[site & (ic.length - 1)] : cur.lastChild;
         if (c != null && c.method == mid) {
             c.calls++;
-            current = c;
+            ts.current = c;
             return c;
         }
-        return enterMiss(cur, mid, site);
+        return ts.enterMiss(cur, mid, site);
     }
 
     @DontInline

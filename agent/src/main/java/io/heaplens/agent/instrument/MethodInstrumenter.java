@@ -232,7 +232,7 @@ final class MethodInstrumenter implements Opcodes {
         return out;
     }
 
-    /** catch (Throwable t) { Recorder.exit(node); throw t; } around the whole body, after every other handler. */
+    /** catch (Throwable t) { Recorder.unwind(node); throw t; } around the whole body, after every other handler. */
     private void addExitHandler(LabelNode start) {
         LabelNode end = new LabelNode(), handler = new LabelNode();
         mn.instructions.add(end);
@@ -242,7 +242,7 @@ final class MethodInstrumenter implements Opcodes {
             for (int i = 0; i < locals.size() - 1; i++) locals.set(i, TOP);
             mn.instructions.add(new FrameNode(F_NEW, locals.size(), locals.toArray(), 1, new Object[] {"java/lang/Throwable"}));
         }
-        mn.instructions.add(Probes.exit(nodeLocal));
+        mn.instructions.add(Probes.unwind(nodeLocal));
         mn.instructions.add(new InsnNode(ATHROW));
         mn.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
     }

@@ -54,6 +54,14 @@ final class Probes implements Opcodes {
         return l;
     }
 
+    /** In the method-wide exception handler: Recorder.unwind(node), an out-of-line call. */
+    static InsnList unwind(int nodeLocal) {
+        InsnList l = new InsnList();
+        l.add(new VarInsnNode(ALOAD, nodeLocal));
+        l.add(call("unwind", "(" + N + ")V"));
+        return l;
+    }
+
     /** After NEW (the uninitialised reference stays untouched on the stack). nodeLocal < 0: no node (JDK code). */
     static InsnList object(int key, int nodeLocal) {
         InsnList l = new InsnList();

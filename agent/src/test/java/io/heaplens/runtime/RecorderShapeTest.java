@@ -1,0 +1,112 @@
+package io.heaplens.runtime;
+
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.tree.AnnotationNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The shape the JIT sees (issue 26, issue 20 item 1): the probes' fast paths are methods that C1 calls and C2
+ * inlines. HotSpot's C1 inlines a method only up to C1MaxInlineSize = 35 bytes of bytecode unless it is
+ * {@code @ForceInline}; C2 inlines a hot call up to FreqInlineSize = 325 bytes. Inlined into C1 code, the entry probe
+ * made every C1 frame of an instrumented method about 5× larger and was compiled again at every method entry.
+ */
+class RecorderShapeTest {
+    private static final int C1_MAX_INLINE_SIZE = 35, FREQ_INLINE_SIZE = 325;
+    private static final String FORCE = "Ljdk/internal/vm/annotation/ForceInline;";
+    private static final String DONT = "Ljdk/internal/vm/annotation/DontInline;";
+
+    private static ClassNode read(Class<?> c) throws IOException {
+        try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
+            assertNotNull(in, c.getName());
+            ClassNode cn = new ClassNode();
+            new ClassReader(in).accept(cn, 0);
+            return cn;
+        }
+    }
+
+    private static MethodNode method(ClassNode cn, String name, String desc) {
+        for (MethodNode m : cn.methods) if (m.name.equals(name) && m.desc.equals(desc)) return m;
+        throw new AssertionError(cn.name + "." + name + desc + " not found");
+    }
+
+    private static List<String> annotations(MethodNode m) {
+        List<String> out = new ArrayList<>();
+        for (List<AnnotationNode> l : java.util.Arrays.asList(m.visibleAnnotations, m.invisibleAnnotations)) {
+            if (l != null) for (AnnotationNode a : l) out.add(a.desc);
+        }
+        return out;
+    }
+
+    /** code_length of a method's Code attribute (HotSpot's code_size), read from the class file itself. */
+    private static int codeSize(Class<?> c, String name, String desc) throws IOException {
+        byte[] b;
+        try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) { b = in.readAllBytes(); }
+        ClassReader r = new ClassReader(b);
+        char[] buf = new char[r.getMaxStringLength()];
+        int p = r.header + 6;
+        p += 2 + 2 * r.readUnsignedShort(p);                       // interfaces
+        for (int pass = 0; pass < 2; pass++) {                      // fields, then methods
+            int n = r.readUnsignedShort(p);
+            p += 2;
+            for (int i = 0; i < n; i++) {
+                String mName = r.readUTF8(p + 2, buf), mDesc = r.readUTF8(p + 4, buf);
+                int attrs = r.readUnsignedShort(p + 6);
+                p += 8;
+                for (int j = 0; j < attrs; j++) {
+                    String an = r.readUTF8(p, buf);
+                    int len = r.readInt(p + 2);
+                    if (pass == 1 && an.equals("Code") && mName.equals(name) && mDesc.equals(desc)) return r.readInt(p + 10);
+                    p += 6 + len;
+                }
+            }
+        }
+        throw new AssertionError(c.getName() + "." + name + desc + ": no code");
+    }
+
+    private static void calledByC1InlinedByC2(Class<?> c, String name, String desc) throws IOException {
+        MethodNode m = method(read(c), name, desc);
+        assertFalse(annotations(m).contains(FORCE), name + " must not be @ForceInline (C1 would inline it)");
+        assertFalse(annotations(m).contains(DONT), name + " must not be @DontInline (C2 must inline it)");
+        int size = codeSize(c, name, desc);
+        assertTrue(size > C1_MAX_INLINE_SIZE, name + desc + ": " + size + " bytes, C1 would inline it");
+        assertTrue(size <= FREQ_INLINE_SIZE, name + desc + ": " + size + " bytes, C2 would not inline it");
+    }
+
+    @Test
+    void theFastPathsAreCalledByC1AndInlinedByC2() throws IOException {
+        calledByC1InlinedByC2(ThreadState.class, "enterCurrent", "(I)Lio/heaplens/runtime/Node;");
+        calledByC1InlinedByC2(Node.class, "record", "(JJJJ)J");
+        calledByC1InlinedByC2(Recorder.class, "jexact", "(IJJ)V");
+        calledByC1InlinedByC2(Recorder.class, "obj", "(Lio/heaplens/runtime/Node;I)V");
+        calledByC1InlinedByC2(Recorder.class, "arr", "(ILio/heaplens/runtime/Node;II)V");
+    }
+
+    @Test
+    void theInlinedProbesOnlyDispatch() throws IOException {
+        ClassNode r = read(Recorder.class);
+        for (String[] p : new String[][] {
+            {"enter", "(I)Lio/heaplens/runtime/Node;"}, {"exit", "(Lio/heaplens/runtime/Node;)V"},
+            {"jobj", "(I)V"}, {"jarr", "(III)V"}}) {
+            assertTrue(annotations(method(r, p[0], p[1])).contains(FORCE), p[0]);
+            int size = codeSize(Recorder.class, p[0], p[1]);
+            assertTrue(size <= 48, p[0] + p[1] + ": " + size + " bytes inlined at every site (a dispatch on the mode, an array's byte count)");
+        }
+        // what an exception, another mode or a miss needs is never compiled into the program's methods
+        for (String[] p : new String[][] {{"unwind", "(Lio/heaplens/runtime/Node;)V"}, {"objOther", "(II)V"},
+            {"arrOther", "(IIII)V"}, {"jOther", "(IIJJJ)V"}}) {
+            assertTrue(annotations(method(r, p[0], p[1])).contains(DONT), p[0]);
+        }
+    }
+}
