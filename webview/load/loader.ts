@@ -1,0 +1,140 @@
+// The page's side of the load worker: starts it from the bundle's embedded worker source (a Blob URL: the VS Code
+// webview and the standalone report both allow `worker-src blob:`), sends it the profile text, and turns its answers
+// into ProfileData whose trees the worker builds. Without a Worker (or when the page's policy refuses one) the
+// caller parses on its own thread as before.
+import { TreeKind } from '../../extension/model/modes';
+import { ProfileFile } from '../../extension/model/types';
+import { ProfileData, RemoteTrees, TreeOptions, treeKey } from '../data';
+import { timings } from '../timing';
+import { LoadReply, LoadRequest } from './protocol';
+import { unpackTree } from './tree-pack';
+
+/** The worker bundle's source, put into the page bundle by scripts/build.mjs ('' in builds without it). */
+declare const __HEAPLENS_WORKER__: string;
+
+export interface Loaded {
+  data: ProfileData;
+  baseline?: { title: string; profile: ProfileFile };
+  reportTree?: TreeKind;
+}
+
+export interface LoadCallbacks {
+  progress(step: string): void;
+  /** a tree the views asked for has arrived (render again) */
+  arrived(): void;
+  /** a tree could not be built */
+  failed(message: string): void;
+}
+
+export class LoadWorker {
+  private seq = 0;
+  private nextId = 0;
+  private loading?: { seq: number; resolve(l: Loaded): void; reject(e: Error): void; text: string; title: string; opts: TreeOptions };
+  private readonly asked = new Map<number, { data: ProfileData; key: string }>();
+  /** keys asked and not answered yet, per data (one request per tree) */
+  private readonly inFlight = new WeakMap<ProfileData, Set<string>>();
+
+  private constructor(private readonly worker: Worker, private readonly cb: LoadCallbacks) {
+    worker.onmessage = (e: MessageEvent) => this.receive(e.data as LoadReply);
+    worker.onerror = (e: ErrorEvent) => {
+      e.preventDefault();
+      const l = this.loading;
+      this.loading = undefined;
+      l?.reject(new Error(e.message || 'the load worker failed'));
+    };
+  }
+
+  /** A worker, or undefined when this page cannot start one. */
+  static start(cb: LoadCallbacks): LoadWorker | undefined {
+    try {
+      const src = typeof __HEAPLENS_WORKER__ === 'string' ? __HEAPLENS_WORKER__ : '';
+      if (!src || typeof Worker !== 'function' || typeof Blob !== 'function') return undefined;
+      const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
+      return new LoadWorker(new Worker(url, { name: 'heaplens-load' }), cb);
+    } catch {
+      return undefined;            // a Content-Security-Policy without worker-src blob:, or no Blob URLs
+    }
+  }
+
+  get busy(): boolean {
+    return !!this.loading;
+  }
+
+  /** Parses `text` (a profile file or the report's embedded data) in the worker and builds the first tree. */
+  load(text: string, title: string, kind: TreeKind | 'auto', opts: TreeOptions): Promise<Loaded> {
+    const seq = ++this.seq;
+    this.asked.clear();
+    return new Promise((resolve, reject) => {
+      this.loading = { seq, resolve, reject, text, title, opts };
+      const msg: LoadRequest = { type: 'load', seq, text, title, kind, opts: { ...opts, cpu: false } };
+      this.worker.postMessage(msg);
+    });
+  }
+
+  private receive(m: LoadReply): void {
+    if (m.seq !== this.seq) return;                      // a newer profile replaced it
+    if (m.type === 'progress') {
+      this.cb.progress(m.step);
+    } else if (m.type === 'loaded') {
+      const l = this.loading;
+      this.loading = undefined;
+      if (!l) return;
+      Object.assign(timings, m.timings);
+      let full: ProfileFile | undefined;
+      const text = l.text;
+      const remote: RemoteTrees = {
+        kinds: m.kinds,
+        defaultKind: m.defaultKind,
+        request: (d, kind, key, o) => this.request(d, kind, key, o),
+        fullFile: () => {
+          if (!full) {
+            const p = JSON.parse(text) as ProfileFile | { profile: ProfileFile };
+            full = 'format' in p ? p : p.profile;
+          }
+          return full;
+        },
+      };
+      const data = new ProfileData(m.light, l.title, remote, m.kind);
+      const t0 = performance.now();
+      data.accept(m.kind, treeKey(l.opts, false), unpackTree(m.tree));
+      timings.unpack = Math.round((performance.now() - t0) * 10) / 10;
+      l.resolve({ data, baseline: m.baseline, reportTree: m.reportTree });
+    } else if (m.type === 'tree') {
+      const a = this.asked.get(m.id);
+      this.asked.delete(m.id);
+      if (!a) return;
+      this.inFlight.get(a.data)?.delete(a.key);
+      Object.assign(timings, m.timings);
+      a.data.accept(m.kind, a.key, unpackTree(m.tree));
+      this.cb.arrived();
+    } else if (m.type === 'error') {
+      if (m.id === undefined) {
+        const l = this.loading;
+        this.loading = undefined;
+        l?.reject(new Error(m.message));
+      } else {
+        const a = this.asked.get(m.id);
+        this.asked.delete(m.id);
+        if (a) this.inFlight.get(a.data)?.delete(a.key);
+        this.cb.failed(m.message);
+      }
+    }
+  }
+
+  private request(data: ProfileData, kind: TreeKind, key: string, opts: TreeOptions): void {
+    let keys = this.inFlight.get(data);
+    if (!keys) this.inFlight.set(data, (keys = new Set()));
+    if (keys.has(key)) return;
+    keys.add(key);
+    const id = ++this.nextId;
+    this.asked.set(id, { data, key });
+    this.cb.progress('Building the tree…');
+    const msg: LoadRequest = { type: 'tree', seq: this.seq, id, kind, opts };
+    this.worker.postMessage(msg);
+  }
+
+  /** Whether a tree is being built. */
+  get pendingTrees(): number {
+    return this.asked.size;
+  }
+}

@@ -1,0 +1,33 @@
+// Messages between the page and its load worker (webview/load/worker.ts). The page sends the profile as JSON text;
+// the worker parses it, keeps the call trees, and answers with flattened trees as transferable typed arrays
+// (tree-pack.ts), plus the profile without its call trees (the tables every view reads: methods, types, sites, …).
+import { TreeKind } from '../../extension/model/modes';
+import { ProfileFile } from '../../extension/model/types';
+import { TreeOptions } from '../data';
+import { PackedTree } from './tree-pack';
+
+export type LoadRequest =
+  /** `text`: a profile file, or the HTML report's embedded data ({ title, profile, baseline?, tree? }) */
+  | { type: 'load'; seq: number; text: string; title: string; kind: TreeKind | 'auto'; opts: TreeOptions }
+  | { type: 'tree'; seq: number; id: number; kind: TreeKind; opts: TreeOptions };
+
+export type LoadReply =
+  | { type: 'progress'; seq: number; step: string }
+  | {
+    type: 'loaded'; seq: number;
+    /** the profile with every thread's call trees left out (`root: {}`) */
+    light: ProfileFile;
+    kinds: TreeKind[];
+    /** the tree shown when the user did not choose (modes.defaultTree of the whole profile) */
+    defaultKind: TreeKind;
+    /** the kind of `tree` */
+    kind: TreeKind;
+    tree: PackedTree;
+    /** the report's baseline and its first tree (embedded data only) */
+    baseline?: { title: string; profile: ProfileFile };
+    reportTree?: TreeKind;
+    /** the worker's step times (timing.ts) */
+    timings: Record<string, number>;
+  }
+  | { type: 'tree'; seq: number; id: number; kind: TreeKind; tree: PackedTree; timings: Record<string, number> }
+  | { type: 'error'; seq: number; id?: number; message: string };

@@ -1,0 +1,66 @@
+// The load worker (bundled by scripts/build.mjs into the page bundle and started from a Blob URL): parses the profile,
+// merges the threads, inverts and flattens, so that the page's thread stays free to draw and answer the user while a
+// large profile loads. It keeps the parsed profile; the page asks it for each tree it needs (protocol.ts).
+import { ProfileData, TreeOptions } from '../data';
+import { TreeKind } from '../../extension/model/modes';
+import { ProfileFile } from '../../extension/model/types';
+import { timings } from '../timing';
+import { LoadReply, LoadRequest } from './protocol';
+import { packTree, transferables } from './tree-pack';
+
+interface WorkerScope {
+  postMessage(m: LoadReply, transfer?: Transferable[]): void;
+  onmessage: ((e: MessageEvent) => void) | null;
+}
+const scope = self as unknown as WorkerScope;
+let data: ProfileData | undefined;
+
+/** The profile without call trees: what the page keeps (the trees stay here). */
+function light(file: ProfileFile): ProfileFile {
+  return { ...file, threads: file.threads.map((t) => ({ id: t.id, name: t.name, daemon: t.daemon, alive: t.alive, root: {} })) };
+}
+
+function clearTimings(): void {
+  for (const k of Object.keys(timings)) delete timings[k];
+}
+
+/** Flattens one tree and hands it over (its buffers move to the page: the worker forgets it). */
+function packed(kind: TreeKind, opts: TreeOptions) {
+  const d = data!;
+  d.useTree(kind);
+  const tree = packTree(d.tree(opts));
+  d.forget(opts);
+  return tree;
+}
+
+scope.onmessage = (e: MessageEvent) => {
+  const m = e.data as LoadRequest;
+  try {
+    if (m.type === 'load') {
+      clearTimings();
+      const progress = (step: string): void => scope.postMessage({ type: 'progress', seq: m.seq, step });
+      progress(`Reading ${(m.text.length / 1048576).toFixed(1)} MB of profile data…`);
+      const t0 = performance.now();
+      const parsed = JSON.parse(m.text) as ProfileFile | { title: string; profile: ProfileFile; baseline?: { title: string; profile: ProfileFile }; tree?: TreeKind };
+      timings.parseJson = Math.round((performance.now() - t0) * 10) / 10;
+      const embedded = 'format' in parsed ? undefined : parsed;
+      const file = embedded ? embedded.profile : parsed as ProfileFile;
+      data = new ProfileData(file, m.title);
+      const kind = m.kind === 'auto' && embedded?.tree ? embedded.tree : m.kind;
+      data.useTree(kind);
+      progress(`Building the call tree of ${data.threads().length} thread${data.threads().length === 1 ? '' : 's'}…`);
+      const tree = packed(data.kind, m.opts);
+      scope.postMessage({
+        type: 'loaded', seq: m.seq, light: light(file), kinds: data.kinds, defaultKind: data.defaultKind, kind: data.kind, tree,
+        baseline: embedded?.baseline, reportTree: embedded?.tree, timings: { ...timings },
+      }, transferables(tree));
+    } else if (m.type === 'tree') {
+      if (!data) throw new Error('no profile loaded');
+      clearTimings();
+      const tree = packed(m.kind, m.opts);
+      scope.postMessage({ type: 'tree', seq: m.seq, id: m.id, kind: m.kind, tree, timings: { ...timings } }, transferables(tree));
+    }
+  } catch (err) {
+    scope.postMessage({ type: 'error', seq: m.seq, id: m.type === 'tree' ? m.id : undefined, message: (err as Error).message });
+  }
+};
