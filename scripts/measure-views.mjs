@@ -116,7 +116,7 @@ if (asJson) {
   console.log(`  zoom out (${fig.zooms}×)    median ${fig.zoomOutMs.median} ms, max ${fig.zoomOutMs.max} ms`);
   console.log(`  metric switch      ${fig.metricSwitchMs} ms`);
   console.log(`  search             ${fig.searchMs} ms`);
-  console.log(`  first inversion    ${fig.invertFirstMs} ms (builds the bottom-up tree: invert ${fig.invertSteps?.invert} ms, flatten ${fig.invertSteps?.flatten} ms, unpack ${fig.invertSteps?.unpack ?? '-'} ms)`);
+  console.log(`  first inversion    ${fig.invertFirstMs} ms (builds the bottom-up tree: invert ${fig.invertSteps?.invert} ms, flatten ${fig.invertSteps?.flatten} ms, unpack ${fig.invertSteps?.unpack ?? '-'} ms${fig.invertSteps?.builtAhead ? '; built by the worker ahead, while the page drew the first tree' : ''})`);
   console.log(`  call tree table    ${fig.callTreeFirstMs} ms (first showing)`);
   console.log(`  table expand       ${fig.expandMs} ms (a node with ${fig.expandChildren} children)`);
 }

@@ -121,7 +121,7 @@ export class App {
       const s = this.state;
       if (!this.data) this.progress.show('Loading the profile…');
       const json = msg.json;
-      this.loading = worker.load(json, msg.title, s.data, { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted })
+      this.loading = worker.load(json, msg.title, s.data, { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted }, !msg.live)
         .then((l) => {
           this.loading = undefined;
           this.progress.hide();

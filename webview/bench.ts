@@ -84,7 +84,7 @@ export async function runBench(app: App, scriptStart: number): Promise<void> {
   await app.settled();
   flush();
   out.invertFirstMs = Math.round((performance.now() - t) * 10) / 10;
-  out.invertSteps = { invert: timings.invert, flatten: timings.flatten, unpack: timings.unpack };
+  out.invertSteps = { invert: timings.invert, flatten: timings.flatten, unpack: timings.unpack, builtAhead: !!timings.builtAhead };
   // the call tree table: first showing (rows of the root's children), then opening the node with the most children
   t = performance.now();
   app.update({ inverted: false, view: 'calltree', tableExpanded: [] });

@@ -61,12 +61,12 @@ export class LoadWorker {
   }
 
   /** Parses `text` (a profile file or the report's embedded data) in the worker and builds the first tree. */
-  load(text: string, title: string, kind: TreeKind | 'auto', opts: TreeOptions): Promise<Loaded> {
+  load(text: string, title: string, kind: TreeKind | 'auto', opts: TreeOptions, ahead = true): Promise<Loaded> {
     const seq = ++this.seq;
     this.asked.clear();
     return new Promise((resolve, reject) => {
       this.loading = { seq, resolve, reject, text, title, opts };
-      const msg: LoadRequest = { type: 'load', seq, text, title, kind, opts: { ...opts, cpu: false } };
+      const msg: LoadRequest = { type: 'load', seq, text, title, kind, opts: { ...opts, cpu: false }, ahead };
       this.worker.postMessage(msg);
     });
   }

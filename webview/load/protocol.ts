@@ -8,7 +8,8 @@ import { PackedTree } from './tree-pack';
 
 export type LoadRequest =
   /** `text`: a profile file, or the HTML report's embedded data ({ title, profile, baseline?, tree? }) */
-  | { type: 'load'; seq: number; text: string; title: string; kind: TreeKind | 'auto'; opts: TreeOptions }
+  /** `ahead`: build the other orientation's tree too once the first is sent (not for live updates, replaced each second) */
+  | { type: 'load'; seq: number; text: string; title: string; kind: TreeKind | 'auto'; opts: TreeOptions; ahead: boolean }
   | { type: 'tree'; seq: number; id: number; kind: TreeKind; opts: TreeOptions };
 
 export type LoadReply =

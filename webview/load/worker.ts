@@ -1,12 +1,12 @@
 // The load worker (bundled by scripts/build.mjs into the page bundle and started from a Blob URL): parses the profile,
 // merges the threads, inverts and flattens, so that the page's thread stays free to draw and answer the user while a
 // large profile loads. It keeps the parsed profile; the page asks it for each tree it needs (protocol.ts).
-import { ProfileData, TreeOptions } from '../data';
+import { ProfileData, TreeOptions, treeKey } from '../data';
 import { TreeKind } from '../../extension/model/modes';
 import { ProfileFile } from '../../extension/model/types';
 import { timings } from '../timing';
 import { LoadReply, LoadRequest } from './protocol';
-import { packTree, transferables } from './tree-pack';
+import { PackedTree, packTree, transferables } from './tree-pack';
 
 interface WorkerScope {
   postMessage(m: LoadReply, transfer?: Transferable[]): void;
@@ -24,8 +24,22 @@ function clearTimings(): void {
   for (const k of Object.keys(timings)) delete timings[k];
 }
 
+/**
+ * Trees built ahead, while the page is busy drawing the first one: the other orientation (bottom-up when the page shows
+ * the top-down tree, and back) — the toggle users reach for first, and the costliest tree to build.
+ */
+const ahead = new Map<string, { tree: PackedTree; timings: Record<string, number> }>();
+let aheadTimer: ReturnType<typeof setTimeout> | undefined;
+
 /** Flattens one tree and hands it over (its buffers move to the page: the worker forgets it). */
-function packed(kind: TreeKind, opts: TreeOptions) {
+function packed(kind: TreeKind, opts: TreeOptions): PackedTree {
+  const key = `${kind}|${treeKey(opts, false)}`;
+  const done = ahead.get(key);
+  if (done) {
+    ahead.delete(key);
+    Object.assign(timings, done.timings, { builtAhead: 1 });   // the build's own figures, and that it was done ahead
+    return done.tree;
+  }
   const d = data!;
   d.useTree(kind);
   const tree = packTree(d.tree(opts));
@@ -33,11 +47,25 @@ function packed(kind: TreeKind, opts: TreeOptions) {
   return tree;
 }
 
+function buildAhead(kind: TreeKind, opts: TreeOptions): void {
+  if (aheadTimer !== undefined) clearTimeout(aheadTimer);
+  aheadTimer = setTimeout(() => {
+    aheadTimer = undefined;
+    const other = { ...opts, cpu: false, inverted: !opts.inverted };
+    const key = `${kind}|${treeKey(other, false)}`;
+    if (!data || ahead.has(key)) return;
+    clearTimings();
+    const tree = packed(kind, other);
+    ahead.set(key, { tree, timings: { ...timings } });
+  }, 0);
+}
+
 scope.onmessage = (e: MessageEvent) => {
   const m = e.data as LoadRequest;
   try {
     if (m.type === 'load') {
       clearTimings();
+      ahead.clear();
       const progress = (step: string): void => scope.postMessage({ type: 'progress', seq: m.seq, step });
       progress(`Reading ${(m.text.length / 1048576).toFixed(1)} MB of profile data…`);
       const t0 = performance.now();
@@ -54,6 +82,7 @@ scope.onmessage = (e: MessageEvent) => {
         type: 'loaded', seq: m.seq, light: light(file), kinds: data.kinds, defaultKind: data.defaultKind, kind: data.kind, tree,
         baseline: embedded?.baseline, reportTree: embedded?.tree, timings: { ...timings },
       }, transferables(tree));
+      if (m.ahead) buildAhead(data.kind, m.opts);
     } else if (m.type === 'tree') {
       if (!data) throw new Error('no profile loaded');
       clearTimings();
