@@ -13,6 +13,7 @@ import { LOOP_SCENARIOS } from './ui-loop.mjs';
 import { MAVEN_SCENARIOS } from './ui-maven.mjs';
 import { PICTURE_SCENARIOS, PRODUCT_SCENARIOS } from './ui-product.mjs';
 import { VIEW_SCENARIOS } from './ui-views.mjs';
+import { VIEW_LIVE_SCENARIOS } from './ui-views-live.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -376,7 +377,7 @@ export async function runUiScenarios(server, paths, folder, shots, { installed =
     const all = Object.entries({
       ...(installed ? PRODUCT_SCENARIOS : {}), ...SCENARIOS, ...EDITOR_SCENARIOS, ...ACCOUNTS_SCENARIOS, ...LIFETIME_SCENARIOS,
       ...(installed ? PICTURE_SCENARIOS : {}), ...HEAP_SCENARIOS, ...JFR_SCENARIOS, ...LINES_SCENARIOS, ...LOOP_SCENARIOS,
-      ...MAVEN_SCENARIOS, ...VIEW_SCENARIOS,
+      ...MAVEN_SCENARIOS, ...VIEW_SCENARIOS, ...VIEW_LIVE_SCENARIOS,
     }).filter(([n]) => !pick || n.includes(pick));
     const pristine = keepPristine(folder);
     for (const [name, body] of all) {
