@@ -116,8 +116,10 @@ export class App {
     const msg = this.pendingProfile;
     this.pendingProfile = undefined;
     if (!msg) return Promise.resolve();
-    const worker = msg.json !== undefined ? this.worker() : undefined;
-    if (msg.json !== undefined && worker) {
+    // small profiles are parsed here (a worker's start and the copy of the text cost more than they save)
+    const large = msg.json !== undefined && msg.json.length >= App.WORKER_FROM;
+    const worker = msg.json !== undefined && (large || !msg.live) ? this.worker() : undefined;
+    if (msg.json !== undefined && worker && large) {
       const s = this.state;
       if (!this.data) this.progress.show('Loading the profile…');
       const json = msg.json;
@@ -151,9 +153,17 @@ export class App {
       }
     }
     const data = file && this.load(file, msg.title);
-    if (data) this.show(data, msg.live);
+    if (data) {
+      this.show(data, msg.live);
+      // the worker builds the inverted tree meanwhile (the costliest to build; saved profiles only)
+      const s = this.state;
+      if (worker && msg.json !== undefined) worker.prepare(msg.json, data, { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted });
+    }
     return Promise.resolve();
   }
+
+  /** Profile texts from this size on are parsed by the load worker (the 100,000-node bench profile is 8.6 MB, 1M 64 MB). */
+  static readonly WORKER_FROM = 24 * 1024 * 1024;
 
   private show(data: ProfileData, live: boolean): void {
     this.data = data;
@@ -165,7 +175,7 @@ export class App {
   /** The load worker, started on first use (null: this page cannot run one). */
   private worker(): LoadWorker | undefined {
     if (this.loader === undefined) {
-      this.loader = LoadWorker.start({
+      this.loader = timed('startWorker', () => LoadWorker.start({
         progress: (step) => this.progress.show(step),
         arrived: () => {
           if (!this.loader?.pendingTrees) this.progress.hide();
@@ -176,14 +186,14 @@ export class App {
           this.error.textContent = `Cannot build this view: ${message}`;
           this.error.hidden = false;
         },
-      }) ?? null;
+      })) ?? null;
     }
     return this.loader ?? undefined;
   }
 
-  /** Whether profiles are loaded by the worker (false: parsed on the page's thread). */
+  /** Whether the last profile was loaded by the worker (false: parsed on the page's thread). */
   get usesWorker(): boolean {
-    return !!this.loader;
+    return !!this.loader && !!this.data && !this.data.helper;
   }
 
   /** Resolves when the profile is shown and no tree is being built (the measurement page waits for it). */

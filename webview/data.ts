@@ -40,6 +40,12 @@ export interface RemoteTrees {
   fullFile(): ProfileFile;
 }
 
+/** A worker that builds some trees of a profile parsed on the page too (loader.ts, prepare): those it offers. */
+export interface TreeHelper {
+  offers(kind: TreeKind, key: string): boolean;
+  request(data: ProfileData, kind: TreeKind, key: string, o: TreeOptions): void;
+}
+
 export function treeKey(o: TreeOptions, cpu = !!o.cpu): string {
   return `${cpu}|${o.thread}|${o.myCode}|${o.collapseRecursion}|${o.inverted}`;
 }
@@ -54,6 +60,8 @@ export class ProfileData {
   readonly defaultKind: TreeKind;
   private readonly base: Profile;
   private local?: ProfileData;
+  /** builds the trees it offers (the inverted one, ahead) for a profile parsed here */
+  helper?: TreeHelper;
   private readonly trees = new Map<string, FrameTree>();
   private readonly roots = new Map<string, MctNode>();
   private readonly mine = new Map<number, boolean>();
@@ -137,8 +145,8 @@ export class ProfileData {
     const cpu = !!o.cpu && !!this.cpu();
     const key = treeKey(o, cpu);
     let t = this.trees.get(key);
-    if (!t && this.remote && !cpu) {
-      this.remote.request(this, this.kind, key, { ...o, cpu: false });
+    if (!t && ((this.remote && !cpu) || this.helper?.offers(this.kind, key))) {
+      (this.remote ?? this.helper)!.request(this, this.kind, key, { ...o, cpu: false });
       throw new TreePending();
     }
     if (!t) {

@@ -5,6 +5,7 @@ import { Host, vscodeHost } from './host';
 import { EmbeddedData, reportHost } from './report-host';
 import { runBench, watchLongTasks } from './bench';
 import { TreeKind } from '../extension/model/modes';
+import { timed } from './timing';
 import { applyForcedTheme } from './views/theme';
 
 const scriptStart = performance.now();
@@ -22,7 +23,7 @@ function start(): void {
   if (!host) {
     applyForcedTheme();
     const script = document.getElementById('heaplens-data');
-    const text = script?.textContent;
+    const text = timed('readText', () => script?.textContent);
     if (!script || !text) {
       mount.textContent = 'HeapLens: no profile data in this page.';
       return;

@@ -6,7 +6,7 @@ import { frameTree, VIEW_METRICS } from '../../extension/model/frames';
 import { mergeThreads } from '../../extension/model/mct';
 import { ProfileFile } from '../../extension/model/types';
 import { ProfileData, TreeOptions, TreePending } from '../../webview/data';
-import { packTree, transferables, unpackTree } from '../../webview/load/tree-pack';
+import { packRecords, packTree, transferables, unpackTree } from '../../webview/load/tree-pack';
 import { fixtureProfile, mainRoot } from './views-fixture';
 
 /** The fixture with call lines on two records (6 and 7 numbers) and one node without records. */
@@ -22,9 +22,9 @@ test('tree packing: every array and every record survives the trip (lines and ca
   const original = frameTree(mergeThreads(p), p.methods, p.types);
   const copy = frameTree(mergeThreads(p), p.methods, p.types);
   const packed = packTree(copy);
-  assert.equal(packed.recStart.length, original.n + 1);
-  assert.deepEqual([...packed.recStart], [-1, 0, 2, 3, 4, 5, -7, 6], 'node 6 (Util.helper → App.parse) has no records');
-  assert.deepEqual([...packed.recLen], [6, 7, 5, 5, 5, 5], 'record lengths kept');
+  assert.equal(packed.recs!.recStart.length, original.n + 1);
+  assert.deepEqual([...packed.recs!.recStart], [-1, 0, 2, 3, 4, 5, -7, 6], 'node 6 (Util.helper → App.parse) has no records');
+  assert.deepEqual([...packed.recs!.recLen], [6, 7, 5, 5, 5, 5], 'record lengths kept');
   const back = unpackTree(packed);
   assert.equal(back.n, 7);
   assert.equal(back.maxDepth, original.maxDepth);
@@ -43,6 +43,20 @@ test('tree packing: every array and every record survives the trip (lines and ca
   const buffers = transferables(packed);
   assert.equal(new Set(buffers).size, buffers.length);
   assert.equal(buffers.length, 8 + 2 * VIEW_METRICS.length);
+});
+
+test('tree packing without records: the tree reads none until they arrive, then all', () => {
+  const p = fixtureProfile(rootWithLines());
+  const original = frameTree(mergeThreads(p), p.methods, p.types);
+  const copy = frameTree(mergeThreads(p), p.methods, p.types);
+  const packed = packTree(copy, false);
+  assert.equal(packed.recs, undefined);
+  assert.equal(transferables(packed).length, 5 + 2 * VIEW_METRICS.length);
+  const back = unpackTree(packed);
+  assert.equal(back.recs[1], undefined, 'not arrived yet');
+  packed.recs = packRecords(copy);
+  for (let i = 0; i < original.n; i++) assert.deepEqual(back.recs[i], original.recs[i], `records of node ${i}`);
+  assert.deepEqual(back.recs[2], [[2, 2, 4, 400, 1000]]);
 });
 
 test('a worker-held profile: tree() asks once and throws TreePending until the tree arrives; other kinds are dropped', () => {

@@ -7,7 +7,7 @@ import { ProfileFile } from '../../extension/model/types';
 import { ProfileData, RemoteTrees, TreeOptions, treeKey } from '../data';
 import { timings } from '../timing';
 import { LoadReply, LoadRequest } from './protocol';
-import { unpackTree } from './tree-pack';
+import { PackedTree, unpackTree } from './tree-pack';
 
 /** The worker bundle's source, put into the page bundle by scripts/build.mjs ('' in builds without it). */
 declare const __HEAPLENS_WORKER__: string;
@@ -28,6 +28,10 @@ export interface LoadCallbacks {
 
 export class LoadWorker {
   private seq = 0;
+  /** when the load was posted (epoch ms, comparable across threads) */
+  private sentAt = 0;
+  /** the loaded tree, until its records arrive */
+  private firstTree?: PackedTree;
   private nextId = 0;
   private loading?: { seq: number; resolve(l: Loaded): void; reject(e: Error): void; text: string; title: string; opts: TreeOptions };
   private readonly asked = new Map<number, { data: ProfileData; key: string }>();
@@ -66,12 +70,34 @@ export class LoadWorker {
     this.asked.clear();
     return new Promise((resolve, reject) => {
       this.loading = { seq, resolve, reject, text, title, opts };
-      const msg: LoadRequest = { type: 'load', seq, text, title, kind, opts: { ...opts, cpu: false }, ahead };
+      const msg: LoadRequest = { type: 'load', seq, text, title, kind, opts: { ...opts, cpu: false }, ahead, first: true };
+      const t0 = performance.now();
       this.worker.postMessage(msg);
+      timings.postText = Math.round((performance.now() - t0) * 10) / 10;
+      this.sentAt = performance.timeOrigin + t0;
     });
   }
 
+  /**
+   * A profile small enough to parse on the page's thread (the page shows it at once): the worker parses a copy too and
+   * builds the other orientation's tree ahead; `data` asks for it (TreeHelper) instead of building it on the page.
+   */
+  prepare(text: string, data: ProfileData, opts: TreeOptions): void {
+    const seq = ++this.seq;
+    this.asked.clear();
+    const other: TreeOptions = { ...opts, cpu: false, inverted: !opts.inverted };
+    const offered = `${data.kind}|${treeKey(other, false)}`;
+    data.helper = {
+      offers: (kind, key) => seq === this.seq && `${kind}|${key}` === offered,
+      request: (d, kind, key, o) => this.request(d, kind, key, o),
+    };
+    const msg: LoadRequest = { type: 'load', seq, text, title: data.title, kind: data.kind, opts: { ...opts, cpu: false }, ahead: true, first: false };
+    this.worker.postMessage(msg);
+  }
+
   private receive(m: LoadReply): void {
+    // for the UI tests and the curious: the worker runs in this page (its policy allowed it)
+    document.body.dataset.loadWorker = 'running';
     if (m.seq !== this.seq) return;                      // a newer profile replaced it
     if (m.type === 'progress') {
       this.cb.progress(m.step);
@@ -80,6 +106,12 @@ export class LoadWorker {
       this.loading = undefined;
       if (!l) return;
       Object.assign(timings, m.timings);
+      // the trip: posted → the worker had the text; the worker posted the tree → it was here
+      const now = performance.timeOrigin + performance.now();
+      if (m.timings.receivedAt) timings.toWorker = Math.round(m.timings.receivedAt - this.sentAt);
+      if (m.timings.sentAt) timings.toPage = Math.round(now - m.timings.sentAt);
+      delete timings.receivedAt;
+      delete timings.sentAt;
       let full: ProfileFile | undefined;
       const text = l.text;
       const remote: RemoteTrees = {
@@ -96,9 +128,13 @@ export class LoadWorker {
       };
       const data = new ProfileData(m.light, l.title, remote, m.kind);
       const t0 = performance.now();
+      this.firstTree = m.tree;
       data.accept(m.kind, treeKey(l.opts, false), unpackTree(m.tree));
       timings.unpack = Math.round((performance.now() - t0) * 10) / 10;
       l.resolve({ data, baseline: m.baseline, reportTree: m.reportTree });
+    } else if (m.type === 'recs') {
+      if (this.firstTree) this.firstTree.recs = m.recs;     // read by the tree's `recs` from now on
+      this.firstTree = undefined;
     } else if (m.type === 'tree') {
       const a = this.asked.get(m.id);
       this.asked.delete(m.id);

@@ -4,12 +4,13 @@
 import { TreeKind } from '../../extension/model/modes';
 import { ProfileFile } from '../../extension/model/types';
 import { TreeOptions } from '../data';
-import { PackedTree } from './tree-pack';
+import { PackedRecords, PackedTree } from './tree-pack';
 
 export type LoadRequest =
   /** `text`: a profile file, or the HTML report's embedded data ({ title, profile, baseline?, tree? }) */
   /** `ahead`: build the other orientation's tree too once the first is sent (not for live updates, replaced each second) */
-  | { type: 'load'; seq: number; text: string; title: string; kind: TreeKind | 'auto'; opts: TreeOptions; ahead: boolean }
+  /** `first` false: the page parsed the text itself and shows the first tree; the worker only builds ahead */
+  | { type: 'load'; seq: number; text: string; title: string; kind: TreeKind | 'auto'; opts: TreeOptions; ahead: boolean; first: boolean }
   | { type: 'tree'; seq: number; id: number; kind: TreeKind; opts: TreeOptions };
 
 export type LoadReply =
@@ -30,5 +31,7 @@ export type LoadReply =
     /** the worker's step times (timing.ts) */
     timings: Record<string, number>;
   }
+  /** the first tree's allocation records, sent after it (the page paints without them) */
+  | { type: 'recs'; seq: number; recs: PackedRecords }
   | { type: 'tree'; seq: number; id: number; kind: TreeKind; tree: PackedTree; timings: Record<string, number> }
   | { type: 'error'; seq: number; id?: number; message: string };

@@ -17,6 +17,11 @@ export interface PackedTree {
   entryLine?: Int32Array;
   self: MetricArrays;
   total: MetricArrays;
+  /** the records, absent until they arrive (the first tree's come in a message of their own, after the paint) */
+  recs?: PackedRecords;
+}
+
+export interface PackedRecords {
   /** node i's records are records recStart[i] … recStart[i + 1] - 1; a node without an `a` has recStart[i] = -1 - k */
   recStart: Int32Array;
   /** STRIDE numbers per record */
@@ -25,7 +30,15 @@ export interface PackedTree {
   recLen: Uint8Array;
 }
 
-export function packTree(t: FrameTree): PackedTree {
+/** The tree as typed arrays; `withRecords` false leaves the records out (packRecords, sent later). */
+export function packTree(t: FrameTree, withRecords = true): PackedTree {
+  return {
+    n: t.n, maxDepth: t.maxDepth, method: t.method, parent: t.parent, depth: t.depth, end: t.end, entryLine: t.entryLine,
+    self: t.self, total: t.total, ...(withRecords ? { recs: packRecords(t) } : {}),
+  };
+}
+
+export function packRecords(t: FrameTree): PackedRecords {
   let count = 0;
   for (let i = 0; i < t.n; i++) count += t.recs[i]?.length ?? 0;
   const recStart = new Int32Array(t.n + 1);
@@ -44,25 +57,26 @@ export function packTree(t: FrameTree): PackedTree {
     }
   }
   recStart[t.n] = k;
-  return {
-    n: t.n, maxDepth: t.maxDepth, method: t.method, parent: t.parent, depth: t.depth, end: t.end, entryLine: t.entryLine,
-    self: t.self, total: t.total, recStart, recData, recLen,
-  };
+  return { recStart, recData, recLen };
+}
+
+export function recordBuffers(r: PackedRecords): ArrayBuffer[] {
+  return [r.recStart.buffer as ArrayBuffer, r.recData.buffer as ArrayBuffer, r.recLen.buffer as ArrayBuffer];
 }
 
 /** The buffers to transfer with postMessage (the packed tree is unusable on the sending side afterwards). */
 export function transferables(p: PackedTree): ArrayBuffer[] {
-  const out = [p.method, p.parent, p.depth, p.end, p.recStart, p.recData, p.recLen, ...(p.entryLine ? [p.entryLine] : [])]
-    .map((a) => a.buffer as ArrayBuffer);
+  const out = [p.method, p.parent, p.depth, p.end, ...(p.entryLine ? [p.entryLine] : [])].map((a) => a.buffer as ArrayBuffer);
+  if (p.recs) out.push(...recordBuffers(p.recs));
   for (const k of VIEW_METRICS) out.push(p.self[k].buffer as ArrayBuffer, p.total[k].buffer as ArrayBuffer);
   return [...new Set(out)];
 }
 
 /** Node i's records, rebuilt from the flat arrays (undefined when the node had none). */
-function recordsAt(p: PackedTree, i: number): AllocRecord[] | undefined {
+function recordsAt(p: PackedRecords, i: number): AllocRecord[] | undefined {
   const s = p.recStart[i];
   if (s < 0) return undefined;
-  const e = Math.abs(p.recStart[i + 1] < 0 ? -1 - p.recStart[i + 1] : p.recStart[i + 1]);
+  const e = p.recStart[i + 1] < 0 ? -1 - p.recStart[i + 1] : p.recStart[i + 1];
   const out: AllocRecord[] = new Array(e - s);
   for (let k = s; k < e; k++) {
     const o = k * STRIDE;
@@ -87,8 +101,9 @@ export function unpackTree(p: PackedTree): FrameTree {
         if (i >= 0 && i <= 9) {
           const at = Number(prop);
           if (at < p.n) {
+            if (!p.recs) return undefined;          // not arrived yet: nothing kept
             let v = memo[at];
-            if (v === undefined) memo[at] = v = recordsAt(p, at) ?? null;
+            if (v === undefined) memo[at] = v = recordsAt(p.recs, at) ?? null;
             return v ?? undefined;
           }
           return undefined;

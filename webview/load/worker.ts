@@ -6,7 +6,7 @@ import { TreeKind } from '../../extension/model/modes';
 import { ProfileFile } from '../../extension/model/types';
 import { timings } from '../timing';
 import { LoadReply, LoadRequest } from './protocol';
-import { PackedTree, packTree, transferables } from './tree-pack';
+import { PackedTree, packRecords, packTree, recordBuffers, transferables } from './tree-pack';
 
 interface WorkerScope {
   postMessage(m: LoadReply, transfer?: Transferable[]): void;
@@ -29,7 +29,6 @@ function clearTimings(): void {
  * the top-down tree, and back) — the toggle users reach for first, and the costliest tree to build.
  */
 const ahead = new Map<string, { tree: PackedTree; timings: Record<string, number> }>();
-let aheadTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** Flattens one tree and hands it over (its buffers move to the page: the worker forgets it). */
 function packed(kind: TreeKind, opts: TreeOptions): PackedTree {
@@ -48,16 +47,12 @@ function packed(kind: TreeKind, opts: TreeOptions): PackedTree {
 }
 
 function buildAhead(kind: TreeKind, opts: TreeOptions): void {
-  if (aheadTimer !== undefined) clearTimeout(aheadTimer);
-  aheadTimer = setTimeout(() => {
-    aheadTimer = undefined;
-    const other = { ...opts, cpu: false, inverted: !opts.inverted };
-    const key = `${kind}|${treeKey(other, false)}`;
-    if (!data || ahead.has(key)) return;
-    clearTimings();
-    const tree = packed(kind, other);
-    ahead.set(key, { tree, timings: { ...timings } });
-  }, 0);
+  const other = { ...opts, cpu: false, inverted: !opts.inverted };
+  const key = `${kind}|${treeKey(other, false)}`;
+  if (!data || ahead.has(key)) return;
+  clearTimings();
+  const tree = packed(kind, other);
+  ahead.set(key, { tree, timings: { ...timings } });
 }
 
 scope.onmessage = (e: MessageEvent) => {
@@ -65,6 +60,7 @@ scope.onmessage = (e: MessageEvent) => {
   try {
     if (m.type === 'load') {
       clearTimings();
+      timings.receivedAt = performance.timeOrigin + performance.now();
       ahead.clear();
       const progress = (step: string): void => scope.postMessage({ type: 'progress', seq: m.seq, step });
       progress(`Reading ${(m.text.length / 1048576).toFixed(1)} MB of profile data…`);
@@ -76,13 +72,25 @@ scope.onmessage = (e: MessageEvent) => {
       data = new ProfileData(file, m.title);
       const kind = m.kind === 'auto' && embedded?.tree ? embedded.tree : m.kind;
       data.useTree(kind);
+      if (!m.first) {
+        // the page shows the first tree itself (a small profile): build only the other orientation
+        data.useTree(kind);
+        if (m.ahead) buildAhead(data.kind, m.opts);
+        return;
+      }
       progress(`Building the call tree of ${data.threads().length} thread${data.threads().length === 1 ? '' : 's'}…`);
-      const tree = packed(data.kind, m.opts);
+      // the first tree goes without its records (the paint needs none): they follow in a message of their own
+      const first = data.tree(m.opts);
+      const tree = packTree(first, false);
+      data.forget(m.opts);
+      timings.sentAt = performance.timeOrigin + performance.now();
       scope.postMessage({
         type: 'loaded', seq: m.seq, light: light(file), kinds: data.kinds, defaultKind: data.defaultKind, kind: data.kind, tree,
         baseline: embedded?.baseline, reportTree: embedded?.tree, timings: { ...timings },
       }, transferables(tree));
-      if (m.ahead) buildAhead(data.kind, m.opts);
+      const recs = packRecords(first);
+      scope.postMessage({ type: 'recs', seq: m.seq, recs }, recordBuffers(recs));
+      if (m.ahead) setTimeout(() => buildAhead(data!.kind, m.opts), 0);
     } else if (m.type === 'tree') {
       if (!data) throw new Error('no profile loaded');
       clearTimings();

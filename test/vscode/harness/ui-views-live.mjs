@@ -67,6 +67,13 @@ export const VIEW_LIVE_SCENARIOS = {
     await page.locator('.tab', { hasText: /LiveDemo-\d{8}-\d{6}\.heaplens/ }).first().waitFor({ timeout: 20000 });
     const view = visibleView(wb);
     await view.locator('.flame-summary li[data-frame]').first().waitFor({ state: 'attached', timeout: 30000 });
+    // Inverted: the load worker built it (the webview's CSP lets the worker run); the page says so on its body
+    await view.locator('.view-flame label.toggle', { hasText: 'Inverted' }).locator('input').check();
+    await view.locator('body[data-load-worker="running"]').waitFor({ state: 'attached', timeout: 30000 });
+    await view.locator('.flame-summary li[data-frame]').first().waitFor({ state: 'attached', timeout: 30000 });
+    console.log(`  inverted by the load worker, top frame ${await view.locator('.flame-summary li[data-frame]').first().getAttribute('data-frame')}`);
+    await wb.shot('views-inverted-by-worker');
+    await view.locator('.view-flame label.toggle', { hasText: 'Inverted' }).locator('input').uncheck();
     await view.locator('#tab-diff').click();
     await view.locator('.view-diff button', { hasText: /baseline…/ }).click();
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /snapshot 1 of this session/ }).first();
