@@ -3,6 +3,8 @@
 // taken during a run is compared with the final profile as shares of each run's total and per call of a method.
 // Screenshots in build/vscode-screenshots/.
 
+import { liveFlameTreeAction } from './ui-loop.mjs';
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const visibleView = (wb) => wb.page.frameLocator('iframe.webview:visible').last().frameLocator('#active-frame');
 const number = (t) => Number((/\d[\d,]*/.exec(t ?? '') ?? ['NaN'])[0].replace(/,/g, ''));
@@ -10,13 +12,7 @@ const number = (t) => Number((/\d[\d,]*/.exec(t ?? '') ?? ['NaN'])[0].replace(/,
 export const VIEW_LIVE_SCENARIOS = {
   async 'views live: the call tree table and the hot spots follow a running session (LiveDemo 20 s)'(wb) {
     const page = wb.page;
-    await wb.startConfiguration('Profile Memory: LiveDemo 20 s');
-    const item = page.locator('.statusbar-item', { hasText: /HeapLens: .* objects/ }).first();
-    await wb.waitFor('the status bar count', async () => /[1-9][\d.]*[kMG]? objects/.test((await item.textContent({ timeout: 1000 }).catch(() => '')) ?? ''), 60000);
-    await item.click();
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Live Flame Tree' }).first();
-    await row.waitFor({ timeout: 10000 });
-    await row.click();
+    await (await liveFlameTreeAction(wb, 'Profile Memory: LiveDemo 20 s')).click();
     await page.locator('.tab', { hasText: /\(live\)/ }).first().waitFor({ timeout: 15000 });
     const view = visibleView(wb);
     await view.locator('.flame-summary li[data-frame]').first().waitFor({ state: 'attached', timeout: 30000 });
