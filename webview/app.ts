@@ -155,9 +155,15 @@ export class App {
     const data = file && this.load(file, msg.title);
     if (data) {
       this.show(data, msg.live);
-      // the worker builds the inverted tree meanwhile (the costliest to build; saved profiles only)
-      const s = this.state;
-      if (worker && msg.json !== undefined) worker.prepare(msg.json, data, { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted });
+      // the worker builds the inverted tree meanwhile (the costliest to build; saved profiles only), once this paint
+      // is out: copying the text to it is not the first paint's business
+      const json = msg.json;
+      if (worker && json !== undefined) {
+        setTimeout(() => {
+          const s = this.state;
+          if (this.data === data) worker.prepare(json, data, { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted });
+        }, 0);
+      }
     }
     return Promise.resolve();
   }
