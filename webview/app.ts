@@ -118,7 +118,7 @@ export class App {
     if (!msg) return Promise.resolve();
     // small profiles are parsed here (a worker's start and the copy of the text cost more than they save)
     const large = msg.json !== undefined && msg.json.length >= App.WORKER_FROM;
-    const worker = msg.json !== undefined && (large || !msg.live) ? this.worker() : undefined;
+    const worker = large ? this.worker() : undefined;
     if (msg.json !== undefined && worker && large) {
       const s = this.state;
       if (!this.data) this.progress.show('Loading the profile…');
@@ -157,11 +157,13 @@ export class App {
       this.show(data, msg.live);
       // the worker builds the inverted tree meanwhile (the costliest to build; saved profiles only), once this paint
       // is out: copying the text to it is not the first paint's business
+      // (the worker itself starts then too: its start competes with this thread's parse on a busy machine)
       const json = msg.json;
-      if (worker && json !== undefined) {
+      if (json !== undefined && !msg.live) {
         setTimeout(() => {
           const s = this.state;
-          if (this.data === data) worker.prepare(json, data, { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted });
+          const w = this.data === data ? this.worker() : undefined;
+          w?.prepare(json, data, { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted });
         }, 0);
       }
     }
