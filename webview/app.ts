@@ -1,8 +1,8 @@
 // The application: header (title, tabs, exports), the five views, the state and the host's messages.
-import { modeTimeline, TreeKind, treeLabel } from '../extension/model/modes';
-import { Profile, ProfileFile } from '../extension/model/types';
-import { plusMinus, typeIntervals } from '../extension/model/estimates';
-import { bytes, num } from '../extension/model/format';
+import { modeTimeline, TreeKind, treeLabel } from '../core/profile/modes';
+import { Profile, ProfileFile } from '../core/profile/types';
+import { plusMinus, typeIntervals } from '../core/profile/estimates';
+import { bytes, num } from '../core/format';
 import { Theme } from './core/colors';
 import { timed } from './timing';
 import { AppContext, View } from './context';
@@ -10,7 +10,7 @@ import { ProfileData, TreePending } from './data';
 import { LoadWorker } from './load/loader';
 import { LoadProgress } from './load/progress';
 import { Host } from './host';
-import { HostMessage, isHostMessage } from '../extension/model/webview-protocol';
+import { HostMessage, isHostMessage } from '../core/protocol/webview-protocol';
 import { restoreState, UiState, ViewName, VIEWS } from './state';
 import { AccountsView } from './views/accounts';
 import { ArraysView } from './views/arrays';
@@ -26,7 +26,7 @@ import { SitesView } from './views/sites';
 import { currentTheme, onThemeChange } from './views/theme';
 import { ThreadsView } from './views/threads';
 import { HeapView } from './views/heap';
-import type { HeapViewData } from '../extension/heap/rows';
+import type { HeapViewData } from '../core/protocol/heap-rows';
 
 export class App {
   state: UiState;

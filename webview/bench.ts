@@ -1,7 +1,7 @@
 // Measurement mode of the report (`#bench=1`): times the first paint and a series of zooms in the real
 // page and writes the figures into the DOM (<pre id="heaplens-bench">) for scripts/measure-views.mjs.
 // Each timed step ends with getImageData on the canvas, which forces the drawing to be rasterized.
-import { pathOf } from '../extension/model/frames';
+import { pathOf } from '../core/views/frames';
 import { App } from './app';
 import { timings } from './timing';
 

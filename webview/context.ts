@@ -1,9 +1,9 @@
 // What every view gets from the app: the data, the state, and the ways to change them or ask the host.
 import { Theme } from './core/colors';
 import { ProfileData } from './data';
-import { WebviewMessage } from '../extension/model/webview-protocol';
+import { WebviewMessage } from '../core/protocol/webview-protocol';
 import { UiState } from './state';
-import { MethodEntry } from '../extension/model/types';
+import { MethodEntry } from '../core/profile/types';
 
 export interface AppContext {
   data: ProfileData;

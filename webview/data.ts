@@ -2,16 +2,16 @@
 // (CPU or allocations, thread, only-my-code, collapse-recursion, inverted). Built here, or — for a profile the load
 // worker holds (webview/load/) — asked of the worker: then tree() throws TreePending until the tree has arrived, and
 // the app draws again when it does.
-import { Accounts, accountsOf } from '../extension/model/accounts';
-import { CpuProfile, cpuProfile } from '../extension/model/cpu-flame';
-import { FrameTree, frameTree } from '../extension/model/frames';
-import { includePatterns, isMyCode } from '../extension/model/names';
-import { trustedProfile } from '../extension/model/trusted';
-import { collapseRecursion, foldFrames } from '../extension/model/transform';
-import { mergeShared } from '../extension/model/merge-shared';
-import { invertPruned } from '../extension/model/invert-pruned';
-import { defaultTree, TreeKind, treesIn, withTree } from '../extension/model/modes';
-import { MctNode, MethodEntry, Profile, ProfileFile } from '../extension/model/types';
+import { Accounts, accountsOf } from '../core/views/accounts';
+import { CpuProfile, cpuProfile } from '../core/views/cpu-flame';
+import { FrameTree, frameTree } from '../core/views/frames';
+import { includePatterns, isMyCode } from '../core/profile/names';
+import { trustedProfile } from '../core/profile/trusted';
+import { collapseRecursion, foldFrames } from '../core/views/transform';
+import { mergeShared } from '../core/views/merge-shared';
+import { invertPruned } from '../core/views/invert-pruned';
+import { defaultTree, TreeKind, treesIn, withTree } from '../core/profile/modes';
+import { MctNode, MethodEntry, Profile, ProfileFile } from '../core/profile/types';
 import { timed } from './timing';
 
 export interface TreeOptions {

@@ -1,5 +1,5 @@
 // Where the webview runs: inside VS Code (acquireVsCodeApi) or as the CLI's standalone HTML report.
-import { HostMessage, WebviewMessage } from '../extension/model/webview-protocol';
+import { HostMessage, WebviewMessage } from '../core/protocol/webview-protocol';
 
 export interface Host {
   readonly kind: 'vscode' | 'report';

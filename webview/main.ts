@@ -4,7 +4,7 @@ import { App } from './app';
 import { Host, vscodeHost } from './host';
 import { EmbeddedData, reportHost } from './report-host';
 import { runBench, watchLongTasks } from './bench';
-import { TreeKind } from '../extension/model/modes';
+import { TreeKind } from '../core/profile/modes';
 import { timed } from './timing';
 import { applyForcedTheme } from './views/theme';
 

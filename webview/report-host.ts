@@ -1,15 +1,15 @@
 // The host of the standalone HTML report (`heaplens report --format html`): the profile is embedded in
 // the page; exports download a file; "open source" shows where the frame is; a baseline for the Diff
 // view is read from a local file the user picks (no network).
-import { collapsedText } from '../extension/model/collapsed';
-import { cpuExportText } from '../extension/model/cpu-export';
-import { defaultTree, TreeKind, withTree } from '../extension/model/modes';
-import { parseProfile } from '../extension/model/parse';
-import { speedscope } from '../extension/model/speedscope';
-import { pprofBytes } from '../extension/model/pprof';
-import { ProfileFile } from '../extension/model/types';
+import { collapsedText } from '../core/export/collapsed';
+import { cpuExportText } from '../core/export/cpu-export';
+import { defaultTree, TreeKind, withTree } from '../core/profile/modes';
+import { parseProfile } from '../core/profile/parse';
+import { speedscope } from '../core/export/speedscope';
+import { pprofBytes } from '../core/export/pprof';
+import { ProfileFile } from '../core/profile/types';
 import { Host } from './host';
-import { HostMessage, WebviewMessage } from '../extension/model/webview-protocol';
+import { HostMessage, WebviewMessage } from '../core/protocol/webview-protocol';
 import { hashState } from './state';
 
 export interface EmbeddedData {

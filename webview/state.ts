@@ -1,11 +1,11 @@
 // The view state: what the user chose. Kept with getState/setState (VS Code) and across live updates:
 // zoom and selection are method-id paths, which survive a rebuild of the tree.
-import { ViewMetric, VIEW_METRICS } from '../extension/model/frames';
-import { TreeKind, TREE_KINDS } from '../extension/model/modes';
+import { ViewMetric, VIEW_METRICS } from '../core/views/frames';
+import { TreeKind, TREE_KINDS } from '../core/profile/modes';
 
-import { CALL_COLUMNS, CallSort } from '../extension/model/call-table';
-import { DIFF_NORMS, DiffNorm } from '../extension/model/diff-normalise';
-import { LifetimeGrouping, LIFETIME_GROUPINGS, SpaceKind } from '../extension/model/lifetimes';
+import { CALL_COLUMNS, CallSort } from '../core/views/call-table';
+import { DIFF_NORMS, DiffNorm } from '../core/views/diff-normalise';
+import { LifetimeGrouping, LIFETIME_GROUPINGS, SpaceKind } from '../core/views/lifetimes';
 
 export type ViewName = 'flame' | 'calltree' | 'butterfly' | 'hotspots' | 'memory' | 'sites' | 'arrays' | 'threads' | 'diff' | 'accounts' | 'lifetimes' | 'heap';
 export const VIEWS: ReadonlyArray<{ id: ViewName; label: string; key: string }> = [

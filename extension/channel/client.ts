@@ -33,6 +33,9 @@ export class RequestError extends Error {
   }
 }
 
+/** A mode switch retransforms every loaded class the new mode instruments: seconds on a big or busy JVM, not a frame's round trip. */
+export const MODE_SWITCH_TIMEOUT_MS = 120_000;
+
 interface Pending { op: string; resolve(r: Record<string, unknown>): void; reject(e: Error): void; timer: NodeJS.Timeout }
 
 /**

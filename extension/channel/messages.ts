@@ -1,6 +1,6 @@
 // Typed messages of the live channel, protocol version 1 (docs/protocol.md), and their validation.
 // Validation is structural and cheap: enough that the model can trust the fields it reads.
-import { DefineTables, DeltaUpdate, LiveStats, NodeUpdate, ThreadDef } from '../model/live';
+import { DefineTables, DeltaUpdate, LiveStats, NodeUpdate, ThreadDef } from '../../core/profile/live';
 import { Frame, ProtocolError } from './codec';
 
 export const PROTOCOL_VERSION = 1;

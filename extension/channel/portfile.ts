@@ -3,6 +3,16 @@ import * as fs from 'fs';
 
 export interface PortInfo { port: number; pid: number; protocol: number }
 
+/** Whether a process with this id exists (signal 0 checks without sending; EPERM: it exists, owned by another user). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Reads the port file; undefined while it does not exist (or is not complete yet). */
 export function readPortFile(file: string): PortInfo | undefined {
   let text: string;

@@ -1,8 +1,8 @@
 // A connected client feeding a LiveProfile: applies define/delta frames, asks the agent for every id a
 // delta used before its definition, and offers the profiler requests. Shared by the debug adapter and the CLI.
 import { EventEmitter } from 'events';
-import { LiveProfile } from '../model/live';
-import { Meta } from '../model/types';
+import { LiveProfile } from '../../core/profile/live';
+import { Meta } from '../../core/profile/types';
 import { ChannelClient, ConnectOptions } from './client';
 import { AgentEvent, Define, Delta } from './messages';
 

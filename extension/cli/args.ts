@@ -1,4 +1,8 @@
-// A small command-line parser: `--name value`, `--name=value`, boolean flags, repeatable options, `--`.
+// The command line's options: `--name value`, `--name=value`, boolean flags, repeatable options, `--`. Node's own
+// `util.parseArgs` splits the words (its tokens); this file holds only HeapLens' rules and messages on top: a word
+// with one dash (`-x`, `-`) is an operand, not an option, and with `stopAtPositional` everything from the first
+// operand on belongs to the program being run.
+import { parseArgs as nodeParseArgs } from 'node:util';
 
 /** A mistake in how the command was called: reported on one line, exit code 2. */
 export class UsageError extends Error {
@@ -29,34 +33,37 @@ export function parseArgs(
   argv: readonly string[], spec: Record<string, OptionSpec>, opts: { stopAtPositional?: boolean } = {},
 ): Parsed {
   const parsed: Parsed = { options: new Map(), positional: [], rest: [], sawDashDash: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--') {
+  const options = Object.fromEntries(Object.entries(spec).map(([name, s]) => [name, { type: s.value ? 'string' as const : 'boolean' as const }]));
+  // not strict: unknown options, missing values and values given to flags come back as tokens, and get our messages
+  const { tokens } = nodeParseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
+  let lastIndex = -1;
+  for (const t of tokens) {
+    if (t.index === lastIndex) continue; // the further letters of a short group `-ab`: one operand
+    lastIndex = t.index;
+    if (t.kind === 'option-terminator') {
       parsed.sawDashDash = true;
-      parsed.rest = argv.slice(i + 1);
+      parsed.rest = argv.slice(t.index + 1);
       break;
     }
-    if (!arg.startsWith('--') || arg === '-') {
+    if (t.kind === 'positional' || !t.rawName.startsWith('--')) {
       if (opts.stopAtPositional) {
-        parsed.rest = argv.slice(i);
+        parsed.rest = argv.slice(t.index);
         break;
       }
-      parsed.positional.push(arg);
+      parsed.positional.push(argv[t.index]);
       continue;
     }
-    const eq = arg.indexOf('=');
-    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    const { name } = t;
     const s = spec[name];
     if (!s) throw new UsageError(`unknown option --${name}`);
     let value = 'true';
     if (s.value) {
-      if (eq >= 0) value = arg.slice(eq + 1);
-      else if (i + 1 < argv.length) value = argv[++i];
-      else throw new UsageError(`option --${name} needs a value`);
+      if (t.value === undefined) throw new UsageError(`option --${name} needs a value`);
+      value = t.value;
       if (s.choices && !s.choices.includes(value)) {
         throw new UsageError(`option --${name} must be one of ${s.choices.join(', ')} (got "${value}")`);
       }
-    } else if (eq >= 0) {
+    } else if (t.inlineValue) {
       throw new UsageError(`option --${name} takes no value`);
     }
     const have = parsed.options.get(name);

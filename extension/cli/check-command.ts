@@ -1,18 +1,19 @@
 // `heaplens check PROFILE --budget FILE [--junit FILE] [--ignore KINDS] [--format text|json] [--update [--margin M]]`.
 // Exit codes: 0 every budget met, 1 a budget exceeded (or a rule that measures nothing or has no limit),
 // 2 usage or file errors (unreadable profile, invalid budget file).
-import { starterBudgetText } from '../model/budget-starter';
-import { prepareOutput } from '../model/safe-file';
-import { FileProblem, readRegularFile } from '../model/safe-file';
+import { starterBudgetText } from '../../core/budget/budget-starter';
+import { prepareOutput } from '../../core/profile/safe-file';
+import { FileProblem, readRegularFile } from '../../core/profile/safe-file';
 import * as fs from 'fs';
 import * as path from 'path';
-import { BudgetError, BudgetFile, IGNORE_KINDS, IgnoreKind, parseBudget } from '../model/budget';
-import { evaluateBudget, passed, RuleResult } from '../model/budget-measure';
-import { checkJUnit, checkText, ruleMessage } from '../model/budget-report';
-import { Margin, parseMargin, updateBudgetText } from '../model/budget-update';
-import { num } from '../model/format';
-import { table } from '../model/text-table';
-import { Profile } from '../model/types';
+import { BudgetError, BudgetFile, IGNORE_KINDS, IgnoreKind, parseBudget } from '../../core/budget/budget';
+import { evaluateBudget, passed, RuleResult } from '../../core/budget/budget-measure';
+import { checkJUnit, checkText } from './budget-report';
+import { ruleMessage } from '../../core/budget/budget-measure';
+import { Margin, parseMargin, updateBudgetText } from '../../core/budget/budget-update';
+import { num } from '../../core/format';
+import { table } from './text-table';
+import { Profile } from '../../core/profile/types';
 import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
 import { emit, loadForCli, modeWarning } from './diff-command';

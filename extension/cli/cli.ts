@@ -1,7 +1,7 @@
 // Dispatches `heaplens run|report|import|diff|check|help|--version`; every error becomes one line on stderr.
 import { plainText } from './plain-text';
 import { version } from '../../package.json';
-import { ProfileError } from '../model/load';
+import { ProfileError } from '../../core/profile/load';
 import { UsageError } from './args';
 import { CHECK_USAGE, checkCommand } from './check-command';
 import { CliContext } from './context';
@@ -55,6 +55,11 @@ function projectRun(args: readonly string[]): boolean {
   return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--project' || a.startsWith('--project='));
 }
 
+/** The commands that take their words and the context as they are (run and test choose between two first). */
+const COMMANDS: Record<string, (args: string[], ctx: CliContext) => number | Promise<number>> = {
+  report: reportCommand, import: importCommand, diff: diffCommand, check: checkCommand, heapdump: heapdumpCommand, heap: heapCommand,
+};
+
 /** Runs the CLI; resolves to the process exit code. */
 export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
   const [command, ...rest] = argv;
@@ -64,18 +69,6 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
         return projectRun(rest) ? await runProjectCommand(rest, ctx) : await runCommand(rest, ctx);
       case 'test':
         return await testCommand(rest, ctx);
-      case 'report':
-        return reportCommand(rest, ctx);
-      case 'import':
-        return await importCommand(rest, ctx);
-      case 'diff':
-        return diffCommand(rest, ctx);
-      case 'check':
-        return checkCommand(rest, ctx);
-      case 'heapdump':
-        return await heapdumpCommand(rest, ctx);
-      case 'heap':
-        return heapCommand(rest, ctx);
       case 'help':
       case '--help':
       case '-h':
@@ -89,6 +82,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
         ctx.stderr(HELP);
         return 2;
       default:
+        if (Object.hasOwn(COMMANDS, command)) return await COMMANDS[command](rest, ctx);
         throw new UsageError(`unknown command "${command}" (try: heaplens help)`);
     }
   } catch (e) {

@@ -1,12 +1,12 @@
 // `heaplens diff A B [--metric M] [--by method|site|type] [--format text|json] [--top N] [--out FILE]`.
-import { prepareOutput } from '../model/safe-file';
+import { prepareOutput } from '../../core/profile/safe-file';
 import * as fs from 'fs';
 import * as path from 'path';
-import { METRICS, Metric } from '../model/aggregate';
-import { DIFF_BY, DiffBy, diffTable } from '../model/diff-table';
-import { diffJson, diffText } from '../model/diff-report';
-import { loadProfile, ProfileError } from '../model/load';
-import { Profile } from '../model/types';
+import { METRICS, Metric } from '../../core/views/aggregate';
+import { DIFF_BY, DiffBy, diffTable } from './diff-table';
+import { diffJson, diffText } from './diff-report';
+import { loadProfile, ProfileError } from '../../core/profile/load';
+import { Profile } from '../../core/profile/types';
 import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
 

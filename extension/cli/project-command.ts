@@ -12,7 +12,7 @@ import { requireJdk } from './java-check';
 import { defaultOutName, findAgentJar, findJava } from './locate';
 import { plainText } from './plain-text';
 import { agentArgument, RUN_SPEC, runCommand, splitPatterns } from './run-command';
-import { prepareOutput } from '../model/safe-file';
+import { prepareOutput } from '../../core/profile/safe-file';
 
 export const RUN_PROJECT_USAGE = 'heaplens run --project DIR [--module NAME] [--no-compile] [run options] [MAIN_CLASS] [-- ARGS]';
 export const TEST_USAGE = `heaplens test --project DIR [--module NAME] [--no-compile] [--out FILE] [--include PKG,..] [--exclude PKG,..]

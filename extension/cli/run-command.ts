@@ -3,7 +3,7 @@ import { plainText } from './plain-text';
 import { classifyStderr } from '../launch/java-errors';
 import { jvmOptionsOf, STACK_SCALE, stackJvmArgs } from '../launch/stack-size';
 import { requireJdk } from './java-check';
-import { prepareOutput } from '../model/safe-file';
+import { prepareOutput } from '../../core/profile/safe-file';
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';

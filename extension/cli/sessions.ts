@@ -4,7 +4,7 @@ import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { readPortFile } from '../channel/portfile';
+import { pidAlive as alive, readPortFile } from '../channel/portfile';
 
 export interface CliSession {
   dir: string;
@@ -69,15 +69,6 @@ export interface RunningSession {
   token: string;
   /** the command line the session runs (for messages) */
   what: string;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The parent pid of a process (Linux /proc), or undefined where that cannot be read. */

@@ -1,8 +1,8 @@
 // Allocation budget files in the editor (issue "Allocation budgets in CI"): a CodeLens beside every rule with
 // its measured value in the active profile, and a Problems-panel diagnostic for every rule the profile
-// exceeds or cannot measure. The evaluation is `heaplens check`'s own (model/budget-annotate.ts).
+// exceeds or cannot measure. The evaluation is `heaplens check`'s own (core/budget/budget-annotate.ts).
 import * as vscode from 'vscode';
-import { annotateBudget, BudgetAnnotations } from '../model/budget-annotate';
+import { annotateBudget, BudgetAnnotations } from '../../core/budget/budget-annotate';
 import { ProfileSources } from './sources';
 
 /** The file names `heaplens check` budget files use (also contributed to jsonValidation). */

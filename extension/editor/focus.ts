@@ -2,7 +2,7 @@
 // hover links) and the views. The command `heaplens.focusMethod` takes a FocusRequest; the views register
 // the handler that shows the profile's flame tree focused on the method, all its contexts merged (and, with
 // `path`, one calling context selected). Until a handler is registered the command opens the HeapLens
-// panel on a profile focused on the method (model/focus-tree.ts), so a click is never a silent no-op.
+// panel on a profile focused on the method (core/views/focus-tree.ts), so a click is never a silent no-op.
 import * as vscode from 'vscode';
 import { FocusRequest } from './refs';
 

@@ -2,9 +2,9 @@
 // rank, a background from a contributed theme colour, an after-line text, and a hover with the breakdown
 // by type and the top calling contexts (links to the flame tree).
 import * as vscode from 'vscode';
-import { Totals, totals } from '../model/aggregate';
-import { hotLines, LineMetric, LineScope, LineTotals } from '../model/by-line';
-import { Profile } from '../model/types';
+import { Totals, totals } from '../../core/views/aggregate';
+import { hotLines, LineMetric, LineScope, LineTotals } from '../../core/views/by-line';
+import { Profile } from '../../core/profile/types';
 import { hotLineHover } from './hover-text';
 import { heatLevel, hotLineText } from './lens-text';
 import { FOCUS_COMMAND } from './refs';

@@ -1,10 +1,10 @@
 // The hover of a hot allocation line, as Markdown: the breakdown by allocated type and the top calling
 // contexts, with links that show the flame tree at that site. No `vscode` import (unit-tested).
-import { accountIndexOf, accountsOf, UNACCOUNTED } from '../model/accounts';
-import { Totals } from '../model/aggregate';
-import { LineTotals } from '../model/by-line';
-import { shortFrame } from '../model/names';
-import { MethodEntry, Profile } from '../model/types';
+import { accountIndexOf, accountsOf, UNACCOUNTED } from '../../core/views/accounts';
+import { Totals } from '../../core/views/aggregate';
+import { LineTotals } from '../../core/views/by-line';
+import { shortFrame } from '../../core/profile/names';
+import { MethodEntry, Profile } from '../../core/profile/types';
 import { bytes, num, pct, shortType } from './lens-text';
 import { FOCUS_COMMAND, FocusRequest, frameOf, SourceRef } from './refs';
 

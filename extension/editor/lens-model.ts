@@ -1,9 +1,9 @@
 // What the CodeLens of one Java file shows: the profile's methods grouped by where they are declared in
 // the file's outline (a lambda with its enclosing method, initializers and synthetic methods with their
 // type), with self and inclusive totals per group. No `vscode` import.
-import { Totals } from '../model/aggregate';
-import { MethodTotals, shareOf, totalsByGroup } from '../model/by-method';
-import { MethodEntry, Profile } from '../model/types';
+import { Totals } from '../../core/views/aggregate';
+import { MethodTotals, shareOf, totalsByGroup } from '../../core/views/by-method';
+import { MethodEntry, Profile } from '../../core/profile/types';
 import { OutlineMatcher } from './match';
 import { JavaOutline, OutlineMethod, OutlineType, Span } from './outline';
 

@@ -1,12 +1,12 @@
 // The words and numbers the editor shows: CodeLens titles and tooltips, hot-line texts and hovers.
 // No `vscode` import (unit-tested).
-import { Totals, TypeTotals } from '../model/aggregate';
-import { LineTotals } from '../model/by-line';
-import { shortClass } from '../model/names';
-import { MethodEntry } from '../model/types';
+import { Totals, TypeTotals } from '../../core/views/aggregate';
+import { LineTotals } from '../../core/views/by-line';
+import { shortClass } from '../../core/profile/names';
+import { MethodEntry } from '../../core/profile/types';
 import { sourceMethodName } from './match';
 import { MethodLens } from './lens-model';
-import { bytes as fmtBytes, num, percent } from '../model/format';
+import { bytes as fmtBytes, num, percent } from '../../core/format';
 
 export { num };
 /** Bytes as the editor shows them: 1.5 KiB, 12 MiB. */

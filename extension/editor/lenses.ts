@@ -3,13 +3,13 @@
 // callees included. A click shows the method in the flame tree (heaplens.focusMethod).
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { sourcePathOf } from '../model/by-line';
-import { Profile } from '../model/types';
+import { sourcePathOf } from '../../core/views/by-line';
+import { Profile } from '../../core/profile/types';
 import { FOCUS_COMMAND, FocusRequest, frameOf } from './refs';
 import { COMMANDS } from '../commands';
 import { FileLenses, fileLenses, MethodLens } from './lens-model';
 import { hasCallees, inclusiveTitle, lensTitle, lensTooltip } from './lens-text';
-import { treeLabel } from '../model/modes';
+import { treeLabel } from '../../core/profile/modes';
 import { Outlines } from './outlines';
 import { packageOfSource } from './outline';
 import { ProfileSource, ProfileSources } from './sources';

@@ -1,10 +1,10 @@
 // Lifetime hints in the editor (Pan 2001 (HUP) §3.1.1): an Information diagnostic at each allocation line whose objects
 // carry at least HINT_SHARE of the profile's lag, drag or void space, saying what was measured and which of HUP's
-// transformations it suggests to check. The text comes from model/lifetimes.ts (lifetimeHints).
+// transformations it suggests to check. The text comes from core/views/lifetimes.ts (lifetimeHints).
 import * as vscode from 'vscode';
-import { sourcePathOf } from '../model/by-line';
-import { LifetimeHint, lifetimeHints, lifetimesOf } from '../model/lifetimes';
-import { Profile } from '../model/types';
+import { sourcePathOf } from '../../core/views/by-line';
+import { LifetimeHint, lifetimeHints, lifetimesOf } from '../../core/views/lifetimes';
+import { Profile } from '../../core/profile/types';
 import { documentSourceKey, isJavaDocument } from './lenses';
 import { ProfileSources } from './sources';
 

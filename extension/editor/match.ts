@@ -3,8 +3,8 @@
 // (desc → simple names), with the method's first line (LineNumberTable) to settle what names cannot:
 // lambdas (`lambda$main$0` → main), synthetic parameters, type variables. What matches no declared
 // method (field initializers, implicit constructors, synthetic methods) goes to its type. No `vscode` import.
-import { packageOf } from '../model/names';
-import { MethodEntry } from '../model/types';
+import { packageOf } from '../../core/profile/names';
+import { MethodEntry } from '../../core/profile/types';
 import { contains, JavaOutline, OutlineMethod, OutlineType, typesByBinaryName } from './outline';
 
 const PRIMITIVES: Record<string, string> = {

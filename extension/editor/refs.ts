@@ -1,6 +1,6 @@
 // Plain data that crosses module and process boundaries: which profile (a saved file or a live session),
 // which frame, and the heaplens.focusMethod request. No `vscode` import.
-import { MethodEntry } from '../model/types';
+import { MethodEntry } from '../../core/profile/types';
 import { COMMANDS } from '../commands';
 
 export type SourceRef = { kind: 'file'; file: string } | { kind: 'live'; sessionId: string };

@@ -7,7 +7,7 @@ import { registerLifetimeHints } from './lifetime-hints';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { LaunchApi } from '../launch/register';
-import { focusOnMethods } from '../model/focus-tree';
+import { focusOnMethods } from '../../core/views/focus-tree';
 import { PanelsApi } from '../panels/register';
 import { focusMethod, registerFocusHandler, FocusHandler } from './focus';
 import { HotLines, HotLineSettings, ShownHotLine } from './hot-lines';
@@ -91,7 +91,7 @@ export function registerEditor(ctx: vscode.ExtensionContext, output: vscode.Outp
   };
 
   // Without a handler from the views: the HeapLens panel with a profile focused on the method(s), all their
-  // contexts merged (extension/model/focus-tree.ts).
+  // contexts merged (core/views/focus-tree.ts).
   const fallbackFocus = async (req: FocusRequest): Promise<boolean> => {
     focusRequests.push(req);
     const src = sources.all().find((s) => (req.source.kind === 'file' && s.ref.kind === 'file' && s.ref.file === req.source.file)

@@ -7,9 +7,9 @@ import * as vscode from 'vscode';
 import { LiveSession } from '../channel/session';
 import { EVENTS } from '../launch/adapter';
 import { LaunchApi } from '../launch/register';
-import { loadProfile } from '../model/load';
-import { defaultTree, withTree } from '../model/modes';
-import { Profile } from '../model/types';
+import { loadProfile } from '../../core/profile/load';
+import { defaultTree, withTree } from '../../core/profile/modes';
+import { Profile } from '../../core/profile/types';
 import { SourceRef } from './refs';
 
 export { SourceRef } from './refs';

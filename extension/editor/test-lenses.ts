@@ -8,7 +8,7 @@ import { agentArgument } from '../cli/run-command';
 import { findAgentJar } from '../cli/locate';
 import { JdkChecks } from '../launch/jdk';
 import { showJdkProblem } from '../launch/jdk-ui';
-import { loadProfile } from '../model/load';
+import { loadProfile } from '../../core/profile/load';
 import { ProjectError } from '../project/errors';
 import { findTests, TestClass, testSelector } from '../project/junit';
 import { findProject } from '../project/project';

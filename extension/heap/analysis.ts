@@ -6,9 +6,9 @@ import { indexDump } from './index-pass';
 import { buildGraph, HeapGraph } from './graph-pass';
 import { DominatorResult, dominatorChildren, dominators, retainedSizes } from './dominators';
 import { edgeLabel, rootLabel, threadName } from './labels';
-import { DominatorRow, HistogramRow } from './rows';
+import { DominatorRow, HistogramRow } from '../../core/protocol/heap-rows';
 
-export type { DominatorRow, HistogramRow } from './rows';
+export type { DominatorRow, HistogramRow } from '../../core/protocol/heap-rows';
 
 export interface RetentionPath {
   object: number;

@@ -1,9 +1,9 @@
 // What the Heap view shows (sent to the webview as JSON): a bounded histogram, the top dominators, and the
 // paths from GC roots for one class.
 import { HeapAnalysis } from './analysis';
-import { HeapViewData } from './rows';
+import { HeapViewData } from '../../core/protocol/heap-rows';
 
-export type { HeapPaths, HeapViewData } from './rows';
+export type { HeapPaths, HeapViewData } from '../../core/protocol/heap-rows';
 
 export function heapViewData(h: HeapAnalysis, file: string, title: string, className?: string, maxPaths = 20): HeapViewData {
   const histogram = h.histogram();

@@ -5,7 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
 import type { HeapProgress, PathResult } from './analysis';
-import type { HistogramRow, HeapViewData } from './rows';
+import type { HistogramRow, HeapViewData } from '../../core/protocol/heap-rows';
 import type { HeapReply, HeapRequest, HeapResults, OpenedDump } from './worker-protocol';
 
 /**

@@ -2,7 +2,7 @@
 // opened dump; requests are answered in order (the worker is busy while it computes); progress messages come
 // in between.
 import type { HeapProgress, PathResult } from './analysis';
-import type { HistogramRow, HeapViewData } from './rows';
+import type { HistogramRow, HeapViewData } from '../../core/protocol/heap-rows';
 
 export type HeapRequest =
   | { id: number; kind: 'open'; file: string; memoryLimitBytes?: number }

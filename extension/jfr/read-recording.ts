@@ -4,7 +4,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ProfileFile } from '../model/types';
+import { ProfileFile } from '../../core/profile/types';
 import { parseJfrEvents } from './events';
 import { jfrToProfile } from './to-profile';
 

@@ -7,8 +7,8 @@
 //   allocations in JDK code are charged to the innermost application frame, as the agent does.
 // - old-object samples → the `siteTraces` tree: counts are samples of objects still alive when the recording ended.
 // - execution samples → `threadsProfile`: one CPU tree per thread, every frame kept.
-import { CpuNodeFile, ThreadCpu, ThreadsProfile } from '../model/threads-profile';
-import { AllocRecord, ElementCode, MctNode, MethodEntry, ProfileFile, SiteEntry, ThreadEntry, TypeEntry } from '../model/types';
+import { CpuNodeFile, ThreadCpu, ThreadsProfile } from '../../core/profile/threads-profile';
+import { AllocRecord, ElementCode, MctNode, MethodEntry, ProfileFile, SiteEntry, ThreadEntry, TypeEntry } from '../../core/profile/types';
 import { JfrEvents } from './events';
 
 export const JFR_ESTIMATOR = 'bytes = the samples\' weight (bytes the thread allocated since its previous sample); '

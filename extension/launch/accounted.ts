@@ -1,8 +1,8 @@
 // The status bar's figures in the accounts mode: that mode records no call tree, so the live channel's
 // counts stay 0; the accounts' own counts are in the snapshots the agent writes into the profile file.
 // Read at most every few seconds, only in that mode. No `vscode` import.
-import { accountsOf, accountTotals, UNACCOUNTED } from '../model/accounts';
-import { loadProfile } from '../model/load';
+import { accountsOf, accountTotals, UNACCOUNTED } from '../../core/views/accounts';
+import { loadProfile } from '../../core/profile/load';
 
 export interface AccountedFigures {
   /** allocations charged to the named accounts (the unaccounted rest left out) */

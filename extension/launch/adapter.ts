@@ -6,6 +6,7 @@ import { DebugProtocol } from '@vscode/debugprotocol';
 import * as fs from 'fs';
 import * as os from 'os';
 import { LiveSession } from '../channel/session';
+import { MODE_SWITCH_TIMEOUT_MS } from '../channel/client';
 import { HeapLensConfig, LaunchError } from './config';
 import { startFailure } from './java-errors';
 import { AccountedFigures, accountedFigures } from './accounted';
@@ -280,7 +281,7 @@ export class HeapLensDebugSession extends DebugSession {
         const mode = (args as { mode?: unknown } | undefined)?.mode;
         if (op === 'mode' && !(MODES as readonly unknown[]).includes(mode)) throw new LaunchError(`unknown mode "${String(mode)}" (${MODES.join(', ')})`);
         // a switch that changes the instrumentation retransforms every loaded class: allow it time
-        response.body = op === 'mode' ? await this.live.client.request(op, { mode }, 120_000) : await this.live.client.request(op, gc ? { gc: true } : {});
+        response.body = op === 'mode' ? await this.live.client.request(op, { mode }, MODE_SWITCH_TIMEOUT_MS) : await this.live.client.request(op, gc ? { gc: true } : {});
         if (op === 'mode') {
           this.mode = mode === 'paused' ? this.mode : String(mode);
           this.live.profile.stats = { ...this.live.profile.stats, paused: mode === 'paused' };

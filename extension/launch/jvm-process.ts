@@ -2,6 +2,7 @@
 // process started elsewhere (integrated terminal, attach) known only by its pid. No `vscode` import.
 import { ChildProcess, spawn } from 'child_process';
 import { EventEmitter } from 'events';
+import { pidAlive } from '../channel/portfile';
 
 export interface ExitInfo { code: number | null; signal: string | null }
 
@@ -93,12 +94,7 @@ export class PidJvm extends Jvm {
   }
 
   static isAlive(pid: number): boolean {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (e) {
-      return (e as NodeJS.ErrnoException).code === 'EPERM';
-    }
+    return pidAlive(pid);
   }
 
   private stopPolling(): void {

@@ -114,6 +114,15 @@ export function profilePath(cfg: HeapLensConfig, internal: InternalConfig, base:
   return path.join(internal.profileDir, name);
 }
 
+/** The agent jar the extension ships (launch and attach), or a LaunchError that says to reinstall. */
+export function agentJarOf(env: NodeJS.ProcessEnv, distDir: string): string {
+  try {
+    return findAgentJar(env, distDir);
+  } catch (e) {
+    throw new LaunchError(`The HeapLens agent jar is missing (${(e as Error).message}). Reinstall the extension.`);
+  }
+}
+
 export interface PlanOverrides { now?: Date; token?: string; tmpDir?: string }
 
 export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: PlanOverrides = {}): LaunchPlan {
@@ -123,12 +132,7 @@ export function planLaunch(cfg: HeapLensConfig, baseEnv: NodeJS.ProcessEnv, o: P
   if (!isDir(cwd)) throw new LaunchError(`"cwd" ${cwd} is not an existing folder.`);
   const env = resolveEnv(cfg, baseEnv, cwd);
   const java = resolveJava(cfg, env);
-  let agentJar: string;
-  try {
-    agentJar = findAgentJar(env, internal.distDir);
-  } catch (e) {
-    throw new LaunchError(`The HeapLens agent jar is missing (${(e as Error).message}). Reinstall the extension.`);
-  }
+  const agentJar = agentJarOf(env, internal.distDir);
   const main = cfg.mainClass?.trim();
   const jar = cfg.jar ?? (main && /\.jar$/i.test(main) ? main : undefined);
   const source = !jar && main && /\.java$/i.test(main) ? path.resolve(cwd, main) : undefined;

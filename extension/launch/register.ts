@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { LiveSession } from '../channel/session';
 import { EVENTS, HeapLensDebugSession, StatsBody } from './adapter';
 import { registerCommands, targetSession } from './commands';
-import { Deadlock, deadlockSummary, deadlockText } from '../model/threads-profile';
+import { Deadlock, deadlockSummary, deadlockText } from '../../core/profile/threads-profile';
 import { JdkChecks } from './jdk';
 import { registerJdkCommands } from './jdk-ui';
 import { HeapLensConfigurationProvider } from './provider';

@@ -4,7 +4,7 @@
 // last, for the Diff tab's baseline picker. No `vscode` import.
 import * as fs from 'fs';
 import * as path from 'path';
-import { loadProfile } from '../model/load';
+import { loadProfile } from '../../core/profile/load';
 
 export interface Snapshot { file: string; session: string; n: number; time: number }
 

@@ -7,14 +7,13 @@ import { randomBytes } from 'crypto';
 import { readPortFile, waitForPortFile } from '../channel/portfile';
 import { LiveSession } from '../channel/session';
 import { agentArgument } from '../cli/run-command';
-import { findAgentJar } from '../cli/locate';
 import { findJcmd, loadAgent, writeTokenFile } from './attach';
 import { HeapLensConfig, LaunchError, patterns } from './config';
 import { startFailure } from './java-errors';
-import { FileProblem, makeDirs } from '../model/safe-file';
+import { FileProblem, makeDirs } from '../../core/profile/safe-file';
 import { ChildJvm, Jvm, PidJvm } from './jvm-process';
 import { compileSingleFile } from './single-file';
-import { internalOf, LaunchPlan, planLaunch, profilePath, resolveJava, samplerOption } from './plan';
+import { agentJarOf, internalOf, LaunchPlan, planLaunch, profilePath, resolveJava, samplerOption } from './plan';
 
 export interface StartResult { plan: LaunchPlan; live?: LiveSession; warning?: string }
 
@@ -113,12 +112,7 @@ export async function startAttach(host: StartHost, cfg: HeapLensConfig, opts: St
   if (!PidJvm.isAlive(pid)) throw new LaunchError(`There is no process ${pid} (it may have ended).`);
   const java = cfg.javaHome || cfg.javaExec ? resolveJava(cfg, env) : undefined;
   const jcmd = findJcmd(java, env);
-  let jar: string;
-  try {
-    jar = findAgentJar(env, internal.distDir);
-  } catch (e) {
-    throw new LaunchError(`The HeapLens agent jar is missing (${(e as Error).message}). Reinstall the extension.`);
-  }
+  const jar = agentJarOf(env, internal.distDir);
   if (cfg.mode === 'lifetime') {
     throw new LaunchError('The lifetime mode cannot attach to a running JVM: its classes are already loaded, and the mode adds a field to each class as it loads. Launch the program with "mode": "lifetime" instead.');
   }

@@ -1,20 +1,20 @@
 // Binds one webview (a panel or a custom editor) to the HeapLens view app: its HTML, the profile it
 // shows, and the webview's requests, which the extension decides on (open source, export, snapshot,
 // choose a baseline).
-import { defaultTree, TreeKind, withTree } from '../model/modes';
+import { defaultTree, TreeKind, withTree } from '../../core/profile/modes';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { collapsedText } from '../model/collapsed';
-import { cpuExportText } from '../model/cpu-export';
-import { loadProfile } from '../model/load';
-import { trustedProfile } from '../model/trusted';
-import { speedscope } from '../model/speedscope';
-import { pprofGzip } from '../model/pprof-file';
-import { Profile, ProfileFile } from '../model/types';
-import { HostMessage, isWebviewMessage, WebviewMessage } from '../model/webview-protocol';
+import { collapsedText } from '../../core/export/collapsed';
+import { cpuExportText } from '../../core/export/cpu-export';
+import { loadProfile } from '../../core/profile/load';
+import { trustedProfile } from '../../core/profile/trusted';
+import { speedscope } from '../../core/export/speedscope';
+import { pprofGzip } from '../../core/export/pprof-file';
+import { Profile, ProfileFile } from '../../core/profile/types';
+import { HostMessage, isWebviewMessage, WebviewMessage } from '../../core/protocol/webview-protocol';
 import { panelHtml } from './html';
-import { deepJson } from '../model/deep-json';
+import { deepJson } from '../../core/protocol/deep-json';
 import { HeapViewData } from '../heap/view-data';
 import { openSource } from './source';
 import { COMMANDS } from '../commands';
@@ -169,7 +169,7 @@ export class WebviewController implements vscode.Disposable {
     void vscode.window.showInformationMessage(`HeapLens: exported to ${vscode.workspace.asRelativePath(target)}`);
   }
 
-  /** Both allocations and bytes in one gzipped pprof file (model/pprof.ts). */
+  /** Both allocations and bytes in one gzipped pprof file (core/export/pprof.ts). */
   private async exportPprof(tree?: TreeKind): Promise<void> {
     if (!this.profile) return;
     const stem = this.options.title.replace(/\.heaplens$/, '').replace(/[^\w.-]+/g, '_') || 'profile';

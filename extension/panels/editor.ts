@@ -2,8 +2,8 @@
 // agent is still writing (it rewrites the file about once a second) is followed as it changes.
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { parseProfile } from '../model/parse';
-import { profileText } from '../model/load';
+import { parseProfile } from '../../core/profile/parse';
+import { profileText } from '../../core/profile/load';
 import { WebviewController } from './controller';
 
 export const EDITOR_VIEW_TYPE = 'heaplens.profileEditor';

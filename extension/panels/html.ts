@@ -2,7 +2,7 @@
 // and the CLI's self-contained report (bundle, styles, icon font and profile data inlined; no network).
 // No `vscode` import: the CLI uses it too.
 import { randomBytes } from 'crypto';
-import { deepJson } from '../model/deep-json';
+import { deepJson } from '../../core/protocol/deep-json';
 
 export function nonce(): string {
   return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
@@ -22,6 +22,22 @@ function scriptText(js: string): string {
   return js.replace(/<\/(script)/gi, '<\\/$1');
 }
 
+/** The page both hosts share: the CSP, then `head` and `body` (each ending in a newline) around the app's element. */
+function page(csp: string, head: string, body: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+${head}</head>
+<body>
+<div id="app"></div>
+${body}</body>
+</html>
+`;
+}
+
 export interface PanelAssets {
   /** webview URIs (asWebviewUri) as strings */
   script: string;
@@ -38,22 +54,11 @@ export function panelHtml(a: PanelAssets): string {
     "default-src 'none'", `img-src ${a.cspSource} data:`, `font-src ${a.cspSource}`,
     `style-src ${a.cspSource} 'nonce-${n}'`, `script-src 'nonce-${n}'`, 'worker-src blob:',
   ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="${escapeHtml(a.codicons)}" nonce="${n}">
+  return page(csp, `<link rel="stylesheet" href="${escapeHtml(a.codicons)}" nonce="${n}">
 <link rel="stylesheet" href="${escapeHtml(a.style)}" nonce="${n}">
 <title>${escapeHtml(a.title)}</title>
-</head>
-<body>
-<div id="app"></div>
-<script nonce="${n}" src="${escapeHtml(a.script)}"></script>
-</body>
-</html>
-`;
+`, `<script nonce="${n}" src="${escapeHtml(a.script)}"></script>
+`);
 }
 
 export interface ReportAssets {
@@ -80,21 +85,10 @@ export function reportHtml(assets: ReportAssets, data: ReportData): string {
   const n = nonce();
   // worker-src blob: the load worker (webview/load/) runs from a Blob URL of the bundle's embedded worker source
   const csp = ["default-src 'none'", "img-src data:", "font-src data:", `style-src 'nonce-${n}'`, `script-src 'nonce-${n}'`, 'worker-src blob:'].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="HeapLens">
+  return page(csp, `<meta name="generator" content="HeapLens">
 <title>HeapLens — ${escapeHtml(data.title)}</title>
 ${assets.codiconCss ? `<style nonce="${n}">${assets.codiconCss}</style>\n` : ''}<style nonce="${n}">${assets.css}</style>
-</head>
-<body>
-<div id="app"></div>
-<script type="application/json" id="heaplens-data" data-title="${escapeHtml(data.title)}"${data.tree ? ` data-tree="${escapeHtml(data.tree)}"` : ''}>${scriptJson(data)}</script>
+`, `<script type="application/json" id="heaplens-data" data-title="${escapeHtml(data.title)}"${data.tree ? ` data-tree="${escapeHtml(data.tree)}"` : ''}>${scriptJson(data)}</script>
 <script nonce="${n}">${scriptText(assets.js)}</script>
-</body>
-</html>
-`;
+`);
 }

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { readRecording } from '../jfr/read-recording';
 import { checkJdk } from '../launch/jdk';
 import { javaHomeSetting } from '../launch/jdk-ui';
-import { validateProfile } from '../model/parse';
+import { validateProfile } from '../../core/profile/parse';
 import { WebviewController } from './controller';
 
 export const JFR_VIEW_TYPE = 'heaplens.jfrEditor';

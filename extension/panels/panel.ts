@@ -1,7 +1,7 @@
 // The "HeapLens" panel: one per profile source, opened by the command or by a live session through
 // showProfile(); live updates are throttled and the view keeps its zoom and selection across them.
 import * as vscode from 'vscode';
-import { Profile, ProfileFile } from '../model/types';
+import { Profile, ProfileFile } from '../../core/profile/types';
 import { WebviewController } from './controller';
 
 export interface ShowOptions {

@@ -5,7 +5,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { EDITOR_VIEW_TYPE, ProfileEditorProvider } from './editor';
 import { ProfilePanels, ProfileView, ShowOptions } from './panel';
-import { Profile, ProfileFile } from '../model/types';
+import { Profile, ProfileFile } from '../../core/profile/types';
 import { COMMANDS } from '../commands';
 import type { ProfileSources } from '../editor/sources';
 import type { LaunchApi } from '../launch/register';

@@ -1,5 +1,5 @@
 // Which workspace file holds a frame's class (pure: unit-tested without VS Code).
-import { FrameRef } from '../model/webview-protocol';
+import { FrameRef } from '../../core/protocol/webview-protocol';
 
 /** A file name that is safe in a workspace search pattern: no folder part, no glob syntax, not "." or "..". */
 function plainFileName(name: string | undefined): string | undefined {

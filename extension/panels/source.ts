@@ -2,7 +2,7 @@
 // Until the editor integration maps frames itself, the file is found by name (the class file's
 // SourceFile attribute) under a folder path that matches the package.
 import * as vscode from 'vscode';
-import { FrameRef } from '../model/webview-protocol';
+import { FrameRef } from '../../core/protocol/webview-protocol';
 import { bestMatch, expectedPath, sourceName } from './source-match';
 
 export async function openSource(frame: FrameRef): Promise<boolean> {

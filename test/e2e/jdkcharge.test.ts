@@ -27,80 +27,55 @@ import { assertCleanRun, describeRuns, Fixture } from './support/fixture';
 const fx = new Fixture({ name: 'jdkcharge' });
 const RUN = 'jdkcharge.Main.main;jdkcharge.Main.run';
 const at = (m: string): string => `${RUN};jdkcharge.Main.${m}`;
+type Charged = Partial<Record<'objects' | 'arrays' | 'elements', Record<string, number>>>;
+
+/** What each method of Main is charged with: objects, arrays and elements by type (a metric left out is not checked). */
+const CHARGES: Array<[title: string, method: string, want: Charged]> = [
+  ['charges Integer.valueOf boxing to the calling method: 1000 java.lang.Integer',
+    'boxing', { objects: { 'java.lang.Integer': 1000 }, arrays: {} }],
+  ['new ArrayList<>(37): 1 ArrayList and 1 Object[] of 37 elements',
+    'presized', { objects: { 'java.util.ArrayList': 1 }, arrays: { 'java.lang.Object[]': 1 }, elements: { 'java.lang.Object[]': 37 } }],
+  ['ArrayList growth over 100 adds: 7 Object[] of 10+15+22+33+49+73+109 = 311 elements',
+    'growing', { objects: { 'java.util.ArrayList': 1 }, arrays: { 'java.lang.Object[]': 7 }, elements: { 'java.lang.Object[]': 311 } }],
+  ['StringBuilder: 1 StringBuilder, 1 String, byte[] 16+34+70+142+142 (5 arrays, 404 elements)',
+    'building', { objects: { 'java.lang.StringBuilder': 1, 'java.lang.String': 1 }, arrays: { 'byte[]': 5 }, elements: { 'byte[]': 404 } }],
+  ['HashMap with 100 puts: 1 HashMap, 100 HashMap$Node, 5 HashMap$Node[] tables of 496 elements',
+    'hashing', { objects: { 'java.util.HashMap': 1, 'java.util.HashMap$Node': 100 }, arrays: { 'java.util.HashMap$Node[]': 5 }, elements: { 'java.util.HashMap$Node[]': 496 } }],
+  ['string concatenation "v" + i x 10: 10 String and 10 byte[] of 20 elements',
+    'concat', { objects: { 'java.lang.String': 10 }, arrays: { 'byte[]': 10 }, elements: { 'byte[]': 20 } }],
+  ['TreeMap with 20 puts: 1 TreeMap and 20 TreeMap$Entry',
+    'sorted', { objects: { 'java.util.TreeMap': 1, 'java.util.TreeMap$Entry': 20 }, arrays: {} }],
+  ['IdentityHashMap: 1 IdentityHashMap and its Object[64] table',
+    'identity', { objects: { 'java.util.IdentityHashMap': 1 }, arrays: { 'java.lang.Object[]': 1 }, elements: { 'java.lang.Object[]': 64 } }],
+  ['reflective and cloned arrays and objects: Array.newInstance (1 and 2 dimensions), clone()',
+    'reflective', {
+      objects: {
+        'jdkcharge.Sheep': 1, // new Sheep()
+        'jdkcharge.Sheep.clone;jdkcharge.Sheep': 1, // super.clone() in Sheep.clone
+      },
+      arrays: {
+        'int[]': 3, // newInstance(int.class, 4) + the 2 rows of newInstance(int.class, {2, 3})
+        'int[][]': 2, // newInstance(int.class, {2, 3}) + TWO_D.clone()
+        'java.lang.String[]': 1,
+      },
+      elements: {
+        'int[]': 10, // 4 + 2 x 3
+        'int[][]': 4, // 2 + 2
+        'java.lang.String[]': 5,
+      },
+    }],
+];
 
 describeRuns(fx, 'jdkcharge', (run, jdk) => {
+  const charged = async (m: string, want: Charged): Promise<void> => {
+    for (const [metric, types] of Object.entries(want)) assertUnder(await run().collapsed(metric as keyof Charged), at(m), types);
+  };
+
   it('runs cleanly', () =>
     assertCleanRun(run(), 'jdkcharge',
       'jdkcharge boxed=1000 presized=37 grown=100 built=142 hashed=100 concat=20 sorted=20 identity=5 reflective=17'));
 
-  it('charges Integer.valueOf boxing to the calling method: 1000 java.lang.Integer', async () => {
-    assertUnder(await run().collapsed('objects'), at('boxing'), { 'java.lang.Integer': 1000 });
-    assertUnder(await run().collapsed('arrays'), at('boxing'), {});
-  });
-
-  it('new ArrayList<>(37): 1 ArrayList and 1 Object[] of 37 elements', async () => {
-    assertUnder(await run().collapsed('objects'), at('presized'), { 'java.util.ArrayList': 1 });
-    assertUnder(await run().collapsed('arrays'), at('presized'), { 'java.lang.Object[]': 1 });
-    assertUnder(await run().collapsed('elements'), at('presized'), { 'java.lang.Object[]': 37 });
-  });
-
-  it('ArrayList growth over 100 adds: 7 Object[] of 10+15+22+33+49+73+109 = 311 elements', async () => {
-    assertUnder(await run().collapsed('objects'), at('growing'), { 'java.util.ArrayList': 1 });
-    assertUnder(await run().collapsed('arrays'), at('growing'), { 'java.lang.Object[]': 7 });
-    assertUnder(await run().collapsed('elements'), at('growing'), { 'java.lang.Object[]': 311 });
-  });
-
-  it('StringBuilder: 1 StringBuilder, 1 String, byte[] 16+34+70+142+142 (5 arrays, 404 elements)', async () => {
-    assertUnder(await run().collapsed('objects'), at('building'), {
-      'java.lang.StringBuilder': 1,
-      'java.lang.String': 1,
-    });
-    assertUnder(await run().collapsed('arrays'), at('building'), { 'byte[]': 5 });
-    assertUnder(await run().collapsed('elements'), at('building'), { 'byte[]': 404 });
-  });
-
-  it('HashMap with 100 puts: 1 HashMap, 100 HashMap$Node, 5 HashMap$Node[] tables of 496 elements', async () => {
-    assertUnder(await run().collapsed('objects'), at('hashing'), {
-      'java.util.HashMap': 1,
-      'java.util.HashMap$Node': 100,
-    });
-    assertUnder(await run().collapsed('arrays'), at('hashing'), { 'java.util.HashMap$Node[]': 5 });
-    assertUnder(await run().collapsed('elements'), at('hashing'), { 'java.util.HashMap$Node[]': 496 });
-  });
-
-  it('string concatenation "v" + i x 10: 10 String and 10 byte[] of 20 elements', async () => {
-    assertUnder(await run().collapsed('objects'), at('concat'), { 'java.lang.String': 10 });
-    assertUnder(await run().collapsed('arrays'), at('concat'), { 'byte[]': 10 });
-    assertUnder(await run().collapsed('elements'), at('concat'), { 'byte[]': 20 });
-  });
-
-  it('TreeMap with 20 puts: 1 TreeMap and 20 TreeMap$Entry', async () => {
-    assertUnder(await run().collapsed('objects'), at('sorted'), { 'java.util.TreeMap': 1, 'java.util.TreeMap$Entry': 20 });
-    assertUnder(await run().collapsed('arrays'), at('sorted'), {});
-  });
-
-  it('IdentityHashMap: 1 IdentityHashMap and its Object[64] table', async () => {
-    assertUnder(await run().collapsed('objects'), at('identity'), { 'java.util.IdentityHashMap': 1 });
-    assertUnder(await run().collapsed('arrays'), at('identity'), { 'java.lang.Object[]': 1 });
-    assertUnder(await run().collapsed('elements'), at('identity'), { 'java.lang.Object[]': 64 });
-  });
-
-  it('reflective and cloned arrays and objects: Array.newInstance (1 and 2 dimensions), clone()', async () => {
-    assertUnder(await run().collapsed('objects'), at('reflective'), {
-      'jdkcharge.Sheep': 1, // new Sheep()
-      'jdkcharge.Sheep.clone;jdkcharge.Sheep': 1, // super.clone() in Sheep.clone
-    });
-    assertUnder(await run().collapsed('arrays'), at('reflective'), {
-      'int[]': 3, // newInstance(int.class, 4) + the 2 rows of newInstance(int.class, {2, 3})
-      'int[][]': 2, // newInstance(int.class, {2, 3}) + TWO_D.clone()
-      'java.lang.String[]': 1,
-    });
-    assertUnder(await run().collapsed('elements'), at('reflective'), {
-      'int[]': 10, // 4 + 2 x 3
-      'int[][]': 4, // 2 + 2
-      'java.lang.String[]': 5,
-    });
-  });
+  for (const [title, method, want] of CHARGES) it(title, () => charged(method, want));
 
   it('names the JDK sites that made the charged allocations', () => {
     const p = run().profile;

@@ -25,8 +25,8 @@
 //   (24 B), and println's HeapCharBuffer (CharBuffer.wrap in StreamEncoder, 56 B): 3 allocations, 120 B.
 import * as assert from 'assert/strict';
 import { it } from 'node:test';
-import { hotLines } from '../../extension/model/by-line';
-import { loadProfile } from '../../extension/model/load';
+import { hotLines } from '../../core/views/by-line';
+import { loadProfile } from '../../core/profile/load';
 import { CLI } from './support/env';
 import { assertCleanRun, describeRuns, Fixture } from './support/fixture';
 import { exec, FixtureRun } from './support/heaplens';

@@ -11,10 +11,10 @@ import { describe, it } from 'node:test';
 import { parseJavaOutline } from '../../extension/editor/java-outline';
 import { fileLenses } from '../../extension/editor/lens-model';
 import { lensTitle } from '../../extension/editor/lens-text';
-import { topLines, totalsByLine } from '../../extension/model/by-line';
-import { defaultTree, treeLabel, withTree } from '../../extension/model/modes';
-import { isJdkClass as isJdkName } from '../../extension/model/names';
-import { validateProfile } from '../../extension/model/parse';
+import { topLines, totalsByLine } from '../../core/views/by-line';
+import { defaultTree, treeLabel, withTree } from '../../core/profile/modes';
+import { isJdkClass as isJdkName } from '../../core/profile/names';
+import { validateProfile } from '../../core/profile/parse';
 import { CLI, JDK17, JDKS, Jdk, PROFILE_DIR, ROOT } from './support/env';
 
 interface Node { m?: number; a?: number[][]; c?: Node[] }

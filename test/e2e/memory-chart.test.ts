@@ -2,10 +2,10 @@
 // collections the JVM notified (the fixture's System.gc() among them) and the allocation counter into the profile.
 import * as assert from 'assert/strict';
 import { before, describe, it } from 'node:test';
-import { memoryOf, memorySeries, MemorySection } from '../../extension/model/memory';
+import { memoryOf, memorySeries, MemorySection } from '../../core/profile/memory';
 import { JDKS } from './support/env';
 import { compileFixture, runFixture } from './support/heaplens';
-import { loadProfile } from '../../extension/model/load';
+import { loadProfile } from '../../core/profile/load';
 
 for (const jdk of JDKS) {
   describe(`memory chart (JDK ${jdk.name})`, () => {

@@ -8,7 +8,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { before, describe, it } from 'node:test';
-import { ChannelClient } from '../../extension/channel/client';
+import { ChannelClient, MODE_SWITCH_TIMEOUT_MS } from '../../extension/channel/client';
 import { waitForPortFile } from '../../extension/channel/portfile';
 import { CLI, JDK17, JDKS, PROFILE_DIR, ROOT } from './support/env';
 import { compileFixture, exec } from './support/heaplens';
@@ -167,10 +167,10 @@ for (const jdk of JDKS) {
         const client = await ChannelClient.connect({ port: port.port, token, client: 'e2e' });
         child.stdin!.write('go\n');
         await phaseDone(1);                                  // 100,000 Markers, exact
-        const toSampled = await client.request('mode', { mode: 'sampled' });
+        const toSampled = await client.request('mode', { mode: 'sampled' }, MODE_SWITCH_TIMEOUT_MS);
         child.stdin!.write('go\n');
         await phaseDone(2);                                  // 50,000 sampled by JFR: the original code runs
-        await client.request('mode', { mode: 'exact' });
+        await client.request('mode', { mode: 'exact' }, MODE_SWITCH_TIMEOUT_MS);
         child.stdin!.write('go\n');
         await phaseDone(3);                                  // 25,000 exact again
         client.close();

@@ -8,7 +8,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { before, describe, it } from 'node:test';
-import { ChannelClient } from '../../extension/channel/client';
+import { ChannelClient, MODE_SWITCH_TIMEOUT_MS } from '../../extension/channel/client';
 import { LiveSession } from '../../extension/channel/session';
 import { waitForPortFile } from '../../extension/channel/portfile';
 import { CLI, JDK17, JDKS, Jdk, PROFILE_DIR, ROOT } from './support/env';
@@ -172,18 +172,18 @@ for (const jdk of JDKS) {
         child.stdin!.write('go\n');
         await phaseDone(1);                       // 100,000 Markers in exact mode
         await liveReaches('root', 100_000);
-        await client.request('mode', { mode: 'sites' });
+        await client.request('mode', { mode: 'sites' }, MODE_SWITCH_TIMEOUT_MS);
         child.stdin!.write('go\n');
         await phaseDone(2);                       // 50,000 in sites mode
         await liveReaches('sites', 50_000);       // the live view has the sites mode's tree too, not only the MCT
         assert.equal(live.profile.toProfile().file.meta.mode, 'sites');
-        await client.request('mode', { mode: 'exact' });
+        await client.request('mode', { mode: 'exact' }, MODE_SWITCH_TIMEOUT_MS);
         child.stdin!.write('go\n');
         await phaseDone(3);                       // 25,000 in exact mode again
-        const paused = await client.request('mode', { mode: 'paused' });
+        const paused = await client.request('mode', { mode: 'paused' }, MODE_SWITCH_TIMEOUT_MS);
         child.stdin!.write('go\n');
         await phaseDone(4);                       // 40,000 while paused: original code, nothing recorded
-        await client.request('mode', { mode: 'exact' });
+        await client.request('mode', { mode: 'exact' }, MODE_SWITCH_TIMEOUT_MS);
         child.stdin!.write('go\n');
         await phaseDone(5);                       // 30,000 in exact mode after the pause
         // every switch here changed the instrumentation level (tree → allocations → tree → none → tree)

@@ -31,7 +31,7 @@ const FORBIDDEN = [
   [/\.java$|\.class$/, 'Java sources or classes (the agent ships as its jar)'],
   [/(^|\/)node_modules\//, 'node_modules (the bundles need none)'],
   [/(^|\/)(test|tests|fixtures|bench|samples|out|build|target|agent|webview|scripts|\.cache)\//, 'tests, fixtures, bench, samples or build output'],
-  [/^extension\/extension\//, 'the extension sources'],
+  [/^extension\/(extension|core)\//, 'the extension sources (extension/, core/)'],
   [/\.map$/, 'source maps'],
   [/\.(heaplens|vsix|log|tap|tmp)$/, 'profiles, packages, logs or temporary files'],
   [/(^|\/)\.(git|vscode|github)(\/|$)|(^|\/)\.[^/]+$/, 'dot files'],

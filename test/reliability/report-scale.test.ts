@@ -4,12 +4,12 @@
 // growing with the square of the depth (a whole stack per node).
 import * as assert from 'assert/strict';
 import { describe, it } from 'node:test';
-import { collapsedText, EXPORT_FRAMES_MAX, FOLDED_FRAME } from '../../extension/model/collapsed';
-import { validateProfile } from '../../extension/model/parse';
-import { reportText } from '../../extension/model/report-text';
-import { speedscope } from '../../extension/model/speedscope';
+import { collapsedText, EXPORT_FRAMES_MAX, FOLDED_FRAME } from '../../core/export/collapsed';
+import { validateProfile } from '../../core/profile/parse';
+import { reportText } from '../../extension/cli/report-text';
+import { speedscope } from '../../core/export/speedscope';
 import { reportHtml } from '../../extension/panels/html';
-import { iterativeJson } from '../../extension/model/deep-json';
+import { iterativeJson } from '../../core/protocol/deep-json';
 
 const THREADS = 1_000_000;
 const DEPTH = 1_000_000;

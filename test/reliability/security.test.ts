@@ -9,7 +9,7 @@ import * as path from 'path';
 import { test } from 'node:test';
 import { CLI, ROOT } from '../e2e/support/env';
 import { exec } from '../e2e/support/heaplens';
-import { loadProfile, parseProfile, ProfileError } from '../../extension/model/load';
+import { loadProfile, parseProfile, ProfileError } from '../../core/profile/load';
 import { panelHtml, reportHtml } from '../../extension/panels/html';
 import { bestMatch, sourceName } from '../../extension/panels/source-match';
 

@@ -2,7 +2,7 @@
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { profileText } from '../../extension/model/load';
+import { profileText } from '../../core/profile/load';
 import { Jdk, ROOT } from '../e2e/support/env';
 import { exec, Exec } from '../e2e/support/heaplens';
 

@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import {
   ACCOUNTS_HEADER, accountIndexOf, accountsOf, accountsTsv, accountTotals, leakSuspects, livenessLabel, poissonInterval, snapshotDiff,
   snapshotsTsv, suspectEvidence, suspectsTsv,
-} from '../../extension/model/accounts';
-import { ProfileFile } from '../../extension/model/types';
+} from '../../core/views/accounts';
+import { ProfileFile } from '../../core/profile/types';
 import { fileOf } from './helpers';
 
 const NAMES = ['(unaccounted)', 'srv.http.*', 'srv.cache'];

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { arraysByElementCode, threadTotals, topContexts, totals, totalsByType } from '../../extension/model/aggregate';
-import { loadProfile } from '../../extension/model/load';
-import { frameName } from '../../extension/model/mct';
-import { ElementCode, Profile } from '../../extension/model/types';
+import { arraysByElementCode, threadTotals, topContexts, totals, totalsByType } from '../../core/views/aggregate';
+import { loadProfile } from '../../core/profile/load';
+import { frameName } from '../../core/profile/mct';
+import { ElementCode, Profile } from '../../core/profile/types';
 import { arrType, dataFile, method, profileOf, site } from './helpers';
 
 function codes(p: Profile): Record<string, [number, number]> {

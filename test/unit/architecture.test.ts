@@ -15,7 +15,7 @@ function namedPaths(text: string): string[] {
   const out = new Set<string>();
   for (const m of text.matchAll(/`([^`\s]+)`/g)) {
     let p = m[1].replace(/^agent\/…\/runtime/, `${JAVA}/runtime`).replace(/^agent\/…\//, `${JAVA}/agent/`);
-    if (!/^(agent|extension|webview|test|bench|docs|scripts|media|schemas|samples|bin)\//.test(p)) continue;
+    if (!/^(agent|core|extension|webview|test|bench|docs|scripts|media|schemas|samples|bin)\//.test(p)) continue;
     p = p.replace(/\/$/, '');
     out.add(p);
   }
@@ -63,27 +63,29 @@ test('docs/architecture.md names every top-level folder of the repository', () =
   assert.deepEqual(unnamed, []);
 });
 
-test('model, heap, channel, project and cli never import vscode', () => {
-  const files = ['extension/model', 'extension/heap', 'extension/channel', 'extension/project', 'extension/cli'].flatMap((d) => sourceFiles(d, /\.ts$/));
-  assert.ok(files.length > 50);
-  assert.deepEqual(violations(files, (t) => (t === 'vscode' ? 'the CLI and the tests share this code' : undefined)), []);
-});
-
-test('the model imports nothing of the extension outside itself (but the heap view\'s row types), nor of the webview', () => {
-  const files = sourceFiles('extension/model', /\.ts$/);
+test('core imports neither the extension nor the webview, and never vscode', () => {
+  const files = sourceFiles('core', /\.ts$/);
+  assert.ok(files.length > 40, `core has ${files.length} files`);
   assert.deepEqual(violations(files, (t) => {
-    if (t.startsWith('extension/') && !t.startsWith('extension/model/') && t !== 'extension/heap/rows') return 'the model is the bottom layer';
-    if (t.startsWith('webview/')) return 'the model must not depend on the UI';
+    if (t === 'vscode') return 'core runs in the CLI and in the webview too';
+    if (t.startsWith('extension/')) return 'core is the bottom layer: the extension imports it, not the other way';
+    if (t.startsWith('webview/')) return 'core must not depend on the UI';
     return undefined;
   }), []);
 });
 
-test('the webview imports only the model and the heap rows of the extension, and never vscode', () => {
+test('heap, channel, project and cli never import vscode', () => {
+  const files = ['extension/heap', 'extension/channel', 'extension/project', 'extension/cli'].flatMap((d) => sourceFiles(d, /\.ts$/));
+  assert.ok(files.length > 40);
+  assert.deepEqual(violations(files, (t) => (t === 'vscode' ? 'the CLI and the tests share this code' : undefined)), []);
+});
+
+test('the webview imports no extension code (only core), and never vscode', () => {
   const files = sourceFiles('webview', /\.ts$/);
   assert.ok(files.length > 20);
   assert.deepEqual(violations(files, (t) => {
     if (t === 'vscode') return 'the webview runs in a browser frame';
-    if (t.startsWith('extension/') && !t.startsWith('extension/model/') && t !== 'extension/heap/rows') return 'only the model is shared';
+    if (t.startsWith('extension/')) return 'the webview shares only core/ with the extension';
     return undefined;
   }), []);
 });
@@ -101,6 +103,6 @@ test('the agent runtime never imports the agent (the bootstrap loader cannot see
 });
 
 test('nothing outside webview/ imports webview/ (the bundle is a leaf; tests may)', () => {
-  const files = ['extension'].flatMap((d) => sourceFiles(d, /\.ts$/));
+  const files = ['core', 'extension', 'scripts'].flatMap((d) => sourceFiles(d, /\.(ts|mjs)$/));
   assert.deepEqual(violations(files, (t) => (t.startsWith('webview/') ? 'the extension talks to the webview by messages only' : undefined)), []);
 });

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { sourcePathOf, topLines, totalsByLine } from '../../extension/model/by-line';
-import { isJdkClass } from '../../extension/model/names';
-import { Profile } from '../../extension/model/types';
+import { sourcePathOf, topLines, totalsByLine } from '../../core/views/by-line';
+import { isJdkClass } from '../../core/profile/names';
+import { Profile } from '../../core/profile/types';
 import { arrType, method, objType, profileOf } from './helpers';
 
 // Two sites on line 12 of Main.java (a String and an int[]), one on line 20, one JDK site (HashMap.java:1901)

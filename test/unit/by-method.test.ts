@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { totals } from '../../extension/model/aggregate';
-import { methodKey, shareOf, totalsByGroup, totalsByMethod } from '../../extension/model/by-method';
-import { MctNode, Profile } from '../../extension/model/types';
+import { totals } from '../../core/views/aggregate';
+import { methodKey, shareOf, totalsByGroup, totalsByMethod } from '../../core/views/by-method';
+import { MctNode, Profile } from '../../core/profile/types';
 import { arrType, method, objType, profileOf, site } from './helpers';
 
 // Types: 1 Obj (16 B), 2 int[] (elements × 4 + 16), 3 String (24 B, allocated by the JDK).
@@ -101,7 +101,7 @@ test('deep trees do not overflow the stack', () => {
 });
 
 test('focusOnMethods: all contexts of a method merged under one root, recursion once', async () => {
-  const { focusOnMethods } = await import('../../extension/model/focus-tree');
+  const { focusOnMethods } = await import('../../core/views/focus-tree');
   const p = fixture();
   const f = focusOnMethods(p, [2, 3], 'focus')!;
   assert.equal(f.threads.length, 1);

@@ -3,13 +3,13 @@
 // merging and loading.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { hotLines, linesTsv } from '../../extension/model/by-line';
-import { mergeThreads } from '../../extension/model/mct';
-import { validateProfile } from '../../extension/model/parse';
-import { pprofOf } from '../../extension/model/pprof';
-import { siteTable, siteWhere } from '../../extension/model/site-table';
-import { frameTree } from '../../extension/model/frames';
-import { Profile } from '../../extension/model/types';
+import { hotLines, linesTsv } from '../../core/views/by-line';
+import { mergeThreads } from '../../core/profile/mct';
+import { validateProfile } from '../../core/profile/parse';
+import { pprofOf } from '../../core/export/pprof';
+import { siteTable, siteWhere } from '../../core/views/site-table';
+import { frameTree } from '../../core/views/frames';
+import { Profile } from '../../core/profile/types';
 import { arrType, fileOf, method, objType, profileOf } from './helpers';
 
 // app.Main.parse (Main.java) calls String.split on line 40 (callee 3) and allocates a Row on line 41; split's

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { callTableRows, expandedNodes, hottestPath, pathsToReveal } from '../../extension/model/call-table';
+import { callTableRows, expandedNodes, hottestPath, pathsToReveal } from '../../core/views/call-table';
 import { fixtureTree, nameAt } from './views-fixture';
 
 test('call tree table: rows of the expanded nodes with self/total allocations and bytes, share and calls', () => {

@@ -5,8 +5,8 @@ import * as net from 'net';
 import { ChannelClient, RefusedError, RequestError } from '../../extension/channel/client';
 import { encodeFrame, ProtocolError } from '../../extension/channel/codec';
 import { LiveSession } from '../../extension/channel/session';
-import { validateProfile } from '../../extension/model/load';
-import { totals } from '../../extension/model/aggregate';
+import { validateProfile } from '../../core/profile/load';
+import { totals } from '../../core/views/aggregate';
 import { FakeAgent } from './support/fake-agent';
 
 const TOKEN = 'a'.repeat(64);
@@ -128,7 +128,7 @@ test('an id used before its definition is asked for with a define request and th
 test('before the definition arrives, toProfile leaves the unknown node out and stays valid', async () => {
   await withAgent({ withhold: [11] }, async (_agent, port) => {
     const c = await ChannelClient.connect({ port, token: TOKEN, client: 'test' });
-    const { LiveProfile } = await import('../../extension/model/live');
+    const { LiveProfile } = await import('../../core/profile/live');
     const live = new LiveProfile();
     c.on('define', (d) => live.applyDefine(d));
     c.on('delta', (d) => live.applyDelta(d));

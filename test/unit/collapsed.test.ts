@@ -1,49 +1,41 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { collapsed, collapsedText } from '../../extension/model/collapsed';
-import { loadProfile } from '../../extension/model/load';
+import { collapsed, collapsedText } from '../../core/export/collapsed';
+import { loadProfile } from '../../core/profile/load';
 import { dataFile, profileOf } from './helpers';
 
 const p = loadProfile(dataFile('sample.heaplens'));
 
+// sample.heaplens' stacks summed across threads, and what each holds: objects, arrays, elements, bytes (0: none of
+// that metric; a stack appears in a metric's output only when it has some)
+const STACKS: Array<[stack: string, objects: number, arrays: number, elements: number, bytes: number]> = [
+  ['com.acme.Main.main;com.acme.Outer$Inner', 2, 0, 0, 32],
+  ['com.acme.Main.main;com.acme.Outer$Inner.run;byte[]', 0, 3, 30, 96],
+  ['com.acme.Main.main;com.acme.Outer$Inner.run;java.lang.String', 3, 0, 0, 72],
+  ['com.acme.Main.main;com.acme.Util.grid;int[]', 0, 2, 6, 64],
+  ['com.acme.Main.main;com.acme.Util.grid;int[][]', 0, 1, 2, 24],
+  ['com.acme.Main.main;java.lang.Integer', 5, 0, 0, 80],
+  ['com.acme.Outer$Inner.run;byte[]', 0, 1, 10, 32],
+  ['com.acme.Outer$Inner.run;java.lang.String', 3, 0, 0, 72],
+  ['java.lang.Object[]', 0, 1, 3, 32],
+];
+const METRICS = ['objects', 'arrays', 'elements', 'bytes'] as const;
+const expected = (metric: typeof METRICS[number]): string[] => {
+  const i = METRICS.indexOf(metric) + 1;
+  return STACKS.filter((r) => (r[i] as number) > 0).map((r) => `${r[0]} ${r[i]}`);
+};
+
 test('objects: non-array types, identical stacks summed across threads', () => {
-  assert.deepEqual(collapsed(p, { metric: 'objects', threads: false }), [
-    'com.acme.Main.main;com.acme.Outer$Inner 2',
-    'com.acme.Main.main;com.acme.Outer$Inner.run;java.lang.String 3',
-    'com.acme.Main.main;java.lang.Integer 5',
-    'com.acme.Outer$Inner.run;java.lang.String 3',
-  ]);
+  assert.deepEqual(collapsed(p, { metric: 'objects', threads: false }), expected('objects'));
 });
 
 test('arrays and elements: array types only; records on the root have no method frame', () => {
-  assert.deepEqual(collapsed(p, { metric: 'arrays', threads: false }), [
-    'com.acme.Main.main;com.acme.Outer$Inner.run;byte[] 3',
-    'com.acme.Main.main;com.acme.Util.grid;int[] 2',
-    'com.acme.Main.main;com.acme.Util.grid;int[][] 1',
-    'com.acme.Outer$Inner.run;byte[] 1',
-    'java.lang.Object[] 1',
-  ]);
-  assert.deepEqual(collapsed(p, { metric: 'elements', threads: false }), [
-    'com.acme.Main.main;com.acme.Outer$Inner.run;byte[] 30',
-    'com.acme.Main.main;com.acme.Util.grid;int[] 6',
-    'com.acme.Main.main;com.acme.Util.grid;int[][] 2',
-    'com.acme.Outer$Inner.run;byte[] 10',
-    'java.lang.Object[] 3',
-  ]);
+  assert.deepEqual(collapsed(p, { metric: 'arrays', threads: false }), expected('arrays'));
+  assert.deepEqual(collapsed(p, { metric: 'elements', threads: false }), expected('elements'));
 });
 
 test('bytes: every record', () => {
-  assert.deepEqual(collapsed(p, { metric: 'bytes', threads: false }), [
-    'com.acme.Main.main;com.acme.Outer$Inner 32',
-    'com.acme.Main.main;com.acme.Outer$Inner.run;byte[] 96',
-    'com.acme.Main.main;com.acme.Outer$Inner.run;java.lang.String 72',
-    'com.acme.Main.main;com.acme.Util.grid;int[] 64',
-    'com.acme.Main.main;com.acme.Util.grid;int[][] 24',
-    'com.acme.Main.main;java.lang.Integer 80',
-    'com.acme.Outer$Inner.run;byte[] 32',
-    'com.acme.Outer$Inner.run;java.lang.String 72',
-    'java.lang.Object[] 32',
-  ]);
+  assert.deepEqual(collapsed(p, { metric: 'bytes', threads: false }), expected('bytes'));
 });
 
 test('threads: the first frame names the thread', () => {

@@ -2,13 +2,13 @@
 // calling context, per thread and merged, through the flame view's transforms, and the CPU exports.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { cpuProfile, splitFrame } from '../../extension/model/cpu-flame';
-import { cpuCollapsed, cpuExportText, cpuSpeedscope } from '../../extension/model/cpu-export';
-import { findPath, frameTree, FrameTree } from '../../extension/model/frames';
-import { isMyCode } from '../../extension/model/names';
-import { CpuNodeFile, ThreadsProfile } from '../../extension/model/threads-profile';
-import { collapseRecursion, foldFrames, invert, mergeAll } from '../../extension/model/transform';
-import { ProfileFile } from '../../extension/model/types';
+import { cpuProfile, splitFrame } from '../../core/views/cpu-flame';
+import { cpuCollapsed, cpuExportText, cpuSpeedscope } from '../../core/export/cpu-export';
+import { findPath, frameTree, FrameTree } from '../../core/views/frames';
+import { isMyCode } from '../../core/profile/names';
+import { CpuNodeFile, ThreadsProfile } from '../../core/profile/threads-profile';
+import { collapseRecursion, foldFrames, invert, mergeAll } from '../../core/views/transform';
+import { ProfileFile } from '../../core/profile/types';
 import { fileOf, method, objType, profileOf, site } from './helpers';
 
 const f = (frame: string, s?: number, ...c: CpuNodeFile[]): CpuNodeFile => ({ f: frame, ...(s ? { s, ns: s * 4_000_000 } : {}), ...(c.length ? { c } : {}) });

@@ -1,8 +1,8 @@
 // Binder 2006 Figure 1/Figure 2: class A { A() { this(new Object()); }  A(Object o) { super(); } }
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { crossCheckCtorAlloc, getAlloc, getAllocByClass, siteObjectCounts } from '../../extension/model/ctor-alloc';
-import { MctNode } from '../../extension/model/types';
+import { crossCheckCtorAlloc, getAlloc, getAllocByClass, siteObjectCounts } from '../../core/views/ctor-alloc';
+import { MctNode } from '../../core/profile/types';
 import { arrType, method, objType, profileOf, site } from './helpers';
 
 const OBJ = 'java.lang.Object';

@@ -1,11 +1,11 @@
 // `heaplens diff` model: rows by method (inclusive), site and type, on real fixture profiles and small hand-built ones.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { diffTrees } from '../../extension/model/diff';
-import { decreases, diffTable, increases } from '../../extension/model/diff-table';
-import { diffJson, diffText, relative, signed } from '../../extension/model/diff-report';
-import { loadProfile } from '../../extension/model/load';
-import { mergeThreads } from '../../extension/model/mct';
+import { diffTrees } from '../../core/views/diff';
+import { decreases, diffTable, increases } from '../../extension/cli/diff-table';
+import { diffJson, diffText, relative, signed } from '../../extension/cli/diff-report';
+import { loadProfile } from '../../core/profile/load';
+import { mergeThreads } from '../../core/profile/mct';
 import { arrType, dataFile, method, objType, profileOf, site } from './helpers';
 
 // test/fixtures/java/budget run on JDK 17, plain and with -Dbudget.variant=copy (Parser.word copies each word once more)

@@ -5,10 +5,10 @@ import { OutlineMatcher } from '../../extension/editor/match';
 import { Span, typesByBinaryName } from '../../extension/editor/outline';
 import { isFocusRequest } from '../../extension/editor/refs';
 import { outlineFromSymbols, simpleParam, SYMBOL_KIND, SymbolLike } from '../../extension/editor/symbols';
-import { totals } from '../../extension/model/aggregate';
-import { totalsByLine } from '../../extension/model/by-line';
-import { loadProfile } from '../../extension/model/load';
-import { dataFile } from './helpers';
+import { totals } from '../../core/views/aggregate';
+import { totalsByLine } from '../../core/views/by-line';
+import { loadProfile } from '../../core/profile/load';
+import { dataFile, eachEqual } from './helpers';
 
 const span = (a: number, b: number): Span => ({ start: { line: a, character: 4 }, end: { line: b, character: 5 } });
 const sym = (name: string, kind: number, a: number, b: number, children?: SymbolLike[]): SymbolLike =>
@@ -36,11 +36,13 @@ const JDT: SymbolLike[] = [
 ];
 
 test('simpleParam: generics, qualified names, varargs, type variables, names', () => {
-  assert.equal(simpleParam('Map.Entry<String, Integer>[]'), 'Entry[]');
-  assert.equal(simpleParam('int...'), 'int[]');
-  assert.equal(simpleParam('T'), '?');
-  assert.equal(simpleParam('final @NonNull String name'), 'String');
-  assert.equal(simpleParam('long[][]'), 'long[][]');
+  eachEqual(simpleParam, [
+    ['Map.Entry<String, Integer>[]', 'Entry[]'],
+    ['int...', 'int[]'],
+    ['T', '?'],
+    ['final @NonNull String name', 'String'],
+    ['long[][]', 'long[][]'],
+  ]);
 });
 
 test('document symbols → outline → matching', () => {

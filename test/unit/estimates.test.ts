@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { loadProfile } from '../../extension/model/load';
-import { plusMinus, typeIntervals } from '../../extension/model/estimates';
-import { reportText } from '../../extension/model/report-text';
+import { loadProfile } from '../../core/profile/load';
+import { plusMinus, typeIntervals } from '../../core/profile/estimates';
+import { reportText } from '../../extension/cli/report-text';
 import { dataFile } from './helpers';
 
 /** sample.heaplens with the intervals a sampler=jfr agent states (String: 6 ± 1.5 objects; byte[]: every one seen). */

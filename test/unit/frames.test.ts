@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ancestry, breakdownByType, childrenIndices, findPath, frameTree, pathOf } from '../../extension/model/frames';
-import { loadProfile } from '../../extension/model/load';
-import { mergeThreads } from '../../extension/model/mct';
-import { Profile } from '../../extension/model/types';
+import { ancestry, breakdownByType, childrenIndices, findPath, frameTree, pathOf } from '../../core/views/frames';
+import { loadProfile } from '../../core/profile/load';
+import { mergeThreads } from '../../core/profile/mct';
+import { Profile } from '../../core/profile/types';
 import { hitTest, layout, neighbour } from '../../webview/core/layout';
 import { search } from '../../webview/core/search';
 import { dataFile } from './helpers';

@@ -1,8 +1,9 @@
 // Builders for small hand-written profiles used by the unit tests.
+import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
-import { validateProfile } from '../../extension/model/load';
-import { MethodEntry, Profile, ProfileFile, SiteEntry, ThreadEntry, TypeEntry } from '../../extension/model/types';
+import { validateProfile } from '../../core/profile/load';
+import { MethodEntry, Profile, ProfileFile, SiteEntry, ThreadEntry, TypeEntry } from '../../core/profile/types';
 
 /** The repository root (tests run from out/test/unit, sources live in test/unit). */
 export function repoRoot(): string {
@@ -87,4 +88,9 @@ export function sourceFiles(dir: string, ext: RegExp): string[] {
   };
   walk(dir);
   return out;
+}
+
+/** A table test: `f(input)` equals `expected` for each `[input, expected]`; a failure names its input. */
+export function eachEqual<T, R>(f: (input: T) => R, cases: ReadonlyArray<readonly [T, R]>): void {
+  for (const [input, expected] of cases) assert.equal(f(input), expected, `for ${JSON.stringify(input)}`);
 }

@@ -1,11 +1,11 @@
 // The grouped inversion: exact at minShare 0 (the same tree as transform.invert), and a cut chain keeps its totals.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { invertPruned } from '../../extension/model/invert-pruned';
-import { invert } from '../../extension/model/transform';
-import { frameTree, VIEW_METRICS } from '../../extension/model/frames';
-import { loadProfile } from '../../extension/model/load';
-import { mergeThreads } from '../../extension/model/mct';
+import { invertPruned } from '../../core/views/invert-pruned';
+import { invert } from '../../core/views/transform';
+import { frameTree, VIEW_METRICS } from '../../core/views/frames';
+import { loadProfile } from '../../core/profile/load';
+import { mergeThreads } from '../../core/profile/mct';
 import { dataFile } from './helpers';
 import { fixtureProfile, rowsOf } from './views-fixture';
 

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import { parseJavaOutline } from '../../extension/editor/java-outline';
 import { descParams, OutlineMatcher, sourceMethodName } from '../../extension/editor/match';
 import { JavaOutline, OutlineType, packageOfSource, typesByBinaryName } from '../../extension/editor/outline';
-import { MethodEntry } from '../../extension/model/types';
+import { MethodEntry } from '../../core/profile/types';
 import { dataFile } from './helpers';
 
 function fixture(): JavaOutline {

@@ -5,10 +5,11 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { JfrEvents, parseJfrEvents } from '../../extension/jfr/events';
 import { guessSourceFile, jfrToProfile, jvmVersionOf, typeName } from '../../extension/jfr/to-profile';
-import { treeLabel, withTree } from '../../extension/model/modes';
-import { cpuLabel } from '../../extension/model/cpu-flame';
-import { validateProfile } from '../../extension/model/parse';
-import { MctNode } from '../../extension/model/types';
+import { treeLabel, withTree } from '../../core/profile/modes';
+import { cpuLabel } from '../../core/views/cpu-flame';
+import { validateProfile } from '../../core/profile/parse';
+import { MctNode } from '../../core/profile/types';
+import { eachEqual } from './helpers';
 
 function events(): JfrEvents {
   return {
@@ -48,13 +49,15 @@ function events(): JfrEvents {
 const find = (n: MctNode | undefined, m: number): MctNode | undefined => n?.c?.find((k) => k.m === m);
 
 test('names: JFR class names, source files, JVM version', () => {
-  assert.equal(typeName('[B'), 'byte[]');
-  assert.equal(typeName('[[Ljava.lang.Object;'), 'java.lang.Object[][]');
-  assert.equal(typeName('java.util.HashMap$Node'), 'java.util.HashMap$Node');
-  assert.equal(typeName('com.acme.Fn$$Lambda/0x0000000801001234'), 'com.acme.Fn$$Lambda');
-  assert.equal(typeName('org.h2.table.Plan$$Lambda$108+0x00007f6b18127b60.1732238286'), 'org.h2.table.Plan$$Lambda');
-  assert.equal(typeName('com.acme.Fn$$Lambda$7/0x0000000801001234'), 'com.acme.Fn$$Lambda');
-  assert.equal(typeName('org.h2.mvstore.tx.TransactionMap$$Lambda.0x00000000430a0000'), 'org.h2.mvstore.tx.TransactionMap$$Lambda');
+  eachEqual(typeName, [
+    ['[B', 'byte[]'],
+    ['[[Ljava.lang.Object;', 'java.lang.Object[][]'],
+    ['java.util.HashMap$Node', 'java.util.HashMap$Node'],
+    ['com.acme.Fn$$Lambda/0x0000000801001234', 'com.acme.Fn$$Lambda'],
+    ['org.h2.table.Plan$$Lambda$108+0x00007f6b18127b60.1732238286', 'org.h2.table.Plan$$Lambda'],
+    ['com.acme.Fn$$Lambda$7/0x0000000801001234', 'com.acme.Fn$$Lambda'],
+    ['org.h2.mvstore.tx.TransactionMap$$Lambda.0x00000000430a0000', 'org.h2.mvstore.tx.TransactionMap$$Lambda'],
+  ]);
   assert.equal(guessSourceFile('com.acme.Parser$Inner'), 'Parser.java');
   assert.equal(jvmVersionOf(events().jvm.jvmVersion), '17.0.15+6-Debian-1deb12u1');
 });

@@ -1,7 +1,7 @@
 // The offset-keeping JSON parser behind `check --update` (and usable for editor diagnostics).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { applyEdits, member, parseJsonTree, ruleNodes, setMember } from '../../extension/model/json-locate';
+import { applyEdits, member, parseJsonTree, ruleNodes, setMember } from '../../core/budget/json-locate';
 
 test('parses what JSON.parse parses, with offsets', () => {
   const text = ' {"a": [1, -2.5e3, true, null, "x\\"y\\u00e9"], "b": {}} ';

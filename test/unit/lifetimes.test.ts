@@ -1,13 +1,13 @@
-// The lifetime model (extension/model/lifetimes.ts) on a hand-written profile whose numbers are worked out here:
+// The lifetime model (core/views/lifetimes.ts) on a hand-written profile whose numbers are worked out here:
 // HUP's classifications, the TSV and `stat` of the CLI, sampling scale, and the editor hints' wording.
 import * as assert from 'assert/strict';
 import { describe, it } from 'node:test';
-import { sourcePathOf } from '../../extension/model/by-line';
+import { sourcePathOf } from '../../core/views/by-line';
 import {
   LIFETIME_TSV_HEADER, lifetimeHints, precisionRuleText, lifetimeRows, lifetimesOf, lifetimeStatText, lifetimeTsv, requireLifetimes,
-} from '../../extension/model/lifetimes';
-import { ProfileError } from '../../extension/model/parse';
-import { validateProfile } from '../../extension/model/load';
+} from '../../core/views/lifetimes';
+import { ProfileError } from '../../core/profile/parse';
+import { validateProfile } from '../../core/profile/load';
 import { fileOf } from './helpers';
 
 const MIB = 1 << 20;

@@ -1,8 +1,8 @@
 // LiveProfile: applying define/delta frames, full resets, extra roots, rates, a profile the loader accepts.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { validateProfile } from '../../extension/model/load';
-import { LiveProfile } from '../../extension/model/live';
+import { validateProfile } from '../../core/profile/load';
+import { LiveProfile } from '../../core/profile/live';
 import { METHODS, SITES, TYPES } from './support/fake-agent';
 
 function base(): LiveProfile {

@@ -2,9 +2,9 @@
 // and ProfileData on a worker-held profile (trees asked for, TreePending until they arrive).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { frameTree, VIEW_METRICS } from '../../extension/model/frames';
-import { mergeThreads } from '../../extension/model/mct';
-import { ProfileFile } from '../../extension/model/types';
+import { frameTree, VIEW_METRICS } from '../../core/views/frames';
+import { mergeThreads } from '../../core/profile/mct';
+import { ProfileFile } from '../../core/profile/types';
 import { ProfileData, TreeOptions, TreePending } from '../../webview/data';
 import { packRecords, packTree, transferables, unpackTree } from '../../webview/load/tree-pack';
 import { fixtureProfile, mainRoot } from './views-fixture';

@@ -4,8 +4,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as zlib from 'zlib';
-import { loadProfile, parseProfile, ProfileError } from '../../extension/model/load';
-import { MctNode } from '../../extension/model/types';
+import { loadProfile, parseProfile, ProfileError } from '../../core/profile/load';
+import { MctNode } from '../../core/profile/types';
 import { fileOf, method, objType, site } from './helpers';
 
 function valid(): ReturnType<typeof fileOf> {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { loadProfile } from '../../extension/model/load';
-import { countNodes, frameName, mergeThreads, mergeTrees, walk } from '../../extension/model/mct';
-import { MctNode } from '../../extension/model/types';
+import { loadProfile } from '../../core/profile/load';
+import { countNodes, frameName, mergeThreads, mergeTrees, walk } from '../../core/profile/mct';
+import { MctNode } from '../../core/profile/types';
 import { dataFile } from './helpers';
 
 test('walk visits in pre-order with the path from the top', () => {

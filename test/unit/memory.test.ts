@@ -1,8 +1,8 @@
 // The memory chart's data: validation, the live channel's news appended, and the series drawn.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { appendMemory, memoryOf, MemorySection, memorySeries, stopsTheWorld, validateMemory } from '../../extension/model/memory';
-import { LiveProfile } from '../../extension/model/live';
+import { appendMemory, memoryOf, MemorySection, memorySeries, stopsTheWorld, validateMemory } from '../../core/profile/memory';
+import { LiveProfile } from '../../core/profile/live';
 import { fileOf } from './helpers';
 
 const T0 = 1_763_780_000_000;

@@ -1,11 +1,11 @@
 // "All threads" by structural sharing: the same tree as mergeAll, and a subtree only one thread has is not copied.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { mergeShared } from '../../extension/model/merge-shared';
-import { mergeAll } from '../../extension/model/transform';
-import { frameTree, VIEW_METRICS } from '../../extension/model/frames';
-import { loadProfile } from '../../extension/model/load';
-import { MctNode } from '../../extension/model/types';
+import { mergeShared } from '../../core/views/merge-shared';
+import { mergeAll } from '../../core/views/transform';
+import { frameTree, VIEW_METRICS } from '../../core/views/frames';
+import { loadProfile } from '../../core/profile/load';
+import { MctNode } from '../../core/profile/types';
 import { dataFile } from './helpers';
 import { fixtureProfile } from './views-fixture';
 

@@ -1,8 +1,8 @@
 import * as assert from 'assert/strict';
 import { describe, it } from 'node:test';
-import { defaultTree, modeTimeline, treeLabel, treesIn, withTree } from '../../extension/model/modes';
-import { collapsed } from '../../extension/model/collapsed';
-import { validateProfile } from '../../extension/model/parse';
+import { defaultTree, modeTimeline, treeLabel, treesIn, withTree } from '../../core/profile/modes';
+import { collapsed } from '../../core/export/collapsed';
+import { validateProfile } from '../../core/profile/parse';
 
 /** One thread with exact data for 3 Points and sampled estimates for 1000; sites counts 7. */
 function doc(withExact: boolean): unknown {

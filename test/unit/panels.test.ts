@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { inlineCodicons, panelHtml, reportHtml, scriptJson } from '../../extension/panels/html';
 import { bestMatch, expectedPath } from '../../extension/panels/source-match';
 import { hashState, restoreState } from '../../webview/state';
-import { isHostMessage, isWebviewMessage } from '../../extension/model/webview-protocol';
+import { isHostMessage, isWebviewMessage } from '../../core/protocol/webview-protocol';
 
 test('open source: the file under the package path wins, then the shortest path', () => {
   const frame = { class: 'com.acme.Parser$Inner', method: 'parse', desc: '()V', file: 'Parser.java', line: 42 };

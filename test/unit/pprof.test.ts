@@ -1,12 +1,12 @@
-// The pprof export (extension/model/pprof.ts): decoded back with pprof-format's decoder, every sample's stack,
+// The pprof export (core/export/pprof.ts): decoded back with pprof-format's decoder, every sample's stack,
 // values and thread label are checked against the hand-written sample profile (test/unit/data/sample.heaplens).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as zlib from 'zlib';
 import { Profile as Pprof } from 'pprof-format';
-import { loadProfile } from '../../extension/model/load';
-import { withTree } from '../../extension/model/modes';
-import { pprofGzip } from '../../extension/model/pprof-file';
+import { loadProfile } from '../../core/profile/load';
+import { withTree } from '../../core/profile/modes';
+import { pprofGzip } from '../../core/export/pprof-file';
 import { dataFile } from './helpers';
 
 const profile = loadProfile(dataFile('sample.heaplens'));

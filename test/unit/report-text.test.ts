@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { loadProfile } from '../../extension/model/load';
-import { reportText } from '../../extension/model/report-text';
+import { loadProfile } from '../../core/profile/load';
+import { reportText } from '../../extension/cli/report-text';
 import { dataFile } from './helpers';
 
 const text = reportText(loadProfile(dataFile('sample.heaplens')));

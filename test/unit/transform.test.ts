@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { frameTree, VIEW_METRICS } from '../../extension/model/frames';
-import { loadProfile } from '../../extension/model/load';
-import { mergeThreads } from '../../extension/model/mct';
-import { isMyCode } from '../../extension/model/names';
-import { collapseRecursion, foldFrames, invert, mergeAll } from '../../extension/model/transform';
-import { MctNode, Profile } from '../../extension/model/types';
+import { frameTree, VIEW_METRICS } from '../../core/views/frames';
+import { loadProfile } from '../../core/profile/load';
+import { mergeThreads } from '../../core/profile/mct';
+import { isMyCode } from '../../core/profile/names';
+import { collapseRecursion, foldFrames, invert, mergeAll } from '../../core/views/transform';
+import { MctNode, Profile } from '../../core/profile/types';
 import { dataFile, method, objType, profileOf, site } from './helpers';
 
 const L = (n = 1): [number, number, number, number, number] => [1, 1, n, 0, 16 * n];

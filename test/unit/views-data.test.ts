@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { arraysByCode, arraysByContext, averageLengthDistribution, bucketOf } from '../../extension/model/array-stats';
-import { biggestChanges, diffTrees } from '../../extension/model/diff';
-import { frameTree } from '../../extension/model/frames';
-import { loadProfile, validateProfile } from '../../extension/model/load';
-import { mergeThreads } from '../../extension/model/mct';
-import { filterRows, siteTable } from '../../extension/model/site-table';
-import { speedscope } from '../../extension/model/speedscope';
-import { ProfileFile } from '../../extension/model/types';
+import { arraysByCode, arraysByContext, averageLengthDistribution, bucketOf } from '../../core/views/array-stats';
+import { biggestChanges, diffTrees } from '../../core/views/diff';
+import { frameTree } from '../../core/views/frames';
+import { loadProfile, validateProfile } from '../../core/profile/load';
+import { mergeThreads } from '../../core/profile/mct';
+import { filterRows, siteTable } from '../../core/views/site-table';
+import { speedscope } from '../../core/export/speedscope';
+import { ProfileFile } from '../../core/profile/types';
 import { dataFile } from './helpers';
 import * as fs from 'fs';
 

@@ -7,9 +7,9 @@
 // │  └─ App.parse      calls 2   Item ×1 (16 B) at parse:30
 // └─ Util.helper       calls 4   byte[] ×3 (300 B, 120 elements) at helper:40
 //    └─ App.parse      calls 1   Item ×6 (96 B) at parse:30
-import { frameTree, FrameTree } from '../../extension/model/frames';
-import { mergeThreads } from '../../extension/model/mct';
-import { MctNode, MethodEntry, Profile, SiteEntry, TypeEntry } from '../../extension/model/types';
+import { frameTree, FrameTree } from '../../core/views/frames';
+import { mergeThreads } from '../../core/profile/mct';
+import { MctNode, MethodEntry, Profile, SiteEntry, TypeEntry } from '../../core/profile/types';
 import { profileOf } from './helpers';
 
 export const TYPES: TypeEntry[] = [

@@ -1,14 +1,24 @@
 // Butterfly split, class → site → context grouping and the normalised diff on the hand-made profile of views-fixture.ts.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { butterfly, methodsByTotal, outermostNodes } from '../../extension/model/butterfly';
-import { backTraces, hotSpots } from '../../extension/model/hot-spots';
-import { diffTrees } from '../../extension/model/diff';
-import { biggestRelativeGrowth, callsOf, normaliseDiff } from '../../extension/model/diff-normalise';
-import { frameTree } from '../../extension/model/frames';
-import { mergeThreads } from '../../extension/model/mct';
-import { MctNode } from '../../extension/model/types';
-import { fixtureProfile, fixtureTree, nameAt, rowsOf } from './views-fixture';
+import { butterfly, methodsByTotal, outermostNodes } from '../../core/views/butterfly';
+import { backTraces, hotSpots } from '../../core/views/hot-spots';
+import { diffTrees } from '../../core/views/diff';
+import { biggestRelativeGrowth, callsOf, normaliseDiff } from '../../core/views/diff-normalise';
+import { frameTree } from '../../core/views/frames';
+import { mergeThreads } from '../../core/profile/mct';
+import { MctNode } from '../../core/profile/types';
+import { fixtureProfile, fixtureTree, mainRoot, nameAt, rowsOf } from './views-fixture';
+
+/** A copy of the tree with calls × `calls` and allocations (count, elements, bytes) × `allocs`. */
+function scaled(n: MctNode, calls: number, allocs: number): MctNode {
+  return {
+    ...n,
+    ...(n.calls === undefined ? {} : { calls: n.calls * calls }),
+    ...(n.a ? { a: n.a.map(([site, type, count, elements, bytes, ...rest]) => [site, type, count * allocs, elements * allocs, bytes * allocs, ...rest]) } : {}),
+    ...(n.c ? { c: n.c.map((k) => scaled(k, calls, allocs)) } : {}),
+  };
+}
 
 
 test('butterfly: parse split by caller above and callee below, with its totals over every context', () => {
@@ -94,18 +104,10 @@ test('hot spots: type → site → contexts, ranked by bytes or by allocations',
 test('normalised diff: a run that did twice the work shows only what grew more than the rest', () => {
   const before = fixtureProfile();
   // the same program doing everything twice, except helper → parse which allocates four times as much
-  const after = fixtureProfile({
-    c: [
-      {
-        m: 1, calls: 2, a: [[1, 1, 4, 0, 64]],
-        c: [
-          { m: 2, calls: 6, a: [[2, 2, 8, 800, 2000]], c: [{ m: 3, calls: 10, a: [[3, 1, 20, 0, 320]] }] },
-          { m: 3, calls: 4, a: [[3, 1, 2, 0, 32]] },
-        ],
-      },
-      { m: 4, calls: 8, a: [[4, 2, 6, 240, 600]], c: [{ m: 3, calls: 2, a: [[3, 1, 24, 0, 384]] }] },
-    ],
-  });
+  const root = scaled(mainRoot(), 2, 2);
+  const helper = root.c![1];
+  helper.c![0] = scaled(helper.c![0], 1, 2);
+  const after = fixtureProfile(root);
   const side = (p: typeof before) => ({ root: mergeThreads(p), methods: p.methods, types: p.types });
   const d = diffTrees(side(before), side(after));
   const node = (...names: string[]): number => {

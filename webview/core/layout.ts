@@ -1,7 +1,7 @@
 // Icicle layout of a FrameTree: the zoomed node spans the full width on row 0, every descendant gets
 // [x, x + w) in fractions of the zoomed node's total, children left to right in tree order.
 // O(size of the zoomed subtree) with typed arrays: a 100,000-node tree lays out in a few milliseconds.
-import { FrameTree, ViewMetric } from '../../extension/model/frames';
+import { FrameTree, ViewMetric } from '../../core/views/frames';
 
 export interface Layout {
   zoom: number;

@@ -1,7 +1,7 @@
 // Search in a FrameTree: which frames match, and the matched share of the total (a frame below another
 // match is counted once, through its matched ancestor).
-import { FrameTree, ViewMetric } from '../../extension/model/frames';
-import { MethodEntry } from '../../extension/model/types';
+import { FrameTree, ViewMetric } from '../../core/views/frames';
+import { MethodEntry } from '../../core/profile/types';
 
 /** `/re/` is a case-insensitive regular expression; anything else a case-insensitive substring. */
 export function matcher(query: string): ((name: string) => boolean) | undefined {

@@ -2,8 +2,8 @@
 // webview and the standalone report both allow `worker-src blob:`), sends it the profile text, and turns its answers
 // into ProfileData whose trees the worker builds. Without a Worker (or when the page's policy refuses one) the
 // caller parses on its own thread as before.
-import { TreeKind } from '../../extension/model/modes';
-import { ProfileFile } from '../../extension/model/types';
+import { TreeKind } from '../../core/profile/modes';
+import { ProfileFile } from '../../core/profile/types';
 import { ProfileData, RemoteTrees, TreeOptions, treeKey } from '../data';
 import { timings } from '../timing';
 import { LoadReply, LoadRequest } from './protocol';

@@ -1,8 +1,8 @@
 // Messages between the page and its load worker (webview/load/worker.ts). The page sends the profile as JSON text;
 // the worker parses it, keeps the call trees, and answers with flattened trees as transferable typed arrays
 // (tree-pack.ts), plus the profile without its call trees (the tables every view reads: methods, types, sites, …).
-import { TreeKind } from '../../extension/model/modes';
-import { ProfileFile } from '../../extension/model/types';
+import { TreeKind } from '../../core/profile/modes';
+import { ProfileFile } from '../../core/profile/types';
 import { TreeOptions } from '../data';
 import { PackedRecords, PackedTree } from './tree-pack';
 

@@ -1,8 +1,8 @@
 // A FrameTree as typed arrays only, so that the load worker can hand it to the page by transfer (no copy, no
 // structured clone of a million small objects). The allocation records of every node go into one flat array; the
 // page reads them back per node on demand (a node's records are needed for tooltips and the tables, not to paint).
-import { FrameTree, MetricArrays, VIEW_METRICS } from '../../extension/model/frames';
-import { AllocRecord } from '../../extension/model/types';
+import { FrameTree, MetricArrays, VIEW_METRICS } from '../../core/views/frames';
+import { AllocRecord } from '../../core/profile/types';
 
 /** Numbers per record in `recData`: site, type, count, elements, bytes, then up to two optional fields (line, callee). */
 const STRIDE = 7;

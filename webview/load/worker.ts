@@ -2,8 +2,8 @@
 // merges the threads, inverts and flattens, so that the page's thread stays free to draw and answer the user while a
 // large profile loads. It keeps the parsed profile; the page asks it for each tree it needs (protocol.ts).
 import { ProfileData, TreeOptions, treeKey } from '../data';
-import { TreeKind } from '../../extension/model/modes';
-import { ProfileFile } from '../../extension/model/types';
+import { TreeKind } from '../../core/profile/modes';
+import { ProfileFile } from '../../core/profile/types';
 import { timings } from '../timing';
 import { LoadReply, LoadRequest } from './protocol';
 import { PackedTree, packRecords, packTree, recordBuffers, transferables } from './tree-pack';

@@ -6,8 +6,8 @@ import { select } from 'd3-selection';
 import {
   AccountDelta, AccountRow, Accounts, accountTotals, AccountTotal, LeakSuspect, leakSuspects, livenessLabel, snapshotDiff,
   suspectEvidence,
-} from '../../extension/model/accounts';
-import { bytes, num, signed } from '../../extension/model/format';
+} from '../../core/views/accounts';
+import { bytes, num, signed } from '../../core/format';
 import { AppContext, View } from '../context';
 import { button, clear, el, select as selectBox } from './dom';
 import { Column, renderTable } from './table';

@@ -5,10 +5,10 @@ import { scaleBand, scaleSymlog } from 'd3-scale';
 import { select } from 'd3-selection';
 import {
   ArrayRow, arraysByCode, arraysByContext, averageLengthDistribution, ContextArrayRow, ELEMENT_NAMES, LengthBucket,
-} from '../../extension/model/array-stats';
-import { FrameTree } from '../../extension/model/frames';
-import { ELEMENT_CODES, ElementCode } from '../../extension/model/types';
-import { bytes, num, percent } from '../../extension/model/format';
+} from '../../core/views/array-stats';
+import { FrameTree } from '../../core/views/frames';
+import { ELEMENT_CODES, ElementCode } from '../../core/profile/types';
+import { bytes, num, percent } from '../../core/format';
 import { AppContext, View } from '../context';
 import { clear, el, select as selectBox } from './dom';
 import { allocationsPatch, threadOptions } from './flame-tab';

@@ -1,11 +1,11 @@
 // Callers and callees of one method (speedscope's sandwich): pick a method (from the list, the flame tree, the call
 // tree table or the editor's CodeLens) and see every path that led to it above, everything it allocated below.
 // Both halves are flame trees of the merged contexts; clicking a frame makes its method the one shown.
-import { butterfly, Butterfly, methodsByTotal } from '../../extension/model/butterfly';
-import { frameTree, FrameTree, METRIC_LABELS, ViewMetric } from '../../extension/model/frames';
-import { packageOf } from '../../extension/model/names';
-import { MctNode, MethodEntry } from '../../extension/model/types';
-import { bytes, num, percent } from '../../extension/model/format';
+import { butterfly, Butterfly, methodsByTotal } from '../../core/views/butterfly';
+import { frameTree, FrameTree, METRIC_LABELS, ViewMetric } from '../../core/views/frames';
+import { packageOf } from '../../core/profile/names';
+import { MctNode, MethodEntry } from '../../core/profile/types';
+import { bytes, num, percent } from '../../core/format';
 import { packageColor } from '../core/colors';
 import { AppContext, View } from '../context';
 import { clear, el, select, toggle } from './dom';

@@ -1,11 +1,11 @@
 // The call tree as an expandable, sortable table (IntelliJ's Call Tree, JProfiler's Allocation Call Tree). Rows are
 // virtualised (only the rows in view are in the DOM), so a node with 10,000 children opens at once. Linked both ways
 // with the flame tree through the shared selection: a selected frame's row is revealed here, Enter shows the row there.
-import { CALL_COLUMNS, CallColumn, CallRow, callTableRows, expandedNodes, hottestPath, pathsToReveal } from '../../extension/model/call-table';
-import { findPath, FrameTree, pathOf } from '../../extension/model/frames';
-import { MethodEntry } from '../../extension/model/types';
-import { shortFrame } from '../../extension/model/names';
-import { bytes, num, percent } from '../../extension/model/format';
+import { CALL_COLUMNS, CallColumn, CallRow, callTableRows, expandedNodes, hottestPath, pathsToReveal } from '../../core/views/call-table';
+import { findPath, FrameTree, pathOf } from '../../core/views/frames';
+import { MethodEntry } from '../../core/profile/types';
+import { shortFrame } from '../../core/profile/names';
+import { bytes, num, percent } from '../../core/format';
 import { AppContext, View } from '../context';
 import { button, clear, el, select, toggle } from './dom';
 import { threadOptions } from './flame-tab';

@@ -1,11 +1,11 @@
 // Diff: a baseline (before) against the profile shown (after) as a differential flame tree — widths are
 // before + after, colour is growth (red) or shrinkage (blue) — and tables of the biggest changes.
-import { biggestChanges, ContextChange, diffTrees, DiffTree, methodKey, TypeChange } from '../../extension/model/diff';
-import { biggestRelativeGrowth, DIFF_NORM_LABELS, DIFF_NORMS, DiffNorm, normaliseDiff, NormalisedSides } from '../../extension/model/diff-normalise';
-import { METRIC_LABELS, pathOf, findPath, ViewMetric } from '../../extension/model/frames';
-import { frameTitle, shortFrame } from '../../extension/model/names';
+import { biggestChanges, ContextChange, diffTrees, DiffTree, methodKey, TypeChange } from '../../core/views/diff';
+import { biggestRelativeGrowth, DIFF_NORM_LABELS, DIFF_NORMS, DiffNorm, normaliseDiff, NormalisedSides } from '../../core/views/diff-normalise';
+import { METRIC_LABELS, pathOf, findPath, ViewMetric } from '../../core/views/frames';
+import { frameTitle, shortFrame } from '../../core/profile/names';
 import { diffColor } from '../core/colors';
-import { num, percent, signed } from '../../extension/model/format';
+import { num, percent, signed } from '../../core/format';
 import { AppContext, View } from '../context';
 import { ProfileData } from '../data';
 import { button, clear, el, select } from './dom';

@@ -1,6 +1,6 @@
 // Paints a laid-out frame tree on a canvas: only the rows in view, and whole subtrees narrower than
 // half a pixel are skipped, so the cost follows what is visible, not the tree's size.
-import { FrameTree } from '../../extension/model/frames';
+import { FrameTree } from '../../core/views/frames';
 import { Layout } from '../core/layout';
 
 export interface Palette {

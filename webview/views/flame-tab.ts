@@ -1,14 +1,14 @@
 // The Flame tree view: thread, metric, inverted / only my code / collapse recursion, search with
 // next and previous match, the flame tree itself and the package legend. The metric "CPU samples" shows the
 // threads profile's CPU trees (cpu-flame.ts) in the same flame tree, with their own threads and a label.
-import { ALLOCATION_METRICS, findPath, FrameTree, METRIC_LABELS, pathOf, ViewMetric } from '../../extension/model/frames';
-import { cpuLabel } from '../../extension/model/cpu-flame';
-import { MethodEntry } from '../../extension/model/types';
-import { packageOf, shortFrame } from '../../extension/model/names';
-import { accountIndexOf } from '../../extension/model/accounts';
+import { ALLOCATION_METRICS, findPath, FrameTree, METRIC_LABELS, pathOf, ViewMetric } from '../../core/views/frames';
+import { cpuLabel } from '../../core/views/cpu-flame';
+import { MethodEntry } from '../../core/profile/types';
+import { packageOf, shortFrame } from '../../core/profile/names';
+import { accountIndexOf } from '../../core/views/accounts';
 import { packagePalette, Theme } from '../core/colors';
 import { accountColor } from './accounts';
-import { bytes, num, percent } from '../../extension/model/format';
+import { bytes, num, percent } from '../../core/format';
 import { search, SearchResult } from '../core/search';
 import { AppContext, View } from '../context';
 import { button, clear, el, select, toggle } from './dom';

@@ -1,11 +1,11 @@
 // The flame tree component (used by the Flame tree and the Diff views): breadcrumb, canvas, tooltip,
 // keyboard navigation and a screen-reader summary of the largest frames.
-import { ancestry, childrenIndices, FrameTree } from '../../extension/model/frames';
+import { ancestry, childrenIndices, FrameTree } from '../../core/views/frames';
 import { hitTest, layout, Layout, neighbour } from '../core/layout';
 import { clear, el } from './dom';
 import { paint, Palette } from './flame-paint';
 import { readPalette } from './theme';
-import { ViewMetric } from '../../extension/model/frames';
+import { ViewMetric } from '../../core/views/frames';
 
 export interface FlameModel {
   tree: FrameTree;

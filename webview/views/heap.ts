@@ -1,9 +1,9 @@
 // Heap: a heap dump's class histogram (click a class for its paths from GC roots), the largest dominators,
 // and the shortest reference paths from GC roots to the chosen class, each step naming the field or index.
-import type { HeapViewData } from '../../extension/heap/rows';
-import type { HistogramRow, DominatorRow } from '../../extension/heap/rows';
-import { bytes, num } from '../../extension/model/format';
-import { WebviewMessage } from '../../extension/model/webview-protocol';
+import type { HeapViewData } from '../../core/protocol/heap-rows';
+import type { HistogramRow, DominatorRow } from '../../core/protocol/heap-rows';
+import { bytes, num } from '../../core/format';
+import { WebviewMessage } from '../../core/protocol/webview-protocol';
 import { button, clear, el, toggle } from './dom';
 import { Column, renderTable } from './table';
 

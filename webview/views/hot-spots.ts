@@ -1,11 +1,11 @@
 // Allocation hot spots by class (JProfiler's Allocation Hot Spots): each allocated type with its allocations and
 // bytes; open it for the sites that allocate it (method and line); open a site for its calling contexts as a
 // back-trace tree, the site's method first and its callers below, each line openable in the editor.
-import { backTraces, BackTraceNode, HotMetric, HotSite, hotSpots, HotType } from '../../extension/model/hot-spots';
-import { FrameTree } from '../../extension/model/frames';
-import { shortClass } from '../../extension/model/names';
-import { MethodEntry } from '../../extension/model/types';
-import { bytes, num, percent } from '../../extension/model/format';
+import { backTraces, BackTraceNode, HotMetric, HotSite, hotSpots, HotType } from '../../core/views/hot-spots';
+import { FrameTree } from '../../core/views/frames';
+import { shortClass } from '../../core/profile/names';
+import { MethodEntry } from '../../core/profile/types';
+import { bytes, num, percent } from '../../core/format';
 import { AppContext, View } from '../context';
 import { clear, el, select } from './dom';
 import { allocationsPatch, threadOptions } from './flame-tab';

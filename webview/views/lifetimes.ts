@@ -7,8 +7,8 @@ import {
   frameText, LifetimeGrouping, LifetimePattern, LifetimeRow, LifetimeSection, lifetimeRows, lifetimeStat, lifetimesOf,
   SpaceKind, sortRows, traceFrames, TraceFrame, useSiteText,
   precisionRuleText,
-} from '../../extension/model/lifetimes';
-import { bytes, num, percent } from '../../extension/model/format';
+} from '../../core/views/lifetimes';
+import { bytes, num, percent } from '../../core/format';
 import { AppContext, View } from '../context';
 import { clear, el, select as selectBox } from './dom';
 import { Column, renderTable } from './table';

@@ -3,9 +3,9 @@
 // same for a live session (the channel's news appended with each update) and a saved profile.
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
-import { memoryOf, MemorySection, memorySeries, MemorySeries } from '../../extension/model/memory';
-import { ProfileFile } from '../../extension/model/types';
-import { bytes, num } from '../../extension/model/format';
+import { memoryOf, MemorySection, memorySeries, MemorySeries } from '../../core/profile/memory';
+import { ProfileFile } from '../../core/profile/types';
+import { bytes, num } from '../../core/format';
 import { AppContext, View } from '../context';
 import { clear, el } from './dom';
 

@@ -1,10 +1,10 @@
 // Allocation sites (hprof heap=sites, Liang & Viswanathan 1999): rank, self %, accumulated %, instances, est. bytes,
 // type, site, calling trace; sortable and filterable; a row highlights its context in the flame tree.
-import { FrameTree } from '../../extension/model/frames';
-import { shortClass, shortFrame } from '../../extension/model/names';
-import { filterRows, SiteRow, siteTable, siteWhere } from '../../extension/model/site-table';
-import { MethodEntry } from '../../extension/model/types';
-import { bytes, num, percent } from '../../extension/model/format';
+import { FrameTree } from '../../core/views/frames';
+import { shortClass, shortFrame } from '../../core/profile/names';
+import { filterRows, SiteRow, siteTable, siteWhere } from '../../core/views/site-table';
+import { MethodEntry } from '../../core/profile/types';
+import { bytes, num, percent } from '../../core/format';
 import { AppContext, View } from '../context';
 import { clear, el, select } from './dom';
 import { allocationsPatch, threadOptions } from './flame-tab';

@@ -2,13 +2,13 @@
 // threads profile: CPU samples per thread, the chosen thread's CPU tree as a text outline (readable at a glance
 // beside the contention figures, and by a screen reader) with "Open in flame tree" for the interactive one,
 // monitor contention and deadlocks.
-import { VIEW_METRICS, ViewMetric } from '../../extension/model/frames';
-import { bytes, num, percent } from '../../extension/model/format';
+import { VIEW_METRICS, ViewMetric } from '../../core/views/frames';
+import { bytes, num, percent } from '../../core/format';
 import { AppContext, View } from '../context';
 import { button, el } from './dom';
 import { allocationsPatch } from './flame-tab';
 import { Column, renderTable } from './table';
-import { cpuTree, CpuTreeNode, LockContention, ThreadCpu, ThreadsProfile } from '../../extension/model/threads-profile';
+import { cpuTree, CpuTreeNode, LockContention, ThreadCpu, ThreadsProfile } from '../../core/profile/threads-profile';
 
 interface ThreadRow {
   id: number;

@@ -1,9 +1,9 @@
 // Tooltip content for a frame: full name and source, self and total per metric, allocations by type; for
 // the CPU tree its samples and the CPU time they stand for.
-import { ALLOCATION_METRICS, breakdownByType, FrameTree, METRIC_LABELS, ViewMetric } from '../../extension/model/frames';
-import { frameTitle } from '../../extension/model/names';
-import { MethodEntry, TypeEntry } from '../../extension/model/types';
-import { bytes, num, percent } from '../../extension/model/format';
+import { ALLOCATION_METRICS, breakdownByType, FrameTree, METRIC_LABELS, ViewMetric } from '../../core/views/frames';
+import { frameTitle } from '../../core/profile/names';
+import { MethodEntry, TypeEntry } from '../../core/profile/types';
+import { bytes, num, percent } from '../../core/format';
 import { el } from './dom';
 
 export interface TooltipInput {

@@ -1,7 +1,7 @@
-// Reading a `.heaplens` profile as plain JSON (docs/format.md), independently of extension/model,
+// Reading a `.heaplens` profile as plain JSON (docs/format.md), independently of core/profile,
 // so the e2e suite checks the file itself and not only what the model makes of it.
 import * as fs from 'fs';
-import { profileText } from '../../../extension/model/load';
+import { profileText } from '../../../core/profile/load';
 
 export interface RawMethod {
   id: number;

@@ -3,8 +3,8 @@
 import * as crypto from 'crypto';
 import * as net from 'net';
 import { encodeFrame, Frame, FrameDecoder } from '../../../extension/channel/codec';
-import { MethodEntry, SiteEntry, TypeEntry } from '../../../extension/model/types';
-import { NodeUpdate, ThreadDef } from '../../../extension/model/live';
+import { MethodEntry, SiteEntry, TypeEntry } from '../../../core/profile/types';
+import { NodeUpdate, ThreadDef } from '../../../core/profile/live';
 
 export interface FakeAgentOptions {
   token: string;

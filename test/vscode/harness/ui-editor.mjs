@@ -31,14 +31,7 @@ export const EDITOR_SCENARIOS = {
     // asked for it): words.add(word.toString()) in tokenize() (a String and its byte[] per word), then
     // counts.merge(...) in count() (HashMap nodes and Integer boxes), then new Entry(...) in top().
     const hoverOf = async (what, text, rank) => {
-      const line = page.locator('.monaco-editor .view-line', { hasText: text }).first();
-      const hover = page.locator('.monaco-hover', { hasText: `hot allocation line ${rank} of` }).first();
-      await wb.waitFor(`the hover of hot line ${rank} (${what})`, async () => {
-        await page.mouse.move(5, 5);
-        await line.hover({ position: { x: 60, y: 5 } });
-        return hover.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false);
-      }, 30000);
-      const t = ((await hover.textContent()) ?? '').replace(/\s+/g, ' ');
+      const t = (await wb.hover(`the hover of hot line ${rank} (${what})`, text, `hot allocation line ${rank} of`)).replace(/\s+/g, ' ');
       console.log(`  hover of hot line ${rank}: ${t.slice(0, 200)}`);
       return t;
     };
@@ -55,14 +48,7 @@ export const EDITOR_SCENARIOS = {
     const merge = await hoverOf('counts.merge', 'counts.merge(w, 1, Integer::sum);', 2);
     if (!/inside Map\.merge: HashMap\$Node [\d,]+, Integer [\d,]+/.test(merge)) throw new Error(`hot line 2 does not say what Map.merge allocated: ${merge}`);
     await page.keyboard.press('Escape');
-    const line = page.locator('.monaco-editor .view-line', { hasText: 'entries.add(new Entry(' }).first();
-    const hover = page.locator('.monaco-hover', { hasText: 'hot allocation line 3 of' }).first();
-    await wb.waitFor('the hover of hot line 3 (new Entry)', async () => {
-      await page.mouse.move(5, 5);
-      await line.hover({ position: { x: 60, y: 5 } });
-      return hover.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false);
-    }, 30000);
-    const text = (await hover.textContent()) ?? '';
+    const text = await wb.hover('the hover of hot line 3 (new Entry)', 'entries.add(new Entry(', 'hot allocation line 3 of');
     console.log(`  hover: ${text.replace(/\s+/g, ' ').slice(0, 160)}`);
     if (!/demo\.WordIndex\$Entry/.test(text)) throw new Error(`the hover does not list demo.WordIndex$Entry: ${text}`);
     if (!/WordIndex\.main › WordIndex\.top/.test(text)) throw new Error(`the hover does not show the calling context: ${text}`);

@@ -42,14 +42,7 @@ export const LIFETIME_SCENARIOS = {
     await wb.openFile('Main.java');
     await wb.goToLine(KEPT_LINE);
     // the diagnostic's hover on the line (an Information diagnostic has no squiggle class to wait for in every version)
-    const line = page.locator('.monaco-editor .view-line', { hasText: 'Holder.kept = new Kept(7);' }).first();
-    const hover = page.locator('.monaco-hover', { hasText: 'HeapLens lifetimes' }).first();
-    await wb.waitFor('the diagnostic hover on the Kept line', async () => {
-      await page.mouse.move(5, 5);
-      await line.hover({ position: { x: 100, y: 5 } });
-      return hover.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false);
-    }, 30000);
-    const text = (await hover.textContent()) ?? '';
+    const text = await wb.hover('the diagnostic hover on the Kept line', 'Holder.kept = new Kept(7);', 'HeapLens lifetimes', 100);
     console.log(`  hover: ${text.replace(/\s+/g, ' ').slice(0, 220)}`);
     if (!/lifetimes\.Kept object\(s\) allocated here stayed reachable/.test(text)) throw new Error(`the diagnostic does not describe the drag: ${text}`);
     if (!/assigning null/.test(text) || !/not proof that the change is safe/.test(text)) throw new Error(`the diagnostic lacks the hint or its caveat: ${text}`);

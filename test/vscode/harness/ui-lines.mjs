@@ -58,14 +58,7 @@ export const LINES_SCENARIOS = {
     await page.locator('.monaco-editor .view-overlays .cdr, .monaco-editor .margin-view-overlays .cgmr').first().waitFor({ timeout: 20000 });
     await sleep(500);
     await wb.shot('lines-jdk-only-hot-line');
-    const line = page.locator('.monaco-editor .view-line', { hasText: SPLIT }).first();
-    const hover = page.locator('.monaco-hover', { hasText: 'hot allocation line' }).first();
-    await wb.waitFor('the hot-line hover on the split() line', async () => {
-      await page.mouse.move(5, 5);
-      await line.hover({ position: { x: 80, y: 5 } });
-      return hover.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false);
-    }, 30000);
-    const text = ((await hover.textContent()) ?? '').replace(/\s+/g, ' ');
+    const text = (await wb.hover('the hot-line hover on the split() line', SPLIT, 'hot allocation line', 80)).replace(/\s+/g, ' ');
     console.log(`  hover: ${text.slice(0, 300)}`);
     if (!/hot allocation line 1 of \d+/.test(text)) throw new Error(`the split() line is not hot line 1: ${text.slice(0, 300)}`);
     if (!text.includes(`${SPLIT_ALLOCATIONS} allocations`)) throw new Error(`the hover does not say ${SPLIT_ALLOCATIONS} allocations: ${text.slice(0, 300)}`);

@@ -117,12 +117,7 @@ export const VIEW_SCENARIOS = {
   async 'views: search dims what does not match and counts the matches; the memory chart of the run'(wb) {
     const view = await openProfile(wb);
     await view.locator('#tab-flame').click();
-    await view.locator('.view-flame input.search').fill('MVMap');
-    const info = await wb.waitFor('search matches', async () => {
-      const t = (await view.locator('.match-info').textContent()) ?? '';
-      return /\d+ match/.test(t) ? t : undefined;
-    }, 10000);
-    console.log(`  search "MVMap": ${info}`);
+    await wb.searchFlame(view, 'MVMap');
     const note = (await view.locator('.view-flame .legend-note').textContent()) ?? '';
     if (!/every other frame dimmed/.test(note)) throw new Error(`the legend does not say that frames are dimmed: ${note}`);
     await wb.shot('views-search-dims');

@@ -197,6 +197,32 @@ class Workbench {
     }
   }
 
+  /**
+   * Hovers the editor line that shows `lineText` (at `x` pixels into it) until a hover that shows `hoverText`
+   * opens; its text. Moving away first makes the editor open the hover again on each try.
+   */
+  async hover(what, lineText, hoverText, x = 60) {
+    const line = this.page.locator('.monaco-editor .view-line', { hasText: lineText }).first();
+    const hover = this.page.locator('.monaco-hover', { hasText: hoverText }).first();
+    await this.waitFor(what, async () => {
+      await this.page.mouse.move(5, 5);
+      await line.hover({ position: { x, y: 5 } });
+      return hover.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false);
+    }, 30000);
+    return (await hover.textContent()) ?? '';
+  }
+
+  /** Types `text` into the search box of the flame tree in `view` (a frame locator); the match count it shows. */
+  async searchFlame(view, text) {
+    await view.locator('.view-flame input.search').fill(text);
+    const info = await this.waitFor('search matches', async () => {
+      const t = (await view.locator('.match-info').textContent()) ?? '';
+      return /\d+ match/.test(t) ? t : undefined;
+    }, 10000);
+    console.log(`  search "${text}": ${info}`);
+    return info;
+  }
+
   /** textContent of the first match, '' when there is none (without Playwright's 30 s auto-wait). */
   async text(selector) {
     const l = this.page.locator(selector).first();
@@ -289,12 +315,7 @@ const SCENARIOS = {
     const painted = Number(await view.locator('.view-flame canvas').getAttribute('data-painted'));
     if (!(painted > 0)) throw new Error('nothing painted on the flame canvas');
     await wb.shot('profile-editor-flame');
-    await view.locator('.view-flame input.search').fill('LiveDemo.index');
-    const info = await wb.waitFor('search matches', async () => {
-      const t = (await view.locator('.match-info').textContent()) ?? '';
-      return /\d+ match/.test(t) ? t : undefined;
-    }, 10000);
-    console.log(`  search "LiveDemo.index": ${info}`);
+    await wb.searchFlame(view, 'LiveDemo.index');
     await wb.shot('profile-editor-search');
     await view.locator('#tab-sites').click();
     await view.locator('.view-sites table.grid tbody tr').first().waitFor({ timeout: 10000 });

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { HeapLensApi } from '../../../extension/extension';
-import { loadProfile } from '../../../extension/model/load';
+import { loadProfile } from '../../../core/profile/load';
 import { FocusRequest } from '../../../extension/editor/refs';
 
 const EXT_ID = 'heaplens.heaplens';

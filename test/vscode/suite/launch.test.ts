@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { HeapLensApi } from '../../../extension/extension';
-import { validateProfile, loadProfile } from '../../../extension/model/load';
+import { validateProfile, loadProfile } from '../../../core/profile/load';
 
 const EXT_ID = 'heaplens.heaplens';
 

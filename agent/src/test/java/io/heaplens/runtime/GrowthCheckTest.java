@@ -10,10 +10,45 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * is loaded; a program near its -Xmx then made its whole node budget first and died of OutOfMemoryError (the
  * nearxmx fixture, 3 of 8 concurrent runs). The thread that grows a tree asks the guard itself every
  * {@link ThreadState#CHECK_EVERY} new nodes, as the agent's own work (busy: nothing it allocates is recorded).
+ *
+ * Each check runs on a thread of its own whose state is then marked as the agent's: its nodes carry made-up method
+ * ids, and the writers and the channel (other tests in this JVM, in whatever order the runner picks) skip agent threads.
  */
 class GrowthCheckTest {
+    interface Check { void run() throws Exception; }
+
+    /** Runs the check on a fresh thread, rethrows what it threw, and hides that thread's tree from every writer. */
+    static void onOwnThread(Check check) throws Exception {
+        Exception[] failed = {null};
+        Error[] broke = {null};
+        Thread t = new Thread(() -> {
+            try {
+                check.run();
+            } catch (Exception e) {
+                failed[0] = e;
+            } catch (Error e) {
+                broke[0] = e;
+            } finally {
+                ThreadState.current().agentThread = true;
+            }
+        }, "growth-check-test");
+        t.start();
+        t.join();
+        if (broke[0] != null) throw broke[0];
+        if (failed[0] != null) throw failed[0];
+    }
+
     @Test
-    void everyFewHundredNewNodesTheGrowingThreadAsksTheGuardAsAgentWork() {
+    void everyFewHundredNewNodesTheGrowingThreadAsksTheGuardAsAgentWork() throws Exception {
+        onOwnThread(this::growingThreadAsksTheGuard);
+    }
+
+    @Test
+    void aCheckThatThrowsIsNotTheProgramsProblem() throws Exception {
+        onOwnThread(this::throwingCheckIsSwallowed);
+    }
+
+    private void growingThreadAsksTheGuard() {
         ThreadState ts = ThreadState.current();
         int[] asked = {0};
         int[] busyWhenAsked = {-1};
@@ -35,8 +70,7 @@ class GrowthCheckTest {
         }
     }
 
-    @Test
-    void aCheckThatThrowsIsNotTheProgramsProblem() {
+    private void throwingCheckIsSwallowed() {
         ThreadState ts = ThreadState.current();
         ThreadState.growthCheck = () -> { throw new IllegalStateException("no pools"); };
         try {

@@ -1,0 +1,305 @@
+// A call tree flattened for views: pre-order arrays, per-metric self and total values, children sorted by name.
+// Pure and DOM-free: the webview lays it out and paints it; tests assert on it.
+import { childrenOf, recordsOf } from '../profile/mct';
+import { AllocRecord, MctNode, MethodEntry, TypeEntry } from '../profile/types';
+
+/**
+ * What the views can size frames by: the allocation metrics plus invocation counts, and CPU samples (only
+ * in trees built from the threads profile's CPU stacks, cpu-flame.ts; 0 in allocation trees).
+ */
+export type ViewMetric = 'allocations' | 'objects' | 'bytes' | 'arrays' | 'elements' | 'calls' | 'samples';
+export const VIEW_METRICS: readonly ViewMetric[] = ['allocations', 'objects', 'bytes', 'arrays', 'elements', 'calls', 'samples'];
+/** The metrics of allocation trees (the CPU tree has only `samples`). "allocations" (objects + arrays) is the default. */
+export const ALLOCATION_METRICS: readonly ViewMetric[] = ['allocations', 'bytes', 'objects', 'arrays', 'elements', 'calls'];
+export const METRIC_LABELS: Record<ViewMetric, string> = {
+  allocations: 'allocations', objects: 'objects', bytes: 'est. bytes', arrays: 'arrays', elements: 'array elements',
+  calls: 'calls', samples: 'CPU samples',
+};
+
+export type MetricArrays = Record<ViewMetric, Float64Array>;
+
+/** The flattened tree. The subtree of node i is the index range [i, end[i]). Node 0 is the root. */
+export interface FrameTree {
+  n: number;
+  /** method id, -1 for the root */
+  method: Int32Array;
+  parent: Int32Array;
+  depth: Int32Array;
+  end: Int32Array;
+  self: MetricArrays;
+  total: MetricArrays;
+  /** the node's own allocation records (for the breakdown by type) */
+  recs: Array<readonly AllocRecord[] | undefined>;
+  /** MCTs: the line, in the parent's method, of the call that entered node i (the node's `line`, docs/format.md; 0 unknown) */
+  entryLine?: Int32Array;
+  maxDepth: number;
+}
+
+/** Generic input: anything shaped like a tree whose nodes name a method and carry their own values. */
+export interface TreeInput<N> {
+  root: N;
+  children(n: N): readonly N[];
+  /** method id, undefined for the root */
+  method(n: N): number | undefined;
+  /** adds the node's own values per metric into `out` */
+  addSelf(n: N, out: Record<ViewMetric, number>): void;
+  recs?(n: N): readonly AllocRecord[] | undefined;
+}
+
+function metricArrays(n: number): MetricArrays {
+  return {
+    allocations: new Float64Array(n), objects: new Float64Array(n), bytes: new Float64Array(n), arrays: new Float64Array(n),
+    elements: new Float64Array(n), calls: new Float64Array(n), samples: new Float64Array(n),
+  };
+}
+
+/** Flattens any tree; `sortKey` orders siblings (by name, so the order is stable across updates and metrics). */
+export function flatten<N>(
+  input: TreeInput<N>, sortKey: (method: number) => string, onNode?: (index: number, node: N) => void,
+): FrameTree {
+  // siblings are ordered by a rank per method, computed once (sorting by comparing strings is slow)
+  const rank = new Map<number, number>();
+  const rankOf = (m: number): number => {
+    let r = rank.get(m);
+    if (r === undefined) rank.set(m, (r = -1));
+    return r;
+  };
+  const order: N[] = [];
+  const parents: number[] = [];
+  const depths: number[] = [];
+  // first pass: collect the methods and rank them by key
+  const seen: N[] = [input.root];
+  for (let k = 0; k < seen.length; k++) {
+    for (const kid of input.children(seen[k])) {
+      rankOf(input.method(kid) ?? -1);
+      seen.push(kid);
+    }
+  }
+  [...rank.keys()].map((m) => [m, sortKey(m)] as const).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[0] - b[0]))
+    .forEach(([m], k) => rank.set(m, k));
+  seen.length = 0;
+  const stackNode: N[] = [input.root];
+  const stackParent: number[] = [-1];
+  const stackDepth: number[] = [0];
+  const byRank = (a: N, b: N): number => rank.get(input.method(b) ?? -1)! - rank.get(input.method(a) ?? -1)!;
+  while (stackNode.length > 0) {
+    const node = stackNode.pop()!;
+    const parent = stackParent.pop()!;
+    const depth = stackDepth.pop()!;
+    const index = order.length;
+    order.push(node);
+    parents.push(parent);
+    depths.push(depth);
+    const c = input.children(node);
+    // reversed: popped from the stack in ascending rank
+    const kids = c.length > 1 ? [...c].sort(byRank) : c;
+    for (const kid of kids) {
+      stackNode.push(kid);
+      stackParent.push(index);
+      stackDepth.push(depth + 1);
+    }
+  }
+  const n = order.length;
+  const tree: FrameTree = {
+    n, method: new Int32Array(n), parent: Int32Array.from(parents), depth: Int32Array.from(depths),
+    end: new Int32Array(n), self: metricArrays(n), total: metricArrays(n), recs: new Array(n), maxDepth: 0,
+  };
+  const acc: Record<ViewMetric, number> = { allocations: 0, objects: 0, bytes: 0, arrays: 0, elements: 0, calls: 0, samples: 0 };
+  for (let i = 0; i < n; i++) {
+    const node = order[i];
+    tree.method[i] = input.method(node) ?? -1;
+    for (const k of VIEW_METRICS) acc[k] = 0;
+    input.addSelf(node, acc);
+    // what a Java developer calls an allocation: an object or an array (the editor and the reports count the same)
+    acc.allocations = acc.objects + acc.arrays;
+    for (const k of VIEW_METRICS) {
+      tree.self[k][i] = acc[k];
+      tree.total[k][i] = acc[k];
+    }
+    tree.recs[i] = input.recs?.(node);
+    onNode?.(i, node);
+    tree.end[i] = i + 1;
+    if (depths[i] > tree.maxDepth) tree.maxDepth = depths[i];
+  }
+  for (let i = n - 1; i > 0; i--) {
+    const p = tree.parent[i];
+    for (const k of VIEW_METRICS) tree.total[k][p] += tree.total[k][i];
+    if (tree.end[i] > tree.end[p]) tree.end[p] = tree.end[i];
+  }
+  return tree;
+}
+
+/** Adds one allocation record's values into per-metric sums. */
+export function addRecordValues(type: TypeEntry | undefined, rec: AllocRecord, out: Record<ViewMetric, number>): void {
+  out.allocations += rec[2];
+  if (type?.array) {
+    out.arrays += rec[2];
+    out.elements += rec[3];
+  } else {
+    out.objects += rec[2];
+  }
+  out.bytes += rec[4];
+}
+
+/** The input adapter for an MCT (a thread's root, a merge, or a transformed tree). */
+export function mctInput(root: MctNode, types: ReadonlyMap<number, TypeEntry>): TreeInput<MctNode> {
+  return {
+    root,
+    children: childrenOf,
+    method: (n) => n.m,
+    addSelf: (n, out) => {
+      out.calls += n.calls ?? 0;
+      out.samples += n.samples ?? 0;
+      for (const rec of recordsOf(n)) addRecordValues(types.get(rec[1]), rec, out);
+    },
+    recs: (n) => n.a,
+  };
+}
+
+/**
+ * Flattens an MCT with siblings ordered by `class.method(desc)`. A specialised version of flatten():
+ * dense lookup tables instead of maps and callbacks, since this runs on every profile shown.
+ */
+export function frameTree(
+  root: MctNode, methods: ReadonlyMap<number, MethodEntry>, types: ReadonlyMap<number, TypeEntry>,
+): FrameTree {
+  // pass 1: count nodes, find the methods used
+  let n = 0;
+  let maxMethod = 0;
+  const scan: MctNode[] = [root];
+  while (scan.length > 0) {
+    const node = scan.pop()!;
+    n++;
+    if (node.m !== undefined && node.m > maxMethod) maxMethod = node.m;
+    const c = node.c;
+    if (c) for (let k = 0; k < c.length; k++) scan.push(c[k]);
+  }
+  const rank = new Int32Array(maxMethod + 1);
+  const ids = [...methods.keys()].filter((id) => id <= maxMethod);
+  const key = (id: number): string => {
+    const m = methods.get(id)!;
+    return `${m.class}.${m.name}${m.desc}`;
+  };
+  ids.map((id) => [id, key(id)] as const).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[0] - b[0]))
+    .forEach(([id], k) => { rank[id] = k; });
+  let maxType = 0;
+  for (const id of types.keys()) if (id > maxType) maxType = id;
+  const isArray = new Uint8Array(maxType + 1);
+  for (const [id, t] of types) if (t.array) isArray[id] = 1;
+
+  const tree: FrameTree = {
+    n, method: new Int32Array(n), parent: new Int32Array(n), depth: new Int32Array(n), end: new Int32Array(n),
+    self: metricArrays(n), total: metricArrays(n), recs: new Array(n), entryLine: new Int32Array(n), maxDepth: 0,
+  };
+  const entryLine = tree.entryLine!;
+  const { allocations, objects, bytes, arrays, elements, calls, samples } = tree.self;
+  // pass 2: pre-order, children in ascending rank (pushed in descending rank)
+  const byRankDesc = (a: MctNode, b: MctNode): number => rank[b.m as number] - rank[a.m as number];
+  const stackNode: MctNode[] = [root];
+  const stackParent: number[] = [-1];
+  const stackDepth: number[] = [0];
+  let i = 0;
+  while (stackNode.length > 0) {
+    const node = stackNode.pop()!;
+    const d = stackDepth.pop()!;
+    tree.parent[i] = stackParent.pop()!;
+    tree.depth[i] = d;
+    if (d > tree.maxDepth) tree.maxDepth = d;
+    tree.method[i] = node.m ?? -1;
+    if (node.line) entryLine[i] = node.line;
+    calls[i] = node.calls ?? 0;
+    samples[i] = node.samples ?? 0;
+    const a = node.a;
+    if (a) {
+      tree.recs[i] = a;
+      for (let k = 0; k < a.length; k++) {
+        const r = a[k];
+        allocations[i] += r[2];
+        if (isArray[r[1]]) {
+          arrays[i] += r[2];
+          elements[i] += r[3];
+        } else {
+          objects[i] += r[2];
+        }
+        bytes[i] += r[4];
+      }
+    }
+    tree.end[i] = i + 1;
+    const c = node.c;
+    if (c && c.length > 0) {
+      const kids = c.length > 1 ? c.slice().sort(byRankDesc) : c;
+      for (let k = 0; k < kids.length; k++) {
+        stackNode.push(kids[k]);
+        stackParent.push(i);
+        stackDepth.push(d + 1);
+      }
+    }
+    i++;
+  }
+  for (const k of VIEW_METRICS) tree.total[k].set(tree.self[k]);
+  for (let j = n - 1; j > 0; j--) {
+    const p = tree.parent[j];
+    for (const k of VIEW_METRICS) tree.total[k][p] += tree.total[k][j];
+    if (tree.end[j] > tree.end[p]) tree.end[p] = tree.end[j];
+  }
+  return tree;
+}
+
+/** Children of node i, in order. */
+export function childrenIndices(tree: FrameTree, i: number): number[] {
+  const out: number[] = [];
+  for (let j = i + 1; j < tree.end[i]; j = tree.end[j]) out.push(j);
+  return out;
+}
+
+/** Indices from the root (0) down to i inclusive. */
+export function ancestry(tree: FrameTree, i: number): number[] {
+  const out: number[] = [];
+  for (let j = i; j >= 0; j = tree.parent[j]) out.unshift(j);
+  return out;
+}
+
+/** The method ids from the top down to i (the root excluded): a node's identity that survives a rebuild. */
+export function pathOf(tree: FrameTree, i: number): number[] {
+  return ancestry(tree, i).slice(1).map((j) => tree.method[j]);
+}
+
+/** Finds the node with the given method path (the deepest existing prefix when `nearest`), or -1. */
+export function findPath(tree: FrameTree, path: readonly number[], nearest = false): number {
+  let at = 0;
+  for (const m of path) {
+    let next = -1;
+    for (let j = at + 1; j < tree.end[at]; j = tree.end[j]) {
+      if (tree.method[j] === m) {
+        next = j;
+        break;
+      }
+    }
+    if (next < 0) return nearest ? at : -1;
+    at = next;
+  }
+  return at;
+}
+
+export interface TypeBreakdown {
+  type: number;
+  count: number;
+  elements: number;
+  bytes: number;
+}
+
+/** Allocations by type of node i: its own records (`self`) or its whole subtree. Sorted by bytes, descending. */
+export function breakdownByType(tree: FrameTree, i: number, scope: 'self' | 'total'): TypeBreakdown[] {
+  const out = new Map<number, TypeBreakdown>();
+  const last = scope === 'self' ? i + 1 : tree.end[i];
+  for (let j = i; j < last; j++) {
+    for (const rec of tree.recs[j] ?? []) {
+      let b = out.get(rec[1]);
+      if (!b) out.set(rec[1], (b = { type: rec[1], count: 0, elements: 0, bytes: 0 }));
+      b.count += rec[2];
+      b.elements += rec[3];
+      b.bytes += rec[4];
+    }
+  }
+  return [...out.values()].sort((a, b) => b.bytes - a.bytes || b.count - a.count || a.type - b.type);
+}
