@@ -42,9 +42,16 @@ await esbuild.build({ ...common, entryPoints: [join(root, 'extension/editor/outl
 await esbuild.build({ ...common, entryPoints: [join(root, 'extension/heap/heap-worker.ts')], outfile: join(dist, 'heap-worker.js') });
 console.log('build: dist/cli.js, dist/extension.js, dist/outline-worker.js, dist/heap-worker.js');
 // the webview (views of issue 5): one browser bundle and its stylesheet; codicons copied next to them
+// the load worker (webview/load/worker.ts) is built first and put into the page bundle as a string: the page starts it
+// from a Blob URL, which both the VS Code webview and the self-contained HTML report allow (CSP worker-src blob:)
+const worker = await esbuild.build({
+  bundle: true, platform: 'browser', target: 'es2020', format: 'iife', sourcemap: false, minify: true, logLevel: 'warning',
+  entryPoints: [join(root, 'webview/load/worker.ts')], write: false,
+});
 await esbuild.build({
   bundle: true, platform: 'browser', target: 'es2020', format: 'iife', sourcemap: false, minify: true, logLevel: 'warning',
   entryPoints: { webview: join(root, 'webview/main.ts') }, outdir: dist,
+  define: { __HEAPLENS_WORKER__: JSON.stringify(worker.outputFiles[0].text) },
 });
 await esbuild.build({ bundle: true, minify: true, logLevel: 'warning', entryPoints: [join(root, 'webview/style.css')], outfile: join(dist, 'webview.css') });
 mkdirSync(join(dist, 'codicons'), { recursive: true });

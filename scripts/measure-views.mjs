@@ -4,8 +4,8 @@
 // first paint (from the start of the page script: parse, validate, merge, flatten, lay out, paint),
 // zoom in / zoom out (lay out + paint), metric switch, search, first inversion. Needs `npm run build`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from './lib.mjs';
@@ -82,29 +82,41 @@ if (rep.status !== 0) {
   console.error(rep.stderr);
   process.exit(1);
 }
-const user = mkdtempSync(join(tmpdir(), 'heaplens-bench-'));
-const r = spawnSync(chromiumBin, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND', '--proxy-server=127.0.0.1:9', `--user-data-dir=${user}`,
-  '--window-size=1400,900', '--dump-dom', `${pathToFileURL(html).href}#bench=1`], { encoding: 'utf8', maxBuffer: 1 << 30, timeout: 180_000 });
-rmSync(user, { recursive: true, force: true });
-const m = /<pre id="heaplens-bench">([^<]*)<\/pre>/.exec(r.stdout ?? '');
-if (!m) {
-  console.error(`measure-views: the page wrote no figures (exit ${r.status})\n${(r.stderr ?? '').slice(-2000)}`);
+// playwright-core drives Debian's Chromium and waits for the figures: the page loads the profile in a worker, so
+// the bench finishes after the load event (--dump-dom would dump the page before it)
+const { chromium } = createRequire(`${root}/`)('playwright-core');
+const browser = await chromium.launch({
+  executablePath: chromiumBin, headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND', '--proxy-server=127.0.0.1:9'],
+});
+let text;
+try {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.route(/^(?!file:|blob:|data:)/, (route) => route.abort());     // network off
+  await page.goto(`${pathToFileURL(html).href}#bench=1`, { timeout: 600_000 });
+  await page.locator('#heaplens-bench').waitFor({ state: 'attached', timeout: 600_000 });
+  text = await page.locator('#heaplens-bench').textContent();
+} catch (e) {
+  console.error(`measure-views: the page wrote no figures: ${e.message}`);
   process.exit(1);
+} finally {
+  await browser.close();
 }
-const fig = JSON.parse(m[1].replace(/&quot;/g, '"'));
+const fig = JSON.parse(text);
 if (asJson) {
   console.log(JSON.stringify(fig));
 } else {
   console.log(`views on a generated profile: ${fig.nodes} nodes (merged tree), depth ${fig.maxDepth}, headless Chromium, 1400×900`);
   console.log(`  first paint        ${fig.firstPaintMs} ms  (page script start → painted; ${fig.sinceNavigationMs} ms since navigation)`);
+  console.log(`    load worker: ${fig.worker ? 'yes' : 'no (parsed on the page thread)'}; page thread's longest task before the paint ${fig.longestTaskMs} ms (${fig.longTasks} tasks ≥ 50 ms)`);
   console.log(`    steps: ${Object.entries(fig.steps).map(([k, v]) => `${k} ${v} ms`).join(', ')}`);
   console.log(`    of which layout  ${fig.firstLayoutMs} ms, canvas ${fig.firstCanvasMs} ms, ${fig.framesPainted} frames drawn`);
   console.log(`  zoom in  (${fig.zooms}×)    median ${fig.zoomInMs.median} ms, max ${fig.zoomInMs.max} ms`);
   console.log(`  zoom out (${fig.zooms}×)    median ${fig.zoomOutMs.median} ms, max ${fig.zoomOutMs.max} ms`);
   console.log(`  metric switch      ${fig.metricSwitchMs} ms`);
   console.log(`  search             ${fig.searchMs} ms`);
-  console.log(`  first inversion    ${fig.invertFirstMs} ms (builds the bottom-up tree: invert ${fig.invertSteps?.invert} ms, flatten ${fig.invertSteps?.flatten} ms)`);
+  console.log(`  first inversion    ${fig.invertFirstMs} ms (builds the bottom-up tree: invert ${fig.invertSteps?.invert} ms, flatten ${fig.invertSteps?.flatten} ms, unpack ${fig.invertSteps?.unpack ?? '-'} ms${fig.invertSteps?.builtAhead ? '; built by the worker ahead, while the page drew the first tree' : ''})`);
   console.log(`  call tree table    ${fig.callTreeFirstMs} ms (first showing)`);
   console.log(`  table expand       ${fig.expandMs} ms (a node with ${fig.expandChildren} children)`);
 }

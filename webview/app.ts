@@ -6,7 +6,9 @@ import { bytes, num } from '../core/format';
 import { Theme } from './core/colors';
 import { timed } from './timing';
 import { AppContext, View } from './context';
-import { ProfileData } from './data';
+import { ProfileData, TreePending } from './data';
+import { LoadWorker } from './load/loader';
+import { LoadProgress } from './load/progress';
 import { Host } from './host';
 import { HostMessage, isHostMessage } from '../core/protocol/webview-protocol';
 import { restoreState, UiState, ViewName, VIEWS } from './state';
@@ -49,6 +51,10 @@ export class App {
   private readonly actions = el('div', { class: 'actions' });
   private readonly main = el('main', { class: 'content' });
   private readonly error = el('div', { class: 'error', role: 'alert' });
+  private readonly progress = new LoadProgress();
+  /** the load worker: undefined until the first profile text, null when this page cannot run one */
+  private loader?: LoadWorker | null;
+  private loading?: Promise<void>;
   private theme: Theme = currentTheme();
   private pendingProfile?: HostMessage & { type: 'profile' };
   private frame = 0;
@@ -58,7 +64,7 @@ export class App {
     const header = el('header', { class: 'header' },
       el('div', { class: 'header-row' }, this.title, this.status, this.actions), this.meta, this.dataLine, this.tabs);
     this.error.hidden = true;
-    mount.replaceChildren(header, this.error, this.main);
+    mount.replaceChildren(header, this.progress.root, this.error, this.main);
     for (const v of VIEWS) {
       const b = el('button', { type: 'button', role: 'tab', class: 'tab', id: `tab-${v.id}`, title: `${v.label} (${v.key})` }, v.label);
       b.addEventListener('click', () => this.update({ view: v.id }));
@@ -99,18 +105,112 @@ export class App {
     }
   }
 
-  /** Applies the newest pending profile now (also used by the report, which has its data at start). */
-  applyProfile(): void {
+  /**
+   * Applies the newest pending profile (also used by the report, which has its data at start). A profile sent as
+   * JSON text is parsed and flattened by the load worker while this thread shows progress; one load at a time, the
+   * newest profile waiting meanwhile (live updates). Resolves when the profile is shown.
+   */
+  applyProfile(): Promise<void> {
     this.frame = 0;
+    if (this.loading) return this.loading;          // applied when the current load ends
     const msg = this.pendingProfile;
     this.pendingProfile = undefined;
-    if (!msg) return;
-    const data = this.load(msg.profile, msg.title);
-    if (!data) return;
+    if (!msg) return Promise.resolve();
+    // small profiles are parsed here (a worker's start and the copy of the text cost more than they save)
+    const large = msg.json !== undefined && msg.json.length >= App.WORKER_FROM;
+    const worker = large ? this.worker() : undefined;
+    if (msg.json !== undefined && worker && large) {
+      const s = this.state;
+      if (!this.data) this.progress.show('Loading the profile…');
+      const json = msg.json;
+      this.loading = worker.load(json, msg.title, s.data, { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted }, !msg.live)
+        .then((l) => {
+          this.loading = undefined;
+          this.progress.hide();
+          if (l.baseline) this.baseline = this.load(l.baseline.profile, l.baseline.title) ?? this.baseline;
+          this.show(l.data, msg.live);
+        }, (e: Error) => {
+          // the worker could not start or failed: parse here, as pages without a worker do
+          this.loading = undefined;
+          this.progress.hide();
+          this.loader = null;
+          console.warn(`HeapLens: the load worker failed (${e.message}); loading on the page's thread`);
+          this.pendingProfile ??= msg;
+        })
+        .then(() => {
+          if (this.pendingProfile) return this.applyProfile();
+          return undefined;
+        });
+      return this.loading;
+    }
+    let file = msg.profile;
+    if (msg.json !== undefined) {
+      const parsed = timed('parseJson', () => JSON.parse(msg.json!) as ProfileFile | { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } });
+      if ('format' in parsed) file = parsed;
+      else {
+        file = parsed.profile;
+        if (parsed.baseline) this.baseline = this.load(parsed.baseline.profile, parsed.baseline.title) ?? this.baseline;
+      }
+    }
+    const data = file && this.load(file, msg.title);
+    if (data) {
+      this.show(data, msg.live);
+      // the worker builds the inverted tree meanwhile (the costliest to build; saved profiles only), once this paint
+      // is out: copying the text to it is not the first paint's business
+      // (the worker itself starts then too: its start competes with this thread's parse on a busy machine)
+      const json = msg.json;
+      if (json !== undefined && !msg.live) {
+        setTimeout(() => {
+          const s = this.state;
+          const w = this.data === data ? this.worker() : undefined;
+          w?.prepare(json, data, { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted });
+        }, 0);
+      }
+    }
+    return Promise.resolve();
+  }
+
+  /** Profile texts from this size on are parsed by the load worker (the 100,000-node bench profile is 8.6 MB, 1M 64 MB). */
+  static readonly WORKER_FROM = 24 * 1024 * 1024;
+
+  private show(data: ProfileData, live: boolean): void {
     this.data = data;
-    this.live = msg.live;
+    this.live = live;
     timed('render', () => this.render());
     this.applyMethod();
+  }
+
+  /** The load worker, started on first use (null: this page cannot run one). */
+  private worker(): LoadWorker | undefined {
+    if (this.loader === undefined) {
+      this.loader = timed('startWorker', () => LoadWorker.start({
+        progress: (step) => this.progress.show(step),
+        arrived: () => {
+          if (!this.loader?.pendingTrees) this.progress.hide();
+          this.render();
+        },
+        failed: (message) => {
+          this.progress.hide();
+          this.error.textContent = `Cannot build this view: ${message}`;
+          this.error.hidden = false;
+        },
+      })) ?? null;
+    }
+    return this.loader ?? undefined;
+  }
+
+  /** Whether the last profile was loaded by the worker (false: parsed on the page's thread). */
+  get usesWorker(): boolean {
+    return !!this.loader && !!this.data && !this.data.helper;
+  }
+
+  /** Resolves when the profile is shown and no tree is being built (the measurement page waits for it). */
+  async settled(): Promise<void> {
+    for (;;) {
+      if (this.loading) await this.loading;
+      if (!this.loader?.pendingTrees) return;
+      await new Promise((r) => setTimeout(r, 1));
+    }
   }
 
   private pendingMethod?: { class: string; method: string; desc: string };
@@ -182,7 +282,13 @@ export class App {
       this.views[this.state.view].root.hidden = true;
       return;
     }
-    this.views[this.state.view].render(ctx);
+    try {
+      this.views[this.state.view].render(ctx);
+    } catch (e) {
+      // a tree the worker is still building: drawn again when it arrives (LoadWorker's `arrived`)
+      if (!(e instanceof TreePending)) throw e;
+      this.progress.show('Building the tree…');
+    }
   }
 
   private renderHeap(): void {

@@ -16,9 +16,25 @@ function stats(xs: number[]): { median: number; max: number; mean: number } {
   return { median: r(s[Math.floor(s.length / 2)] ?? 0), max: r(s[s.length - 1] ?? 0), mean: r(xs.reduce((a, b) => a + b, 0) / (xs.length || 1)) };
 }
 
-export function runBench(app: App, scriptStart: number): void {
+/** The longest tasks of the page's thread (PerformanceObserver 'longtask', ≥ 50 ms) since the page script started. */
+const longTasks: Array<{ start: number; ms: number }> = [];
+export function watchLongTasks(): void {
+  try {
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) longTasks.push({ start: e.startTime, ms: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    // no long task timing in this browser
+  }
+}
+
+export async function runBench(app: App, scriptStart: number): Promise<void> {
   flush();
   const painted = performance.now();
+  // the page's thread while loading: its longest task before the first paint (the parse and flattening run in the worker)
+  // (a task is reported when it ends, and delivered later: the one that painted included)
+  await new Promise((r) => setTimeout(r, 300));
+  const before = longTasks.filter((t) => t.start + t.ms > scriptStart && t.start < painted);   // overlapping the load
   const s = app.state;
   const data = app.data!;
   const tree = data.tree({ thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted });
@@ -28,6 +44,8 @@ export function runBench(app: App, scriptStart: number): void {
     firstPaintMs: Math.round((painted - scriptStart) * 10) / 10,
     sinceNavigationMs: Math.round(painted),
     steps: { ...timings },
+    worker: !!app.usesWorker,
+    longestTaskMs: Math.round(Math.max(0, ...before.map((t) => t.ms))), longTasks: before.length,
     firstLayoutMs: Math.round(first.layoutMs * 10) / 10, firstCanvasMs: Math.round(first.paintMs * 10) / 10, framesPainted: first.painted,
   };
   // zoom targets: the widest frames at depths 1…4, then back to the root each time
@@ -64,12 +82,14 @@ export function runBench(app: App, scriptStart: number): void {
   out.searchMs = Math.round((performance.now() - t) * 10) / 10;
   t = performance.now();
   app.update({ query: '', inverted: true });
+  await app.settled();
   flush();
   out.invertFirstMs = Math.round((performance.now() - t) * 10) / 10;
-  out.invertSteps = { invert: timings.invert, flatten: timings.flatten };
+  out.invertSteps = { invert: timings.invert, flatten: timings.flatten, unpack: timings.unpack, builtAhead: !!timings.builtAhead };
   // the call tree table: first showing (rows of the root's children), then opening the node with the most children
   t = performance.now();
   app.update({ inverted: false, view: 'calltree', tableExpanded: [] });
+  await app.settled();
   document.body.offsetHeight;
   out.callTreeFirstMs = Math.round((performance.now() - t) * 10) / 10;
   let wide = 0;

@@ -1,5 +1,7 @@
 // The profile as the views need it: validated by the host (this side trusts it), trees built on demand and cached per
-// (CPU or allocations, thread, only-my-code, collapse-recursion, inverted).
+// (CPU or allocations, thread, only-my-code, collapse-recursion, inverted). Built here, or — for a profile the load
+// worker holds (webview/load/) — asked of the worker: then tree() throws TreePending until the tree has arrived, and
+// the app draws again when it does.
 import { Accounts, accountsOf } from '../core/views/accounts';
 import { CpuProfile, cpuProfile } from '../core/views/cpu-flame';
 import { FrameTree, frameTree } from '../core/views/frames';
@@ -21,30 +23,64 @@ export interface TreeOptions {
   cpu?: boolean;
 }
 
+/** tree() of a worker-held profile before the tree arrived: the app shows progress and renders again on arrival. */
+export class TreePending extends Error {
+  constructor() {
+    super('the tree is being built');
+  }
+}
+
+/** Where a worker-held profile's trees come from (webview/load/loader.ts). */
+export interface RemoteTrees {
+  kinds: TreeKind[];
+  defaultKind: TreeKind;
+  /** asks for a tree; the answer comes through ProfileData.accept */
+  request(data: ProfileData, kind: TreeKind, key: string, o: TreeOptions): void;
+  /** the whole profile file, parsed here (on this thread) for the few uses that need the call trees themselves */
+  fullFile(): ProfileFile;
+}
+
+/** A worker that builds some trees of a profile parsed on the page too (loader.ts, prepare): those it offers. */
+export interface TreeHelper {
+  offers(kind: TreeKind, key: string): boolean;
+  request(data: ProfileData, kind: TreeKind, key: string, o: TreeOptions): void;
+}
+
+export function treeKey(o: TreeOptions, cpu = !!o.cpu): string {
+  return `${cpu}|${o.thread}|${o.myCode}|${o.collapseRecursion}|${o.inverted}`;
+}
+
 export class ProfileData {
   /** The profile with the chosen mode's tree as every thread's root (see useTree). */
   profile: Profile;
   /** Which mode's data the views show now, and which the profile holds. */
   kind: TreeKind;
   readonly kinds: TreeKind[];
+  /** the kind shown when the user did not choose */
+  readonly defaultKind: TreeKind;
   private readonly base: Profile;
+  private local?: ProfileData;
+  /** builds the trees it offers (the inverted one, ahead) for a profile parsed here */
+  helper?: TreeHelper;
   private readonly trees = new Map<string, FrameTree>();
   private readonly roots = new Map<string, MctNode>();
   private readonly mine = new Map<number, boolean>();
   private readonly include: string[];
 
-  constructor(readonly file: ProfileFile, readonly title: string) {
+  /** `remote`: the file has no call trees (`root: {}`); the worker that holds them builds the trees */
+  constructor(readonly file: ProfileFile, readonly title: string, private readonly remote?: RemoteTrees, kind?: TreeKind) {
     // validated once by the host where the bytes came in (the webview trusts what the host sends)
     this.base = timed('index', () => trustedProfile(file));
-    this.kinds = treesIn(this.base);
-    this.kind = defaultTree(this.base);
+    this.kinds = remote ? remote.kinds : treesIn(this.base);
+    this.defaultKind = remote ? remote.defaultKind : defaultTree(this.base);
+    this.kind = kind && this.kinds.includes(kind) ? kind : this.defaultKind;
     this.profile = withTree(this.base, this.kind);
     this.include = includePatterns(file.meta.options);
   }
 
   /** Shows another mode's data ('auto': exact when present); an absent kind falls back to the default. */
   useTree(kind: TreeKind | 'auto'): void {
-    const k = kind !== 'auto' && this.kinds.includes(kind) ? kind : defaultTree(this.base);
+    const k = kind !== 'auto' && this.kinds.includes(kind) ? kind : this.defaultKind;
     if (k === this.kind) return;
     this.kind = k;
     this.profile = withTree(this.base, k);
@@ -87,6 +123,12 @@ export class ProfileData {
 
   /** The thread's tree (all threads merged for -1; an unknown thread id falls back to the merge). */
   root(thread: number, cpu?: boolean): MctNode {
+    if (this.remote && !(cpu && this.cpu())) {
+      // the call trees are in the worker: parse the file here once (the diff's after side needs the nodes themselves)
+      this.local ??= new ProfileData(this.remote.fullFile(), this.title);
+      this.local.useTree(this.kind);
+      return this.local.root(thread);
+    }
     const key = `${cpu ? 'cpu' : ''}${thread}`;
     let r = this.roots.get(key);
     if (!r) {
@@ -101,8 +143,12 @@ export class ProfileData {
 
   tree(o: TreeOptions): FrameTree {
     const cpu = !!o.cpu && !!this.cpu();
-    const key = `${cpu}|${o.thread}|${o.myCode}|${o.collapseRecursion}|${o.inverted}`;
+    const key = treeKey(o, cpu);
     let t = this.trees.get(key);
+    if (!t && ((this.remote && !cpu) || this.helper?.offers(this.kind, key))) {
+      (this.remote ?? this.helper)!.request(this, this.kind, key, { ...o, cpu: false });
+      throw new TreePending();
+    }
     if (!t) {
       let root = this.root(o.thread, cpu);
       if (o.myCode) root = foldFrames(root, (m) => this.isMine(m));
@@ -115,6 +161,21 @@ export class ProfileData {
       this.trees.set(key, t);
     }
     return t;
+  }
+
+  /** A tree the worker built (dropped when the shown kind changed meanwhile). */
+  accept(kind: TreeKind, key: string, tree: FrameTree): void {
+    if (kind === this.kind) this.trees.set(key, tree);
+  }
+
+  /** Whether the tree is here already (tree() would not throw TreePending). */
+  has(o: TreeOptions): boolean {
+    return this.trees.has(treeKey(o, !!o.cpu && !!this.cpu()));
+  }
+
+  /** Drops a cached tree (the worker, after handing its buffers to the page). */
+  forget(o: TreeOptions): void {
+    this.trees.delete(treeKey(o, !!o.cpu && !!this.cpu()));
   }
 
   private accountsCache?: { value: Accounts | undefined };

@@ -3,11 +3,13 @@
 import { App } from './app';
 import { Host, vscodeHost } from './host';
 import { EmbeddedData, reportHost } from './report-host';
-import { runBench } from './bench';
+import { runBench, watchLongTasks } from './bench';
+import { TreeKind } from '../core/profile/modes';
 import { timed } from './timing';
 import { applyForcedTheme } from './views/theme';
 
 const scriptStart = performance.now();
+if (/[#&]bench=1\b/.test(location.hash)) watchLongTasks();
 
 declare global {
   interface Window {
@@ -21,20 +23,28 @@ function start(): void {
   if (!host) {
     applyForcedTheme();
     const script = document.getElementById('heaplens-data');
-    const data = timed('parseJson', () => (script?.textContent ? (JSON.parse(script.textContent) as EmbeddedData) : undefined));
-    if (!data) {
+    const text = timed('readText', () => script?.textContent);
+    if (!script || !text) {
       mount.textContent = 'HeapLens: no profile data in this page.';
       return;
     }
-    host = reportHost(data);
+    // the title and first tree are attributes (heaplens report writes them): the text is parsed by the load worker
+    let title = script.getAttribute('data-title');
+    let tree = script.getAttribute('data-tree') as TreeKind | null;
+    if (title === null) {
+      const data = JSON.parse(text) as EmbeddedData;
+      title = data.title;
+      tree = data.tree ?? null;
+    }
+    host = reportHost({ title, tree: tree ?? undefined, text });
   }
   const app = new App(host, mount);
   window.heaplens = app;
   host.post({ type: 'ready' });
   // the report has its data already: show it now rather than at the next animation frame
   if (host.kind === 'report') {
-    app.applyProfile();
-    if (/[#&]bench=1\b/.test(location.hash)) runBench(app, scriptStart);
+    const shown = app.applyProfile();
+    if (/[#&]bench=1\b/.test(location.hash)) void shown.then(() => runBench(app, scriptStart));
   }
 }
 

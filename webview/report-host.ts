@@ -46,15 +46,29 @@ function toast(text: string): void {
   }, 6000);
 }
 
-export function reportHost(data: EmbeddedData): Host {
+/**
+ * The report's data as the page has it: the embedded JSON text (parsed by the load worker for the views) and what the
+ * page needs before that (the title and first tree, from the script element's attributes). `embedded()` parses the
+ * text on this thread, for the exports.
+ */
+export interface ReportSource {
+  title: string;
+  tree?: TreeKind;
+  text: string;
+}
+
+export function reportHost(source: ReportSource): Host {
+  let parsed: EmbeddedData | undefined;
+  const embedded = (): EmbeddedData => (parsed ??= JSON.parse(source.text) as EmbeddedData);
+  const data = { title: source.title, tree: source.tree, get profile() { return embedded().profile; } };
   let handler: (msg: HostMessage) => void = () => undefined;
   let memory: unknown;
   const stem = data.title.replace(/\.heaplens$/, '').replace(/[^\w.-]+/g, '_') || 'profile';
   const post = (msg: WebviewMessage): void => {
     switch (msg.type) {
       case 'ready':
-        handler({ type: 'profile', profile: data.profile, title: data.title, live: false });
-        if (data.baseline) handler({ type: 'baseline', profile: data.baseline.profile, title: data.baseline.title });
+        // the text as it is (with its baseline, if any): the app hands it to the load worker
+        handler({ type: 'profile', json: source.text, title: data.title, live: false });
         return;
       case 'navigate': {
         const f = msg.frame;

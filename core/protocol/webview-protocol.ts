@@ -16,8 +16,9 @@ export interface FrameRef {
 }
 
 export type HostMessage =
-  /** a new profile to show (the view state is kept when `keepState` and the frames still exist) */
-  | { type: 'profile'; profile: ProfileFile; title: string; live: boolean; keepState?: boolean }
+  /** a new profile to show (the view state is kept when `keepState` and the frames still exist): the file itself, or
+   *  `json`, its JSON text (the webview's load worker parses it, off the page's thread; the HTML report's embedded data too) */
+  | { type: 'profile'; profile?: ProfileFile; json?: string; title: string; live: boolean; keepState?: boolean }
   /** the baseline the Diff view compares the profile with */
   | { type: 'baseline'; profile: ProfileFile; title: string }
   /** a line for the status bar of the view (e.g. "live · updated 12:03:04", "session ended") */

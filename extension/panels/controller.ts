@@ -14,6 +14,7 @@ import { pprofGzip } from '../../core/export/pprof-file';
 import { Profile, ProfileFile } from '../../core/profile/types';
 import { HostMessage, isWebviewMessage, WebviewMessage } from '../../core/protocol/webview-protocol';
 import { panelHtml } from './html';
+import { deepJson } from '../../core/protocol/deep-json';
 import { HeapViewData } from '../heap/view-data';
 import { openSource } from './source';
 import { COMMANDS } from '../commands';
@@ -100,7 +101,8 @@ export class WebviewController implements vscode.Disposable {
   private sendProfile(): void {
     if (!this.profile) return;
     this.lastSent = Date.now();
-    this.post({ type: 'profile', profile: this.profile, title: this.options.title, live: this.options.live, keepState: true });
+    // as text: the webview's load worker parses it, so a large profile does not freeze the view (webview/load/)
+    this.post({ type: 'profile', json: deepJson(this.profile), title: this.options.title, live: this.options.live, keepState: true });
   }
 
   private post(msg: HostMessage): void {

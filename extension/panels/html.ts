@@ -52,7 +52,7 @@ export function panelHtml(a: PanelAssets): string {
   const n = nonce();
   const csp = [
     "default-src 'none'", `img-src ${a.cspSource} data:`, `font-src ${a.cspSource}`,
-    `style-src ${a.cspSource} 'nonce-${n}'`, `script-src 'nonce-${n}'`,
+    `style-src ${a.cspSource} 'nonce-${n}'`, `script-src 'nonce-${n}'`, 'worker-src blob:',
   ].join('; ');
   return page(csp, `<link rel="stylesheet" href="${escapeHtml(a.codicons)}" nonce="${n}">
 <link rel="stylesheet" href="${escapeHtml(a.style)}" nonce="${n}">
@@ -83,11 +83,12 @@ export function inlineCodicons(css: string, ttf: Buffer): string {
 
 export function reportHtml(assets: ReportAssets, data: ReportData): string {
   const n = nonce();
-  const csp = ["default-src 'none'", "img-src data:", "font-src data:", `style-src 'nonce-${n}'`, `script-src 'nonce-${n}'`].join('; ');
+  // worker-src blob: the load worker (webview/load/) runs from a Blob URL of the bundle's embedded worker source
+  const csp = ["default-src 'none'", "img-src data:", "font-src data:", `style-src 'nonce-${n}'`, `script-src 'nonce-${n}'`, 'worker-src blob:'].join('; ');
   return page(csp, `<meta name="generator" content="HeapLens">
 <title>HeapLens — ${escapeHtml(data.title)}</title>
 ${assets.codiconCss ? `<style nonce="${n}">${assets.codiconCss}</style>\n` : ''}<style nonce="${n}">${assets.css}</style>
-`, `<script type="application/json" id="heaplens-data">${scriptJson(data)}</script>
+`, `<script type="application/json" id="heaplens-data" data-title="${escapeHtml(data.title)}"${data.tree ? ` data-tree="${escapeHtml(data.tree)}"` : ''}>${scriptJson(data)}</script>
 <script nonce="${n}">${scriptText(assets.js)}</script>
 `);
 }

@@ -15,6 +15,21 @@ async function waitForSessionEnd(wb, name, ms) {
   await wb.waitFor(`the ${name} session to end`, async () => new RegExp(`profile saved to .*${name}-\\d{8}-\\d{6}\\.heaplens`).test(await wb.consoleText()), ms);
 }
 
+/**
+ * Starts `configuration`, waits for the status bar's count and clicks it: the session's actions (never a silent
+ * pause), the first being the live flame tree. Returns that action's row, not clicked yet.
+ */
+export async function liveFlameTreeAction(wb, configuration) {
+  const page = wb.page;
+  await wb.startConfiguration(configuration);
+  const item = page.locator('.statusbar-item', { hasText: /HeapLens: .* objects/ }).first();
+  await wb.waitFor('the status bar count', async () => /[1-9][\d.]*[kMG]? objects/.test((await item.textContent({ timeout: 1000 }).catch(() => '')) ?? ''), 60000);
+  await item.click();
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Live Flame Tree' }).first();
+  await row.waitFor({ timeout: 10000 });
+  return row;
+}
+
 export const LOOP_SCENARIOS = {
   async 'loop: F5 → the run ends → its flame tree is open without a click; the console line is a link'(wb) {
     const page = wb.page;
@@ -40,13 +55,7 @@ export const LOOP_SCENARIOS = {
 
   async 'loop: the live flame tree from the status bar item updates during a 20 s run'(wb) {
     const page = wb.page;
-    await wb.startConfiguration('Profile Memory: LiveDemo 20 s');
-    const item = page.locator('.statusbar-item', { hasText: /HeapLens: .* objects/ }).first();
-    await wb.waitFor('the status bar count', async () => /[1-9][\d.]*[kMG]? objects/.test((await item.textContent({ timeout: 1000 }).catch(() => '')) ?? ''), 60000);
-    // the click shows the session's actions (never a silent pause); the first is the live flame tree
-    await item.click();
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Live Flame Tree' }).first();
-    await row.waitFor({ timeout: 10000 });
+    const row = await liveFlameTreeAction(wb, 'Profile Memory: LiveDemo 20 s');
     const actions = await page.locator('.quick-input-list .monaco-list-row .label-name').allTextContents();
     console.log(`  status bar actions: ${actions.join(' | ')}`);
     if (!actions.some((a) => /Pause Profiling/.test(a))) throw new Error(`no "Pause Profiling" among the actions: ${actions.join(' | ')}`);

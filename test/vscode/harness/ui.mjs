@@ -13,6 +13,7 @@ import { LOOP_SCENARIOS } from './ui-loop.mjs';
 import { MAVEN_SCENARIOS } from './ui-maven.mjs';
 import { PICTURE_SCENARIOS, PRODUCT_SCENARIOS } from './ui-product.mjs';
 import { VIEW_SCENARIOS } from './ui-views.mjs';
+import { VIEW_LIVE_SCENARIOS } from './ui-views-live.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -392,13 +393,13 @@ export async function runUiScenarios(server, paths, folder, shots, { installed =
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
     await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
     await sleep(1500);
-    // HEAPLENS_VSCODE_SCENARIO=text runs only the scenarios whose name contains it (for working on one)
+    // HEAPLENS_VSCODE_SCENARIO=text runs only the scenarios whose name contains it (for working on one; a|b: either)
     const pick = process.env.HEAPLENS_VSCODE_SCENARIO;
     const all = Object.entries({
       ...(installed ? PRODUCT_SCENARIOS : {}), ...SCENARIOS, ...EDITOR_SCENARIOS, ...ACCOUNTS_SCENARIOS, ...LIFETIME_SCENARIOS,
       ...(installed ? PICTURE_SCENARIOS : {}), ...HEAP_SCENARIOS, ...JFR_SCENARIOS, ...LINES_SCENARIOS, ...LOOP_SCENARIOS,
-      ...MAVEN_SCENARIOS, ...VIEW_SCENARIOS,
-    }).filter(([n]) => !pick || n.includes(pick));
+      ...MAVEN_SCENARIOS, ...VIEW_SCENARIOS, ...VIEW_LIVE_SCENARIOS,
+    }).filter(([n]) => !pick || pick.split('|').some((p) => n.includes(p)));     // a|b: either
     const pristine = keepPristine(folder);
     for (const [name, body] of all) {
       const t0 = Date.now();

@@ -1,0 +1,176 @@
+// The page's side of the load worker: starts it from the bundle's embedded worker source (a Blob URL: the VS Code
+// webview and the standalone report both allow `worker-src blob:`), sends it the profile text, and turns its answers
+// into ProfileData whose trees the worker builds. Without a Worker (or when the page's policy refuses one) the
+// caller parses on its own thread as before.
+import { TreeKind } from '../../core/profile/modes';
+import { ProfileFile } from '../../core/profile/types';
+import { ProfileData, RemoteTrees, TreeOptions, treeKey } from '../data';
+import { timings } from '../timing';
+import { LoadReply, LoadRequest } from './protocol';
+import { PackedTree, unpackTree } from './tree-pack';
+
+/** The worker bundle's source, put into the page bundle by scripts/build.mjs ('' in builds without it). */
+declare const __HEAPLENS_WORKER__: string;
+
+export interface Loaded {
+  data: ProfileData;
+  baseline?: { title: string; profile: ProfileFile };
+  reportTree?: TreeKind;
+}
+
+export interface LoadCallbacks {
+  progress(step: string): void;
+  /** a tree the views asked for has arrived (render again) */
+  arrived(): void;
+  /** a tree could not be built */
+  failed(message: string): void;
+}
+
+export class LoadWorker {
+  private seq = 0;
+  /** when the load was posted (epoch ms, comparable across threads) */
+  private sentAt = 0;
+  /** the loaded tree, until its records arrive */
+  private firstTree?: PackedTree;
+  private nextId = 0;
+  private loading?: { seq: number; resolve(l: Loaded): void; reject(e: Error): void; text: string; title: string; opts: TreeOptions };
+  private readonly asked = new Map<number, { data: ProfileData; key: string }>();
+  /** keys asked and not answered yet, per data (one request per tree) */
+  private readonly inFlight = new WeakMap<ProfileData, Set<string>>();
+
+  private constructor(private readonly worker: Worker, private readonly cb: LoadCallbacks) {
+    worker.onmessage = (e: MessageEvent) => this.receive(e.data as LoadReply);
+    worker.onerror = (e: ErrorEvent) => {
+      e.preventDefault();
+      const l = this.loading;
+      this.loading = undefined;
+      l?.reject(new Error(e.message || 'the load worker failed'));
+    };
+  }
+
+  /** A worker, or undefined when this page cannot start one. */
+  static start(cb: LoadCallbacks): LoadWorker | undefined {
+    try {
+      const src = typeof __HEAPLENS_WORKER__ === 'string' ? __HEAPLENS_WORKER__ : '';
+      if (!src || typeof Worker !== 'function' || typeof Blob !== 'function') return undefined;
+      const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
+      return new LoadWorker(new Worker(url, { name: 'heaplens-load' }), cb);
+    } catch {
+      return undefined;            // a Content-Security-Policy without worker-src blob:, or no Blob URLs
+    }
+  }
+
+  get busy(): boolean {
+    return !!this.loading;
+  }
+
+  /** Parses `text` (a profile file or the report's embedded data) in the worker and builds the first tree. */
+  load(text: string, title: string, kind: TreeKind | 'auto', opts: TreeOptions, ahead = true): Promise<Loaded> {
+    const seq = ++this.seq;
+    this.asked.clear();
+    return new Promise((resolve, reject) => {
+      this.loading = { seq, resolve, reject, text, title, opts };
+      const msg: LoadRequest = { type: 'load', seq, text, title, kind, opts: { ...opts, cpu: false }, ahead, first: true };
+      const t0 = performance.now();
+      this.worker.postMessage(msg);
+      timings.postText = Math.round((performance.now() - t0) * 10) / 10;
+      this.sentAt = performance.timeOrigin + t0;
+    });
+  }
+
+  /**
+   * A profile small enough to parse on the page's thread (the page shows it at once): the worker parses a copy too and
+   * builds the other orientation's tree ahead; `data` asks for it (TreeHelper) instead of building it on the page.
+   */
+  prepare(text: string, data: ProfileData, opts: TreeOptions): void {
+    const seq = ++this.seq;
+    this.asked.clear();
+    const other: TreeOptions = { ...opts, cpu: false, inverted: !opts.inverted };
+    const offered = `${data.kind}|${treeKey(other, false)}`;
+    data.helper = {
+      offers: (kind, key) => seq === this.seq && `${kind}|${key}` === offered,
+      request: (d, kind, key, o) => this.request(d, kind, key, o),
+    };
+    const msg: LoadRequest = { type: 'load', seq, text, title: data.title, kind: data.kind, opts: { ...opts, cpu: false }, ahead: true, first: false };
+    this.worker.postMessage(msg);
+  }
+
+  private receive(m: LoadReply): void {
+    // for the UI tests and the curious: the worker runs in this page (its policy allowed it)
+    document.body.dataset.loadWorker = 'running';
+    if (m.seq !== this.seq) return;                      // a newer profile replaced it
+    if (m.type === 'progress') {
+      this.cb.progress(m.step);
+    } else if (m.type === 'loaded') {
+      const l = this.loading;
+      this.loading = undefined;
+      if (!l) return;
+      Object.assign(timings, m.timings);
+      // the trip: posted → the worker had the text; the worker posted the tree → it was here
+      const now = performance.timeOrigin + performance.now();
+      if (m.timings.receivedAt) timings.toWorker = Math.round(m.timings.receivedAt - this.sentAt);
+      if (m.timings.sentAt) timings.toPage = Math.round(now - m.timings.sentAt);
+      delete timings.receivedAt;
+      delete timings.sentAt;
+      let full: ProfileFile | undefined;
+      const text = l.text;
+      const remote: RemoteTrees = {
+        kinds: m.kinds,
+        defaultKind: m.defaultKind,
+        request: (d, kind, key, o) => this.request(d, kind, key, o),
+        fullFile: () => {
+          if (!full) {
+            const p = JSON.parse(text) as ProfileFile | { profile: ProfileFile };
+            full = 'format' in p ? p : p.profile;
+          }
+          return full;
+        },
+      };
+      const data = new ProfileData(m.light, l.title, remote, m.kind);
+      const t0 = performance.now();
+      this.firstTree = m.tree;
+      data.accept(m.kind, treeKey(l.opts, false), unpackTree(m.tree));
+      timings.unpack = Math.round((performance.now() - t0) * 10) / 10;
+      l.resolve({ data, baseline: m.baseline, reportTree: m.reportTree });
+    } else if (m.type === 'recs') {
+      if (this.firstTree) this.firstTree.recs = m.recs;     // read by the tree's `recs` from now on
+      this.firstTree = undefined;
+    } else if (m.type === 'tree') {
+      const a = this.asked.get(m.id);
+      this.asked.delete(m.id);
+      if (!a) return;
+      this.inFlight.get(a.data)?.delete(a.key);
+      Object.assign(timings, m.timings);
+      a.data.accept(m.kind, a.key, unpackTree(m.tree));
+      this.cb.arrived();
+    } else if (m.type === 'error') {
+      if (m.id === undefined) {
+        const l = this.loading;
+        this.loading = undefined;
+        l?.reject(new Error(m.message));
+      } else {
+        const a = this.asked.get(m.id);
+        this.asked.delete(m.id);
+        if (a) this.inFlight.get(a.data)?.delete(a.key);
+        this.cb.failed(m.message);
+      }
+    }
+  }
+
+  private request(data: ProfileData, kind: TreeKind, key: string, opts: TreeOptions): void {
+    let keys = this.inFlight.get(data);
+    if (!keys) this.inFlight.set(data, (keys = new Set()));
+    if (keys.has(key)) return;
+    keys.add(key);
+    const id = ++this.nextId;
+    this.asked.set(id, { data, key });
+    this.cb.progress('Building the tree…');
+    const msg: LoadRequest = { type: 'tree', seq: this.seq, id, kind, opts };
+    this.worker.postMessage(msg);
+  }
+
+  /** Whether a tree is being built. */
+  get pendingTrees(): number {
+    return this.asked.size;
+  }
+}

@@ -1,0 +1,37 @@
+// Messages between the page and its load worker (webview/load/worker.ts). The page sends the profile as JSON text;
+// the worker parses it, keeps the call trees, and answers with flattened trees as transferable typed arrays
+// (tree-pack.ts), plus the profile without its call trees (the tables every view reads: methods, types, sites, …).
+import { TreeKind } from '../../core/profile/modes';
+import { ProfileFile } from '../../core/profile/types';
+import { TreeOptions } from '../data';
+import { PackedRecords, PackedTree } from './tree-pack';
+
+export type LoadRequest =
+  /** `text`: a profile file, or the HTML report's embedded data ({ title, profile, baseline?, tree? }) */
+  /** `ahead`: build the other orientation's tree too once the first is sent (not for live updates, replaced each second) */
+  /** `first` false: the page parsed the text itself and shows the first tree; the worker only builds ahead */
+  | { type: 'load'; seq: number; text: string; title: string; kind: TreeKind | 'auto'; opts: TreeOptions; ahead: boolean; first: boolean }
+  | { type: 'tree'; seq: number; id: number; kind: TreeKind; opts: TreeOptions };
+
+export type LoadReply =
+  | { type: 'progress'; seq: number; step: string }
+  | {
+    type: 'loaded'; seq: number;
+    /** the profile with every thread's call trees left out (`root: {}`) */
+    light: ProfileFile;
+    kinds: TreeKind[];
+    /** the tree shown when the user did not choose (modes.defaultTree of the whole profile) */
+    defaultKind: TreeKind;
+    /** the kind of `tree` */
+    kind: TreeKind;
+    tree: PackedTree;
+    /** the report's baseline and its first tree (embedded data only) */
+    baseline?: { title: string; profile: ProfileFile };
+    reportTree?: TreeKind;
+    /** the worker's step times (timing.ts) */
+    timings: Record<string, number>;
+  }
+  /** the first tree's allocation records, sent after it (the page paints without them) */
+  | { type: 'recs'; seq: number; recs: PackedRecords }
+  | { type: 'tree'; seq: number; id: number; kind: TreeKind; tree: PackedTree; timings: Record<string, number> }
+  | { type: 'error'; seq: number; id?: number; message: string };

@@ -1,0 +1,103 @@
+// The load worker (bundled by scripts/build.mjs into the page bundle and started from a Blob URL): parses the profile,
+// merges the threads, inverts and flattens, so that the page's thread stays free to draw and answer the user while a
+// large profile loads. It keeps the parsed profile; the page asks it for each tree it needs (protocol.ts).
+import { ProfileData, TreeOptions, treeKey } from '../data';
+import { TreeKind } from '../../core/profile/modes';
+import { ProfileFile } from '../../core/profile/types';
+import { timings } from '../timing';
+import { LoadReply, LoadRequest } from './protocol';
+import { PackedTree, packRecords, packTree, recordBuffers, transferables } from './tree-pack';
+
+interface WorkerScope {
+  postMessage(m: LoadReply, transfer?: Transferable[]): void;
+  onmessage: ((e: MessageEvent) => void) | null;
+}
+const scope = self as unknown as WorkerScope;
+let data: ProfileData | undefined;
+
+/** The profile without call trees: what the page keeps (the trees stay here). */
+function light(file: ProfileFile): ProfileFile {
+  return { ...file, threads: file.threads.map((t) => ({ id: t.id, name: t.name, daemon: t.daemon, alive: t.alive, root: {} })) };
+}
+
+function clearTimings(): void {
+  for (const k of Object.keys(timings)) delete timings[k];
+}
+
+/**
+ * Trees built ahead, while the page is busy drawing the first one: the other orientation (bottom-up when the page shows
+ * the top-down tree, and back) — the toggle users reach for first, and the costliest tree to build.
+ */
+const ahead = new Map<string, { tree: PackedTree; timings: Record<string, number> }>();
+
+/** Flattens one tree and hands it over (its buffers move to the page: the worker forgets it). */
+function packed(kind: TreeKind, opts: TreeOptions): PackedTree {
+  const key = `${kind}|${treeKey(opts, false)}`;
+  const done = ahead.get(key);
+  if (done) {
+    ahead.delete(key);
+    Object.assign(timings, done.timings, { builtAhead: 1 });   // the build's own figures, and that it was done ahead
+    return done.tree;
+  }
+  const d = data!;
+  d.useTree(kind);
+  const tree = packTree(d.tree(opts));
+  d.forget(opts);
+  return tree;
+}
+
+function buildAhead(kind: TreeKind, opts: TreeOptions): void {
+  const other = { ...opts, cpu: false, inverted: !opts.inverted };
+  const key = `${kind}|${treeKey(other, false)}`;
+  if (!data || ahead.has(key)) return;
+  clearTimings();
+  const tree = packed(kind, other);
+  ahead.set(key, { tree, timings: { ...timings } });
+}
+
+scope.onmessage = (e: MessageEvent) => {
+  const m = e.data as LoadRequest;
+  try {
+    if (m.type === 'load') {
+      clearTimings();
+      timings.receivedAt = performance.timeOrigin + performance.now();
+      ahead.clear();
+      const progress = (step: string): void => scope.postMessage({ type: 'progress', seq: m.seq, step });
+      progress(`Reading ${(m.text.length / 1048576).toFixed(1)} MB of profile data…`);
+      const t0 = performance.now();
+      const parsed = JSON.parse(m.text) as ProfileFile | { title: string; profile: ProfileFile; baseline?: { title: string; profile: ProfileFile }; tree?: TreeKind };
+      timings.parseJson = Math.round((performance.now() - t0) * 10) / 10;
+      const embedded = 'format' in parsed ? undefined : parsed;
+      const file = embedded ? embedded.profile : parsed as ProfileFile;
+      data = new ProfileData(file, m.title);
+      const kind = m.kind === 'auto' && embedded?.tree ? embedded.tree : m.kind;
+      data.useTree(kind);
+      if (!m.first) {
+        // the page shows the first tree itself (a small profile): build only the other orientation
+        data.useTree(kind);
+        if (m.ahead) buildAhead(data.kind, m.opts);
+        return;
+      }
+      progress(`Building the call tree of ${data.threads().length} thread${data.threads().length === 1 ? '' : 's'}…`);
+      // the first tree goes without its records (the paint needs none): they follow in a message of their own
+      const first = data.tree(m.opts);
+      const tree = packTree(first, false);
+      data.forget(m.opts);
+      timings.sentAt = performance.timeOrigin + performance.now();
+      scope.postMessage({
+        type: 'loaded', seq: m.seq, light: light(file), kinds: data.kinds, defaultKind: data.defaultKind, kind: data.kind, tree,
+        baseline: embedded?.baseline, reportTree: embedded?.tree, timings: { ...timings },
+      }, transferables(tree));
+      const recs = packRecords(first);
+      scope.postMessage({ type: 'recs', seq: m.seq, recs }, recordBuffers(recs));
+      if (m.ahead) setTimeout(() => buildAhead(data!.kind, m.opts), 0);
+    } else if (m.type === 'tree') {
+      if (!data) throw new Error('no profile loaded');
+      clearTimings();
+      const tree = packed(m.kind, m.opts);
+      scope.postMessage({ type: 'tree', seq: m.seq, id: m.id, kind: m.kind, tree, timings: { ...timings } }, transferables(tree));
+    }
+  } catch (err) {
+    scope.postMessage({ type: 'error', seq: m.seq, id: m.type === 'tree' ? m.id : undefined, message: (err as Error).message });
+  }
+};
