@@ -1,9 +1,9 @@
 package io.heaplens.agent.collect;
 
-import io.heaplens.agent.AccountPatterns;
-import io.heaplens.agent.Registry;
-import io.heaplens.agent.Registry.TypeInfo;
-import io.heaplens.agent.Types;
+import io.heaplens.agent.core.AccountPatterns;
+import io.heaplens.agent.core.Registry;
+import io.heaplens.agent.core.Registry.TypeInfo;
+import io.heaplens.agent.core.Types;
 import io.heaplens.runtime.Accounts;
 import io.heaplens.runtime.Keys;
 import io.heaplens.runtime.Node;

@@ -1,10 +1,10 @@
 package io.heaplens.agent.collect;
 
-import io.heaplens.agent.Options;
-import io.heaplens.agent.Registry;
-import io.heaplens.agent.Registry.MethodInfo;
-import io.heaplens.agent.Registry.SiteInfo;
-import io.heaplens.agent.Registry.TypeInfo;
+import io.heaplens.agent.core.Options;
+import io.heaplens.agent.core.Registry;
+import io.heaplens.agent.core.Registry.MethodInfo;
+import io.heaplens.agent.core.Registry.SiteInfo;
+import io.heaplens.agent.core.Registry.TypeInfo;
 import io.heaplens.agent.instrument.TransformStats;
 import io.heaplens.runtime.Keys;
 import io.heaplens.runtime.Layout;

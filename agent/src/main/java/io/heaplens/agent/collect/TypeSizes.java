@@ -1,6 +1,6 @@
 package io.heaplens.agent.collect;
 
-import io.heaplens.agent.Registry.TypeInfo;
+import io.heaplens.agent.core.Registry.TypeInfo;
 import io.heaplens.runtime.Layout;
 
 import java.lang.instrument.Instrumentation;

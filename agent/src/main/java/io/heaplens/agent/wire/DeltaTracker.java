@@ -1,8 +1,8 @@
 package io.heaplens.agent.wire;
 
-import io.heaplens.agent.Registry;
-import io.heaplens.agent.Registry.MethodInfo;
-import io.heaplens.agent.Registry.TypeInfo;
+import io.heaplens.agent.core.Registry;
+import io.heaplens.agent.core.Registry.MethodInfo;
+import io.heaplens.agent.core.Registry.TypeInfo;
 import io.heaplens.agent.collect.Json;
 import io.heaplens.agent.collect.Tables;
 import io.heaplens.agent.collect.TypeSizes;

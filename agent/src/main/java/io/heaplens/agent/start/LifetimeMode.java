@@ -1,5 +1,7 @@
-package io.heaplens.agent;
+package io.heaplens.agent.start;
 
+import io.heaplens.agent.core.Options;
+import io.heaplens.agent.core.PackageFilter;
 import io.heaplens.agent.collect.LifetimeWatcher;
 import io.heaplens.agent.instrument.UseProbes;
 import io.heaplens.runtime.Lifetimes;

@@ -1,5 +1,14 @@
-package io.heaplens.agent;
+package io.heaplens.agent.start;
 
+import io.heaplens.agent.control.ModeControl;
+import io.heaplens.agent.control.Retransform;
+import io.heaplens.agent.control.Sweep;
+import io.heaplens.agent.control.WarmUp;
+import io.heaplens.agent.core.AccountPatterns;
+import io.heaplens.agent.core.Options;
+import io.heaplens.agent.core.PackageFilter;
+import io.heaplens.agent.core.Registry;
+import io.heaplens.agent.wire.Channel;
 import io.heaplens.agent.collect.AgentInfo;
 import io.heaplens.agent.collect.Collector;
 import io.heaplens.agent.instrument.ClassInstrumenter;
