@@ -102,6 +102,30 @@ test('the agent runtime never imports the agent (the bootstrap loader cannot see
   assert.deepEqual(bad, []);
 });
 
+/** The io.heaplens.* names a Java file uses (imports and full names outside comments and string literals). */
+function javaNames(file: string): string[] {
+  const text = fs.readFileSync(path.join(root, file), 'utf8')
+    .replace(/"(?:[^"\\\n]|\\.)*"/g, '""')
+    .replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '');
+  return [...text.matchAll(/\bio\.heaplens\.[\w.]*[\w]/g)].map((m) => m[0]);
+}
+
+test('the agent\'s core imports nothing of the agent outside itself (every other package reads it)', () => {
+  const files = sourceFiles(`${JAVA}/agent/core`, /\.java$/);
+  assert.ok(files.length >= 5);
+  const bad = files.flatMap((f) => javaNames(f)
+    .filter((n) => n.startsWith('io.heaplens.agent.') && !n.startsWith('io.heaplens.agent.core'))
+    .map((n) => `${f}: ${n}`));
+  assert.deepEqual(bad, []);
+});
+
+test('the agent\'s boot package names the rest only as strings (it runs before the recorder is on the boot class path)', () => {
+  const files = sourceFiles(`${JAVA}/agent/boot`, /\.java$/);
+  assert.ok(files.length >= 1);
+  const bad = files.flatMap((f) => javaNames(f).filter((n) => !n.startsWith('io.heaplens.agent.boot')).map((n) => `${f}: ${n}`));
+  assert.deepEqual(bad, []);
+});
+
 test('nothing outside webview/ imports webview/ (the bundle is a leaf; tests may)', () => {
   const files = ['core', 'extension', 'scripts'].flatMap((d) => sourceFiles(d, /\.(ts|mjs)$/));
   assert.deepEqual(violations(files, (t) => (t.startsWith('webview/') ? 'the extension talks to the webview by messages only' : undefined)), []);

@@ -26,7 +26,7 @@ public final class Premain {
 
     public static void premain(String args, Instrumentation inst) {
         try {
-            Class<?> optionsClass = Class.forName("io.heaplens.agent.Options");
+            Class<?> optionsClass = Class.forName("io.heaplens.agent.core.Options");
             Object options = optionsClass.getMethod("parse", String.class).invoke(null, args);
             @SuppressWarnings("unchecked")
             java.util.List<String> errors = (java.util.List<String>) optionsClass.getField("errors").get(options);
@@ -39,7 +39,7 @@ public final class Premain {
                 // recorder now. It works the same; the JVM then says class sharing is limited to boot classes.
                 inst.appendToBootstrapClassLoaderSearch(new JarFile(runtimeJar()));
             }
-            Class.forName("io.heaplens.agent.AgentMain").getMethod("start", optionsClass, Instrumentation.class)
+            Class.forName("io.heaplens.agent.start.AgentMain").getMethod("start", optionsClass, Instrumentation.class)
                 .invoke(null, options, inst);
         } catch (Throwable t) {
             Throwable cause = t instanceof java.lang.reflect.InvocationTargetException ? t.getCause() : t;

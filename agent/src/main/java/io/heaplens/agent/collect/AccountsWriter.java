@@ -1,9 +1,9 @@
 package io.heaplens.agent.collect;
 
-import io.heaplens.agent.AccountPatterns;
-import io.heaplens.agent.Registry;
-import io.heaplens.agent.Registry.TypeInfo;
-import io.heaplens.agent.Types;
+import io.heaplens.agent.core.AccountPatterns;
+import io.heaplens.agent.core.Registry;
+import io.heaplens.agent.core.Registry.TypeInfo;
+import io.heaplens.agent.core.Types;
 import io.heaplens.runtime.Accounts;
 import io.heaplens.runtime.Keys;
 import io.heaplens.runtime.Node;
@@ -11,6 +11,7 @@ import io.heaplens.runtime.ThreadState;
 
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -55,6 +56,7 @@ public final class AccountsWriter {
     private final Registry registry;
     private final TypeSizes sizes;
     private final Instrumentation inst;
+    private final TreeWalker walker;
     private final List<Snapshot> snapshots = new ArrayList<>();
     private final Map<Class<?>, String> names = new IdentityHashMap<>();
     private final Map<Class<?>, Long> instanceSizes = new IdentityHashMap<>();
@@ -73,6 +75,7 @@ public final class AccountsWriter {
         this.registry = registry;
         this.sizes = sizes;
         this.inst = inst;
+        this.walker = new TreeWalker(registry, sizes);
     }
 
     public boolean tracksLiveness() { return !liveness.equals("off"); }
@@ -126,22 +129,43 @@ public final class AccountsWriter {
     }
 
     private void allocatedFromTrees(Map<String, Row> rows) {
-        for (ThreadState ts : ThreadState.snapshot()) {
-            if (!ts.agentThread) tree(rows, ts.root, 0);
+        try {
+            walker.roots(ThreadState.snapshot(), new AccountTree(rows));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);      // sums only: nothing is written here
         }
     }
 
-    private void tree(Map<String, Row> rows, Node n, int inherited) {
-        int account = inherited;
-        if (n.method >= 0) {
-            String owner = registry.methodById(n.method).owner;
-            Integer a = accountByClass.get(owner);
-            if (a == null) { a = patterns.accountOf(owner); accountByClass.put(owner, a); }
-            if (a > 0) account = a;
+    /**
+     * The exact call trees charged to accounts: a node's account is its method's class's account, or its parent's when
+     * that class is not accounted.
+     */
+    private final class AccountTree implements TreeOutput {
+        private final Map<String, Row> rows;
+        private final ArrayDeque<Integer> accounts = new ArrayDeque<>();
+
+        AccountTree(Map<String, Row> rows) { this.rows = rows; }
+
+        @Override public void node(Node n, int callLine, long[] records, List<long[]> recordRows, Node[] children) {
+            int account = accounts.isEmpty() ? 0 : accounts.peek();
+            if (n.method >= 0) {
+                String owner = registry.methodById(n.method).owner;
+                Integer a = accountByClass.get(owner);
+                if (a == null) { a = patterns.accountOf(owner); accountByClass.put(owner, a); }
+                if (a > 0) account = a;
+            }
+            if (recordRows != null) {
+                for (long[] r : recordRows) {
+                    TypeInfo t = registry.typeById(Keys.type((int) r[RecordRows.KEY]));
+                    Row row = row(rows, account, t.name);
+                    row.allocObjects += r[RecordRows.COUNT];
+                    row.allocBytes += r[RecordRows.ESTIMATE];
+                }
+            }
+            accounts.push(account);
         }
-        charge(rows, account, n.recordsSnapshot());
-        Node[] children = n.childrenSnapshot();
-        if (children != null) for (Node c : children) if (c != null) tree(rows, c, account);
+
+        @Override public void endNode(Node n, Node[] children) { accounts.pop(); }
     }
 
     /** Walks the tracked objects: those still reachable are live, scaled up when sampled. */

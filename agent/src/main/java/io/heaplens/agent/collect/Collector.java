@@ -1,7 +1,7 @@
 package io.heaplens.agent.collect;
 
-import io.heaplens.agent.Options;
-import io.heaplens.agent.Registry;
+import io.heaplens.agent.core.Options;
+import io.heaplens.agent.core.Registry;
 import io.heaplens.agent.instrument.TransformStats;
 import io.heaplens.runtime.ThreadState;
 

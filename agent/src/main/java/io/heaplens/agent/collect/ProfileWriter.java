@@ -1,10 +1,10 @@
 package io.heaplens.agent.collect;
 
-import io.heaplens.agent.Options;
-import io.heaplens.agent.Registry;
-import io.heaplens.agent.Registry.MethodInfo;
-import io.heaplens.agent.Registry.SiteInfo;
-import io.heaplens.agent.Registry.TypeInfo;
+import io.heaplens.agent.core.Options;
+import io.heaplens.agent.core.Registry;
+import io.heaplens.agent.core.Registry.MethodInfo;
+import io.heaplens.agent.core.Registry.SiteInfo;
+import io.heaplens.agent.core.Registry.TypeInfo;
 import io.heaplens.agent.instrument.TransformStats;
 import io.heaplens.runtime.Keys;
 import io.heaplens.runtime.Layout;
@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
@@ -33,6 +34,7 @@ final class ProfileWriter {
     private final Options options;
     private final TypeSizes sizes;
     private final AgentInfo info;
+    private final TreeWalker walker;
     private final BitSet methods = new BitSet(), sites = new BitSet(), types = new BitSet();
     /** A Node object with compressed references: header and fields (runtime.Node). */
     private static final long NODE_OBJECT_BYTES = 72;
@@ -55,6 +57,7 @@ final class ProfileWriter {
         this.options = options;
         this.sizes = sizes;
         this.info = info;
+        this.walker = new TreeWalker(registry, sizes);
     }
 
     /** Above this size the final profile is compressed (compress=auto). */
@@ -92,7 +95,7 @@ final class ProfileWriter {
             meta(j, fin, sequence);
             ThreadState[] all = ThreadState.snapshot();
             j.name("threads").begin('[');
-            for (ThreadState ts : all) if (!ts.agentThread) thread(j, ts);
+            walker.all(all, new FileTree(j));
             j.end(']');
             LifetimeWatcher lw = lifetimes;
             if (lw != null) lw.write(j, sites, types, methods);
@@ -142,61 +145,56 @@ final class ProfileWriter {
         Tables.meta(j, options, info, fin, sequence);
     }
 
-    private void thread(Json j, ThreadState ts) throws IOException {
-        Tables.threadHead(j, ts);
-        j.name("root");
-        node(j, ts.root, null, true);
-        // The other modes' structures, present once a mode wrote into them (docs/format.md "Modes").
-        if (!empty(ts.sites)) { j.name("sites"); node(j, ts.sites, null, false); }
-        if (!empty(ts.siteTraces)) { j.name("siteTraces"); node(j, ts.siteTraces, null, false); }
-        if (!empty(ts.sampled)) { j.name("sampled"); node(j, ts.sampled, null, false); }
-        j.end('}');
-    }
+    /** The threads' trees as docs/format.md nests them: {"m", "calls", "line", "folded", "a": rows, "c": children}. */
+    private final class FileTree implements TreeOutput {
+        private final Json j;
 
-    private static boolean empty(Node n) { return n.recordsSnapshot() == null && n.childrenSnapshot() == null; }
+        FileTree(Json j) { this.j = j; }
 
-    /** @param callSites the exact tree: records kept apart by call-site number, not by line (RecordRows) */
-    private void node(Json j, Node n, Registry.MethodInfo parent, boolean callSites) throws IOException {
-        nodes++;
-        treeBytes += NODE_OBJECT_BYTES;
-        j.begin('{');
-        if (n.method >= 0) {
-            methods.set(n.method);
-            j.field("m", n.method).field("calls", n.calls);
-            int[] lines = parent != null ? parent.callLines : null;
-            int at = n.entrySite;
-            if (callSites && lines != null && at > 0 && at <= lines.length && lines[at - 1] > 0) j.field("line", lines[at - 1]);
-        }
-        if (n.folded > 0) j.field("folded", n.folded);
-        long[] rec = n.recordsSnapshot();
-        if (rec != null) treeBytes += 16 + 8L * rec.length;
-        if (rec != null) {
-            j.name("a").begin('[');
-            for (long[] r : RecordRows.of(n, callSites, registry)) {
-                int key = (int) r[RecordRows.KEY];
-                int site = Keys.site(key), type = Keys.type(key);
-                long count = r[RecordRows.COUNT];
-                long bytes = Tables.bytes(registry.typeById(type), sizes, count, r[RecordRows.BYTES]);
-                sites.set(site);
-                types.set(type);
-                long line = r[RecordRows.LINE], callee = r[RecordRows.CALLEE];
-                if (line > 0 && callee >= 0) {
-                    methods.set((int) callee);
-                    j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes, line, callee);
-                } else if (line > 0) j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes, line);
-                else j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes);
+        @Override public void beginThread(ThreadState ts) throws IOException { Tables.threadHead(j, ts); }
+
+        @Override public void beginTree(ThreadState ts, String tree) throws IOException { j.name(tree); }
+
+        @Override public void node(Node n, int callLine, long[] records, List<long[]> rows, Node[] children) throws IOException {
+            nodes++;
+            treeBytes += NODE_OBJECT_BYTES;
+            j.begin('{');
+            if (n.method >= 0) {
+                methods.set(n.method);
+                j.field("m", n.method).field("calls", n.calls);
+                if (callLine > 0) j.field("line", callLine);
             }
-            j.end(']');
+            if (n.folded > 0) j.field("folded", n.folded);
+            if (records != null) {
+                treeBytes += 16 + 8L * records.length;
+                j.name("a").begin('[');
+                for (long[] r : rows) {
+                    int key = (int) r[RecordRows.KEY];
+                    int site = Keys.site(key), type = Keys.type(key);
+                    long count = r[RecordRows.COUNT], bytes = r[RecordRows.ESTIMATE];
+                    sites.set(site);
+                    types.set(type);
+                    long line = r[RecordRows.LINE], callee = r[RecordRows.CALLEE];
+                    if (line > 0 && callee >= 0) {
+                        methods.set((int) callee);
+                        j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes, line, callee);
+                    } else if (line > 0) j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes, line);
+                    else j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes);
+                }
+                j.end(']');
+            }
+            if (children != null) {
+                treeBytes += 2 * (16 + 4L * children.length);   // the node table and its id table
+                j.name("c").begin('[');
+            }
         }
-        Node[] children = n.childrenSnapshot();
-        if (children != null) treeBytes += 2 * (16 + 4L * children.length);   // the node table and its id table
-        if (children != null) {
-            j.name("c").begin('[');
-            Registry.MethodInfo self = n.method >= 0 ? registry.methodById(n.method) : null;
-            for (Node c : children) if (c != null) node(j, c, self, callSites);
-            j.end(']');
+
+        @Override public void endNode(Node n, Node[] children) throws IOException {
+            if (children != null) j.end(']');
+            j.end('}');
         }
-        j.end('}');
+
+        @Override public void endThread(ThreadState ts) throws IOException { j.end('}'); }
     }
 
     private void addCtorTargets() {

@@ -1,6 +1,6 @@
 package io.heaplens.agent.collect;
 
-import io.heaplens.agent.Registry;
+import io.heaplens.agent.core.Registry;
 import io.heaplens.runtime.Keys;
 import io.heaplens.runtime.Node;
 
@@ -17,8 +17,11 @@ import java.util.Map;
  * same line and callee become one row.
  */
 public final class RecordRows {
-    /** Row layout: {key, line, count, elements, array bytes, callee}. */
-    public static final int KEY = 0, LINE = 1, COUNT = 2, ELEMENTS = 3, BYTES = 4, CALLEE = 5;
+    /**
+     * Row layout: {key, line, count, elements, array bytes, callee, estimate}; the estimated bytes of the row (arrays:
+     * their sum, objects: count × the class's size) are filled in by TreeWalker.
+     */
+    public static final int KEY = 0, LINE = 1, COUNT = 2, ELEMENTS = 3, BYTES = 4, CALLEE = 5, ESTIMATE = 6;
 
     private RecordRows() {}
 
@@ -46,7 +49,7 @@ public final class RecordRows {
                     if (line > 0 && callees != null && at <= callees.length) callee = callees[at - 1];
                 }
             }
-            long[] row = {key, line, tab[b + 1], tab[b + 2], tab[b + 3], callee};
+            long[] row = {key, line, tab[b + 1], tab[b + 2], tab[b + 3], callee, 0};
             if (at == 0 && merged == null) { rows.add(row); continue; }
             if (merged == null) {
                 merged = new HashMap<>();

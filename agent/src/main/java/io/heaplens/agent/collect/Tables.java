@@ -1,9 +1,9 @@
 package io.heaplens.agent.collect;
 
-import io.heaplens.agent.Options;
-import io.heaplens.agent.Registry.MethodInfo;
-import io.heaplens.agent.Registry.SiteInfo;
-import io.heaplens.agent.Registry.TypeInfo;
+import io.heaplens.agent.core.Options;
+import io.heaplens.agent.core.Registry.MethodInfo;
+import io.heaplens.agent.core.Registry.SiteInfo;
+import io.heaplens.agent.core.Registry.TypeInfo;
 import io.heaplens.runtime.Layout;
 import io.heaplens.runtime.ThreadState;
 
@@ -31,7 +31,7 @@ public final class Tables {
         // Where the sampled mode's data comes from: HotSpot's JFR allocation samples, or the agent's bytecode probes.
         j.field("sampler", io.heaplens.agent.jfr.JfrSampling.active() ? "jfr" : "probes");
         j.name("modes").begin('[');
-        for (io.heaplens.agent.ModeControl.Switch s : io.heaplens.agent.ModeControl.timeline()) {
+        for (io.heaplens.agent.control.ModeControl.Switch s : io.heaplens.agent.control.ModeControl.timeline()) {
             j.begin('{').field("mode", s.mode).field("since", s.since);
             if (s.classes >= 0) j.field("retransformed", s.classes).field("retransformMillis", s.retransformMillis);
             j.end('}');

@@ -1,6 +1,6 @@
 package io.heaplens.agent.collect;
 
-import io.heaplens.agent.Registry.TypeInfo;
+import io.heaplens.agent.core.Registry.TypeInfo;
 import io.heaplens.runtime.Layout;
 
 import java.lang.instrument.Instrumentation;
@@ -53,6 +53,8 @@ public final class TypeSizes {
         long bytes = 0;
         try {
             for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+                long own = io.heaplens.agent.instrument.UseProbes.enabled ? -1 : ClassFileFields.instanceBytes(k);
+                if (own >= 0) { bytes += own; continue; }
                 for (Field f : k.getDeclaredFields()) {
                     if (Modifier.isStatic(f.getModifiers())) continue;
                     bytes += fieldSize(f.getType());

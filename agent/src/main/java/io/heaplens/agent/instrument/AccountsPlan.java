@@ -1,6 +1,6 @@
 package io.heaplens.agent.instrument;
 
-import io.heaplens.agent.AccountPatterns;
+import io.heaplens.agent.core.AccountPatterns;
 
 /** The accounts mode's passes over a class the allocation instrumenter has handled: account switches, liveness. */
 public final class AccountsPlan {

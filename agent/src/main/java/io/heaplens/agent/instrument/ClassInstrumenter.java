@@ -1,6 +1,6 @@
 package io.heaplens.agent.instrument;
 
-import io.heaplens.agent.Registry;
+import io.heaplens.agent.core.Registry;
 import io.heaplens.agent.instrument.OffsetClassNode.OffsetMethodNode;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;

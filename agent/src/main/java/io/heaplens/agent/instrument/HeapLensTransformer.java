@@ -1,7 +1,7 @@
 package io.heaplens.agent.instrument;
 
-import io.heaplens.agent.PackageFilter;
-import io.heaplens.agent.Registry;
+import io.heaplens.agent.core.PackageFilter;
+import io.heaplens.agent.core.Registry;
 import io.heaplens.runtime.Mode;
 import io.heaplens.runtime.ThreadState;
 import org.objectweb.asm.Opcodes;

@@ -1,9 +1,9 @@
 package io.heaplens.agent.instrument;
 
-import io.heaplens.agent.Registry;
-import io.heaplens.agent.Registry.MethodInfo;
-import io.heaplens.agent.Registry.SiteInfo;
-import io.heaplens.agent.Types;
+import io.heaplens.agent.core.Registry;
+import io.heaplens.agent.core.Registry.MethodInfo;
+import io.heaplens.agent.core.Registry.SiteInfo;
+import io.heaplens.agent.core.Types;
 import io.heaplens.agent.instrument.OffsetClassNode.OffsetMethodNode;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;

@@ -1,8 +1,8 @@
 package io.heaplens.agent.instrument;
 
-import io.heaplens.agent.Registry;
-import io.heaplens.agent.Registry.SiteInfo;
-import io.heaplens.agent.Types;
+import io.heaplens.agent.core.Registry;
+import io.heaplens.agent.core.Registry.SiteInfo;
+import io.heaplens.agent.core.Types;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;

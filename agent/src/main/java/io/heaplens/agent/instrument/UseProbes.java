@@ -1,6 +1,6 @@
 package io.heaplens.agent.instrument;
 
-import io.heaplens.agent.PackageFilter;
+import io.heaplens.agent.core.PackageFilter;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;

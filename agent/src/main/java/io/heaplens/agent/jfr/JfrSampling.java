@@ -1,7 +1,7 @@
 package io.heaplens.agent.jfr;
 
-import io.heaplens.agent.PackageFilter;
-import io.heaplens.agent.Registry;
+import io.heaplens.agent.core.PackageFilter;
+import io.heaplens.agent.core.Registry;
 import io.heaplens.agent.instrument.TransformStats;
 import io.heaplens.runtime.Mode;
 

@@ -1,8 +1,8 @@
 package io.heaplens.agent.jfr;
 
-import io.heaplens.agent.ModeControl;
-import io.heaplens.agent.PackageFilter;
-import io.heaplens.agent.Registry;
+import io.heaplens.agent.control.ModeControl;
+import io.heaplens.agent.core.PackageFilter;
+import io.heaplens.agent.core.Registry;
 import io.heaplens.agent.collect.AgentThreads;
 import io.heaplens.runtime.Keys;
 import io.heaplens.runtime.Layout;

@@ -1,7 +1,7 @@
 package io.heaplens.agent.wire;
 
-import io.heaplens.agent.Options;
-import io.heaplens.agent.Registry;
+import io.heaplens.agent.core.Options;
+import io.heaplens.agent.core.Registry;
 import io.heaplens.agent.collect.AgentInfo;
 import io.heaplens.agent.collect.AgentThreads;
 import io.heaplens.agent.collect.Json;

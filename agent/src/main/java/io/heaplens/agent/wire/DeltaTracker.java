@@ -1,10 +1,12 @@
 package io.heaplens.agent.wire;
 
-import io.heaplens.agent.Registry;
-import io.heaplens.agent.Registry.MethodInfo;
-import io.heaplens.agent.Registry.TypeInfo;
+import io.heaplens.agent.core.Registry;
+import io.heaplens.agent.core.Registry.MethodInfo;
 import io.heaplens.agent.collect.Json;
+import io.heaplens.agent.collect.RecordRows;
 import io.heaplens.agent.collect.Tables;
+import io.heaplens.agent.collect.TreeOutput;
+import io.heaplens.agent.collect.TreeWalker;
 import io.heaplens.agent.collect.TypeSizes;
 import io.heaplens.runtime.Keys;
 import io.heaplens.runtime.Node;
@@ -15,6 +17,7 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -36,17 +39,18 @@ final class DeltaTracker {
 
     private final Registry registry;
     private final TypeSizes sizes;
+    private final TreeWalker walker;
     private final Map<Node, Mirror> mirrors = new IdentityHashMap<>();
     private final BitSet methodsSent = new BitSet(), sitesSent = new BitSet(), typesSent = new BitSet();
     private final Map<Long, String> threadsSent = new HashMap<>();
     private long nextNodeId;
-    private String tree = "root";
     private boolean full = true;
     long objects, arrays, bytes, nodes;
 
     DeltaTracker(Registry registry, TypeSizes sizes) {
         this.registry = registry;
         this.sizes = sizes;
+        this.walker = new TreeWalker(registry, sizes);
     }
 
     /** After a reset: the next delta is full. Definitions stay known to the client. */
@@ -70,17 +74,9 @@ final class DeltaTracker {
             Json j = new Json(w);
             j.begin('{').field("type", "delta").field("seq", seq).field("time", System.currentTimeMillis()).field("full", wasFull);
             j.name("nodes").begin('[');
-            for (ThreadState ts : ThreadState.snapshot()) {
-                if (ts.agentThread) continue;
-                tree = "root";
-                changed += walk(j, ts, ts.root, -1, newMethods, newSites, newTypes);
-                tree = "sites";
-                if (!empty(ts.sites)) changed += walk(j, ts, ts.sites, -1, newMethods, newSites, newTypes);
-                tree = "siteTraces";
-                if (!empty(ts.siteTraces)) changed += walk(j, ts, ts.siteTraces, -1, newMethods, newSites, newTypes);
-                tree = "sampled";
-                if (!empty(ts.sampled)) changed += walk(j, ts, ts.sampled, -1, newMethods, newSites, newTypes);
-            }
+            ChannelTree out = new ChannelTree(j, newMethods, newSites, newTypes);
+            walker.all(ThreadState.snapshot(), out);
+            changed = out.emitted;
             j.end(']');
             stats.put("objects", objects);
             stats.put("arrays", arrays);
@@ -104,64 +100,83 @@ final class DeltaTracker {
         return new byte[][] {define, deltaFrame};
     }
 
-    private static boolean empty(Node n) { return n.recordsSnapshot() == null && n.childrenSnapshot() == null; }
+    /**
+     * The nodes that changed since the client's copy (docs/protocol.md "delta"): flat, each with its thread, id and
+     * parent id, only the records whose values moved; a node is new to the client when it has no mirror yet.
+     */
+    private final class ChannelTree implements TreeOutput {
+        private final Json j;
+        private final BitSet newMethods, newSites, newTypes;
+        private final ArrayDeque<Long> parents = new ArrayDeque<>();
+        private ThreadState ts;
+        private String tree;
+        int emitted;
 
-    private int walk(Json j, ThreadState ts, Node n, long parentId, BitSet newMethods, BitSet newSites, BitSet newTypes) throws IOException {
-        nodes++;
-        Mirror m = mirrors.get(n);
-        boolean fresh = m == null;
-        if (fresh) {
-            m = new Mirror(nextNodeId++);
-            mirrors.put(n, m);
+        ChannelTree(Json j, BitSet newMethods, BitSet newSites, BitSet newTypes) {
+            this.j = j;
+            this.newMethods = newMethods;
+            this.newSites = newSites;
+            this.newTypes = newTypes;
         }
-        long calls = n.calls, folded = n.folded;
-        boolean changed = fresh || calls != m.calls || folded != m.folded;
-        List<long[]> recs = null;
-        if (n.recordsSnapshot() != null) {
-            for (long[] r : io.heaplens.agent.collect.RecordRows.of(n, tree.equals("root"), registry)) {
-                int key = (int) r[0];
-                long line = r[1], callee = r[5];
-                long count = r[2], elements = r[3], arrayBytes = r[4];
-                int site = Keys.site(key), type = Keys.type(key);
-                TypeInfo ti = registry.typeById(type);
-                long est = Tables.bytes(ti, sizes, count, arrayBytes);
-                if (ti.array) arrays += count; else objects += count;
-                bytes += est;
-                List<Long> recordKey = io.heaplens.agent.collect.RecordRows.mergeKey(r);
-                long[] sent = m.records.get(recordKey);
-                if (sent != null && sent[0] == count && sent[1] == elements && sent[2] == est) continue;
-                m.records.put(recordKey, new long[] {count, elements, est});
-                if (recs == null) recs = new java.util.ArrayList<>();
-                recs.add(line > 0 && callee >= 0 ? new long[] {site, type, count, elements, est, line, callee}
-                    : line > 0 ? new long[] {site, type, count, elements, est, line} : new long[] {site, type, count, elements, est});
-                if (line > 0 && callee >= 0) needMethod((int) callee, newMethods);
-                need(site, type, newSites, newTypes);
+
+        @Override public void beginTree(ThreadState ts, String tree) {
+            this.ts = ts;
+            this.tree = tree;
+        }
+
+        @Override public void node(Node n, int callLine, long[] records, List<long[]> rows, Node[] children) throws IOException {
+            nodes++;
+            long parentId = parents.isEmpty() ? -1 : parents.peek();
+            Mirror m = mirrors.get(n);
+            boolean fresh = m == null;
+            if (fresh) {
+                m = new Mirror(nextNodeId++);
+                mirrors.put(n, m);
             }
-        }
-        int emitted = 0;
-        if (changed || recs != null) {
-            m.calls = calls;
-            m.folded = folded;
-            j.begin('{').field("t", ts.id).field("n", m.id).field("p", parentId);
-            if (parentId < 0) j.field("tree", tree);
-            if (n.method >= 0) {
-                j.field("m", n.method).field("calls", calls);
-                needMethod(n.method, newMethods);
+            long calls = n.calls, folded = n.folded;
+            boolean changed = fresh || calls != m.calls || folded != m.folded;
+            List<long[]> recs = null;
+            if (rows != null) {
+                for (long[] r : rows) {
+                    int key = (int) r[RecordRows.KEY];
+                    long line = r[RecordRows.LINE], callee = r[RecordRows.CALLEE];
+                    long count = r[RecordRows.COUNT], elements = r[RecordRows.ELEMENTS], est = r[RecordRows.ESTIMATE];
+                    int site = Keys.site(key), type = Keys.type(key);
+                    if (registry.typeById(type).array) arrays += count; else objects += count;
+                    bytes += est;
+                    List<Long> recordKey = RecordRows.mergeKey(r);
+                    long[] sent = m.records.get(recordKey);
+                    if (sent != null && sent[0] == count && sent[1] == elements && sent[2] == est) continue;
+                    m.records.put(recordKey, new long[] {count, elements, est});
+                    if (recs == null) recs = new java.util.ArrayList<>();
+                    recs.add(line > 0 && callee >= 0 ? new long[] {site, type, count, elements, est, line, callee}
+                        : line > 0 ? new long[] {site, type, count, elements, est, line} : new long[] {site, type, count, elements, est});
+                    if (line > 0 && callee >= 0) needMethod((int) callee, newMethods);
+                    need(site, type, newSites, newTypes);
+                }
             }
-            if (folded > 0 || !fresh) j.field("folded", folded);
-            if (recs != null) {
-                j.name("a").begin('[');
-                for (long[] r : recs) j.numbers(r);
-                j.end(']');
+            if (changed || recs != null) {
+                m.calls = calls;
+                m.folded = folded;
+                j.begin('{').field("t", ts.id).field("n", m.id).field("p", parentId);
+                if (parentId < 0) j.field("tree", tree);
+                if (n.method >= 0) {
+                    j.field("m", n.method).field("calls", calls);
+                    needMethod(n.method, newMethods);
+                }
+                if (folded > 0 || !fresh) j.field("folded", folded);
+                if (recs != null) {
+                    j.name("a").begin('[');
+                    for (long[] r : recs) j.numbers(r);
+                    j.end(']');
+                }
+                j.end('}');
+                emitted++;
             }
-            j.end('}');
-            emitted = 1;
+            parents.push(m.id);
         }
-        Node[] children = n.childrenSnapshot();
-        if (children != null) {
-            for (Node c : children) if (c != null) emitted += walk(j, ts, c, m.id, newMethods, newSites, newTypes);
-        }
-        return emitted;
+
+        @Override public void endNode(Node n, Node[] children) { parents.pop(); }
     }
 
     private void need(int site, int type, BitSet newSites, BitSet newTypes) {

@@ -1,6 +1,6 @@
 package io.heaplens.agent.wire;
 
-import io.heaplens.agent.ModeControl;
+import io.heaplens.agent.control.ModeControl;
 
 import java.io.IOException;
 import java.util.BitSet;

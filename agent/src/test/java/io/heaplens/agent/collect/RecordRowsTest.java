@@ -1,6 +1,6 @@
 package io.heaplens.agent.collect;
 
-import io.heaplens.agent.Registry;
+import io.heaplens.agent.core.Registry;
 import io.heaplens.runtime.Keys;
 import io.heaplens.runtime.Node;
 import io.heaplens.runtime.Recorder;

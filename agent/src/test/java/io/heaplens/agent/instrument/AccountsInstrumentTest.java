@@ -1,7 +1,7 @@
 package io.heaplens.agent.instrument;
 
-import io.heaplens.agent.AccountPatterns;
-import io.heaplens.agent.Registry;
+import io.heaplens.agent.core.AccountPatterns;
+import io.heaplens.agent.core.Registry;
 import io.heaplens.runtime.Accounts;
 import io.heaplens.runtime.Keys;
 import io.heaplens.runtime.Mode;
@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * account 1 and leaves the thread's account back at 0, with its allocations charged to account 1.
  */
 class AccountsInstrumentTest {
-    static final Registry REGISTRY = io.heaplens.agent.SharedRegistry.REGISTRY;
+    static final Registry REGISTRY = io.heaplens.agent.core.SharedRegistry.REGISTRY;
     static Class<?> tricky;
 
     static final class AccountsLoader extends ClassLoader {

@@ -1,6 +1,6 @@
 package io.heaplens.agent.instrument;
 
-import io.heaplens.agent.Registry;
+import io.heaplens.agent.core.Registry;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Label;

@@ -1,6 +1,6 @@
 package io.heaplens.agent.instrument;
 
-import io.heaplens.agent.Registry;
+import io.heaplens.agent.core.Registry;
 
 import java.io.InputStream;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.heaplens.agent.instrument;
 
-import io.heaplens.agent.Registry;
+import io.heaplens.agent.core.Registry;
 import io.heaplens.runtime.Keys;
 import io.heaplens.runtime.Node;
 import io.heaplens.runtime.ThreadState;
@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * node must be back at the root.
  */
 class InstrumenterTest {
-    static final Registry REGISTRY = io.heaplens.agent.SharedRegistry.REGISTRY;
+    static final Registry REGISTRY = io.heaplens.agent.core.SharedRegistry.REGISTRY;
     static InstrumentedLoader loader;
     static Class<?> tricky;
 

@@ -1,6 +1,6 @@
 package io.heaplens.agent.wire;
 
-import io.heaplens.agent.Options;
+import io.heaplens.agent.core.Options;
 import io.heaplens.agent.collect.AgentInfo;
 import io.heaplens.agent.collect.TypeSizes;
 import org.junit.jupiter.api.AfterAll;
@@ -36,7 +36,7 @@ class ChannelHostileTest {
     @BeforeAll
     static void start() throws Exception {
         Path dir = Files.createTempDirectory("heaplens-hostile");
-        server = new ChannelServer(Options.parse(null), io.heaplens.agent.SharedRegistry.REGISTRY, new TypeSizes(null), new AgentInfo(),
+        server = new ChannelServer(Options.parse(null), io.heaplens.agent.core.SharedRegistry.REGISTRY, new TypeSizes(null), new AgentInfo(),
             new ChannelServer.Host() {
                 @Override public String snapshot(boolean gc) { return "/tmp/snap.heaplens"; }
                 @Override public void resetCounters() { }
@@ -46,7 +46,7 @@ class ChannelHostileTest {
     }
 
     @AfterAll
-    static void resume() { io.heaplens.agent.ModeControl.switchTo("exact"); }
+    static void resume() { io.heaplens.agent.control.ModeControl.switchTo("exact"); }
 
     static Socket connect() throws IOException {
         Socket s = new Socket("127.0.0.1", port);
@@ -285,7 +285,7 @@ class ChannelHostileTest {
             assertEquals(true, m.get("ok"));
         } finally {
             s.close();
-            io.heaplens.agent.ModeControl.switchTo("exact");
+            io.heaplens.agent.control.ModeControl.switchTo("exact");
         }
         long millis = (System.nanoTime() - t0) / 1_000_000;
         System.out.println("channel fuzz: " + sent + " frames, " + answered + " answered, " + dropped + " corrupted frames dropped their client, " + millis + " ms");

@@ -1,7 +1,7 @@
 package io.heaplens.agent.wire;
 
-import io.heaplens.agent.Options;
-import io.heaplens.agent.Registry;
+import io.heaplens.agent.core.Options;
+import io.heaplens.agent.core.Registry;
 import io.heaplens.agent.collect.AgentInfo;
 import io.heaplens.agent.collect.TypeSizes;
 import io.heaplens.runtime.Mode;
@@ -31,7 +31,7 @@ class ChannelServerTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Registry registry = io.heaplens.agent.SharedRegistry.REGISTRY;
+        Registry registry = io.heaplens.agent.core.SharedRegistry.REGISTRY;
         Path dir = Files.createTempDirectory("heaplens-wire");
         server = new ChannelServer(Options.parse(null), registry, new TypeSizes(null), new AgentInfo(), new ChannelServer.Host() {
             @Override public String snapshot(boolean gc) { snapshots.incrementAndGet(); return "/tmp/snap.heaplens"; }
@@ -44,7 +44,7 @@ class ChannelServerTest {
     }
 
     @AfterAll
-    static void resume() { io.heaplens.agent.ModeControl.switchTo("exact"); }
+    static void resume() { io.heaplens.agent.control.ModeControl.switchTo("exact"); }
 
     static Socket connect() throws IOException {
         Socket s = new Socket("127.0.0.1", port);

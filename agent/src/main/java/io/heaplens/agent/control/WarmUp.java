@@ -1,5 +1,6 @@
-package io.heaplens.agent;
+package io.heaplens.agent.control;
 
+import io.heaplens.agent.core.Registry;
 import io.heaplens.agent.instrument.ClassInstrumenter;
 
 import java.io.InputStream;
@@ -9,12 +10,12 @@ import java.io.InputStream;
  * needs are loaded before the start-up snapshot of loaded classes (the JVM would not show them to the
  * transformer otherwise: they would be loaded inside it). The throwaway registry is discarded.
  */
-final class WarmUp {
+public final class WarmUp {
     private static final String[] SAMPLES = {"java/util/ArrayList", "java/util/HashMap", "java/lang/StringBuilder"};
 
     private WarmUp() {}
 
-    static void instrumenter() {
+    public static void instrumenter() {
         Registry scratch = new Registry();
         for (String name : SAMPLES) {
             try (InputStream in = Object.class.getResourceAsStream("/" + name + ".class")) {

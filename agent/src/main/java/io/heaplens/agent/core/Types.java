@@ -1,4 +1,4 @@
-package io.heaplens.agent;
+package io.heaplens.agent.core;
 
 /** Conversions between JVM descriptors, internal names and the Java type names the profile shows. */
 public final class Types {

@@ -1,4 +1,4 @@
-package io.heaplens.agent;
+package io.heaplens.agent.start;
 
 import io.heaplens.runtime.Layout;
 

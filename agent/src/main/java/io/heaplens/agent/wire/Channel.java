@@ -1,20 +1,21 @@
-package io.heaplens.agent;
+package io.heaplens.agent.wire;
 
+import io.heaplens.agent.core.Options;
+import io.heaplens.agent.core.Registry;
 import io.heaplens.agent.collect.AgentInfo;
 import io.heaplens.agent.collect.Collector;
 import io.heaplens.runtime.Node;
 import io.heaplens.runtime.ThreadState;
-import io.heaplens.agent.wire.ChannelServer;
 
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayDeque;
 
 /** Opens the live channel when asked to (portFile option) and a token is at hand. Never fatal. */
-final class Channel {
+public final class Channel {
     private Channel() {}
 
-    static void open(Options options, Registry registry, Collector collector, AgentInfo info) {
+    public static void open(Options options, Registry registry, Collector collector, AgentInfo info) {
         try {
             String token = System.getenv("HEAPLENS_TOKEN");
             if (options.tokenFile != null) token = Files.readString(Paths.get(options.tokenFile)).trim();

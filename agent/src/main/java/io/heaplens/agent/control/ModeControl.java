@@ -1,4 +1,4 @@
-package io.heaplens.agent;
+package io.heaplens.agent.control;
 
 import io.heaplens.runtime.Mode;
 
@@ -31,7 +31,7 @@ public final class ModeControl {
     private ModeControl() {}
 
     /** Before the first switch can arrive: what a change of instrumentation level needs. */
-    static synchronized void install(Instrumentation i, HeapLensTransformer t, TransformStats s, Sweep w) {
+    public static synchronized void install(Instrumentation i, HeapLensTransformer t, TransformStats s, Sweep w) {
         inst = i;
         transformer = t;
         stats = s;

@@ -1,4 +1,4 @@
-package io.heaplens.agent;
+package io.heaplens.agent.core;
 
 import org.junit.jupiter.api.Test;
 

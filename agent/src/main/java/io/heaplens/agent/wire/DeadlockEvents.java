@@ -1,7 +1,6 @@
-package io.heaplens.agent;
+package io.heaplens.agent.wire;
 
 import io.heaplens.agent.threads.ThreadsProfiler;
-import io.heaplens.agent.wire.ChannelServer;
 
 /** Sends each new deadlock to the client as {"type":"event","event":"deadlock","deadlock":{…}} (docs/protocol.md). */
 final class DeadlockEvents implements ThreadsProfiler.DeadlockListener {

@@ -1,4 +1,4 @@
-package io.heaplens.agent;
+package io.heaplens.agent.control;
 
 import io.heaplens.agent.instrument.HeapLensTransformer;
 import io.heaplens.agent.instrument.TransformStats;
@@ -11,21 +11,21 @@ import java.util.List;
  * it transformed another class) and retransforms them. Runs after the start-up retransformation and then, as a
  * collector cycle task, every few seconds.
  */
-final class Sweep implements Runnable {
+public final class Sweep implements Runnable {
     private static final long PERIOD_MILLIS = 2000;
     private final Instrumentation inst;
     private final HeapLensTransformer transformer;
     private final TransformStats stats;
     private long last;
 
-    Sweep(Instrumentation inst, HeapLensTransformer transformer, TransformStats stats) {
+    public Sweep(Instrumentation inst, HeapLensTransformer transformer, TransformStats stats) {
         this.inst = inst;
         this.transformer = transformer;
         this.stats = stats;
     }
 
     /** Retransforms every unseen class now; returns how many. */
-    int now() {
+    public int now() {
         last = System.currentTimeMillis();
         if (transformer.level() == io.heaplens.runtime.Mode.LEVEL_NONE) return 0;   // paused: nothing is instrumented
         List<Class<?>> todo = transformer.unseen(inst.getAllLoadedClasses());

@@ -1,4 +1,4 @@
-package io.heaplens.agent;
+package io.heaplens.agent.core;
 
 import io.heaplens.runtime.Keys;
 

@@ -1,4 +1,4 @@
-package io.heaplens.agent;
+package io.heaplens.agent.control;
 
 import io.heaplens.agent.instrument.HeapLensTransformer;
 import io.heaplens.agent.instrument.TransformStats;
@@ -11,11 +11,11 @@ import java.util.List;
  * allocation sites) and when a mode switch changes the instrumentation level (Mode.level). The program keeps
  * running; frames already on a stack finish in the code they started with.
  */
-final class Retransform {
+public final class Retransform {
     private Retransform() {}
 
     /** @return how many classes were retransformed */
-    static int all(Instrumentation inst, HeapLensTransformer t, TransformStats stats) {
+    public static int all(Instrumentation inst, HeapLensTransformer t, TransformStats stats) {
         return classes(inst, t.retransformable(inst.getAllLoadedClasses(), false), stats);
     }
 

@@ -1,0 +1,39 @@
+package io.heaplens.agent.start;
+
+import io.heaplens.agent.control.WarmUp;
+import io.heaplens.agent.core.Options;
+import io.heaplens.agent.jfr.JfrSampling;
+import io.heaplens.runtime.Sampler;
+import io.heaplens.runtime.ThreadState;
+
+import java.lang.instrument.Instrumentation;
+import java.util.List;
+
+/**
+ * Starts the agent once the recorder is on the bootstrap class path (see boot.Premain): the common start
+ * ({@link Launch}) and, around its steps, the starter of each mode or part the options ask for ({@link Starter}).
+ */
+public final class AgentMain {
+    private AgentMain() {}
+
+    public static void start(Options options, Instrumentation inst) {
+        Sampler.meanBytes = options.sampleBytes;      // before this thread's state draws its first interval
+        ThreadState.current().busy++;
+        try {
+            List<Starter> starters = Starter.forOptions(options);
+            Launch l = new Launch(options, inst);
+            for (Starter s : starters) s.configure(l);
+            WarmUp.instrumenter();
+            for (Starter s : starters) s.install(l);
+            l.install();
+            l.collector();
+            for (Starter s : starters) s.attach(l);
+            l.collector.prepare();
+            l.collector.start();
+            for (Starter s : starters) s.started(l);
+            JfrSampling.started();                    // JFR samples count from here (sampler=jfr)
+        } finally {
+            ThreadState.current().busy--;
+        }
+    }
+}
