@@ -52,9 +52,13 @@ public final class AgentMain {
             }
             io.heaplens.agent.collect.LifetimeWatcher lifetimes = null;
             if (Mode.parse(options.mode) == Mode.LIFETIME) lifetimes = LifetimeMode.start(options, inst, filter);
-            WarmUp.instrumenter();
             if (options.sampler.equals("jfr")) io.heaplens.agent.jfr.JfrSampling.start(registry, filter, inst, stats);
             transformer.level(Mode.level(Mode.get()));
+            // Only a start that instruments needs the instrumenter's JDK classes loaded before its snapshot; a start
+            // with nothing to instrument (paused, sampled from JFR) leaves them to its first switch, whose
+            // retransformation sweeps up what loads meanwhile (ModeControl): ~40 ASM classes, run in the
+            // interpreter, that a paused start would pay for and never use.
+            if (transformer.level() != Mode.LEVEL_NONE) WarmUp.instrumenter();
             inst.addTransformer(transformer, true);
             Sweep sweep = new Sweep(inst, transformer, stats);
             ModeControl.install(inst, transformer, stats, sweep);
