@@ -50,6 +50,7 @@ const TICKS = 100;   // USER_HZ on Linux
 function threadGroup(name) {
   if (/^C[12] Compiler|^C[12] CompilerThre/.test(name)) return 'JIT compiler threads';
   if (/^(GC Thread|G1 |VM Periodic|GC )/.test(name) || /Conc#|Refine#|Service/.test(name)) return 'GC threads';
+  if (/^heaplens-jfr$/.test(name)) return 'agent: heaplens-jfr (the JFR stream: parsing, estimator)';
   if (/^heaplens|^HeapLens/i.test(name)) return 'agent threads (collector, writer, channel)';
   if (/^JFR |^JFR/.test(name)) return 'JFR';
   if (name === 'VM Thread') return 'VM thread (safepoints, class redefinition)';
