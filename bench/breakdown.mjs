@@ -4,6 +4,9 @@
 // "Exact mode: where the time goes"). A diagnosis tool, not a measurement of overhead: JFR itself adds a few percent.
 //
 //   node bench/breakdown.mjs --workload h2 [--agent path/to/heaplens-agent.jar] [--jdk 17|25] [--out file.md]
+//     [--mode exact|sites|sampled|paused] [--agent-opts sampler=jfr,…] [--jvm -XX:TLABSize=16k,…] [--no-jfr]
+// --jvm adds JVM options to the profiled run only; --no-jfr leaves out the JFR execution samples (needed for
+// sampler=jfr, whose own recording would be mixed with the diagnosis's): CPU per thread group and CITime only.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,6 +22,10 @@ const workload = byName(flag('--workload', 'h2'));
 const ctx = makeContext(parseArgs(['--jdk', flag('--jdk', '17')]));
 const agent = resolve(flag('--agent', ctx.agentJar));
 const out = flag('--out', null);
+const mode = flag('--mode', 'exact');
+const agentOpts = flag('--agent-opts', '');
+const extraJvm = flag('--jvm', '').split(',').filter(Boolean);
+const withJfr = !argv.includes('--no-jfr');
 
 const wctx = { dir: join(WORK, workload.name), java: ctx.java, jdk: ctx.jdk, jdkHome: ctx.jdkHome, state: {} };
 mkdirSync(wctx.dir, { recursive: true });
@@ -43,6 +50,7 @@ const TICKS = 100;   // USER_HZ on Linux
 function threadGroup(name) {
   if (/^C[12] Compiler|^C[12] CompilerThre/.test(name)) return 'JIT compiler threads';
   if (/^(GC Thread|G1 |VM Periodic|GC )/.test(name) || /Conc#|Refine#|Service/.test(name)) return 'GC threads';
+  if (/^heaplens-jfr$/.test(name)) return 'agent: heaplens-jfr (the JFR stream: parsing, estimator)';
   if (/^heaplens|^HeapLens/i.test(name)) return 'agent threads (collector, writer, channel)';
   if (/^JFR |^JFR/.test(name)) return 'JFR';
   if (name === 'VM Thread') return 'VM thread (safepoints, class redefinition)';
@@ -63,7 +71,7 @@ async function run(label, extra) {
   // ShowHiddenFrames: the probes' runtime methods are @Hidden (stack traces look as without the agent); JFR needs
   // to see them here to tell probe time from program time.
   const argv = javaCommand(ctx, [...extra(dir), '-XX:+UnlockDiagnosticVMOptions', '-XX:+ShowHiddenFrames',
-    `-XX:StartFlightRecording=settings=profile,filename=${jfr}`, '-XX:+CITime'], cmd);
+    ...(withJfr ? [`-XX:StartFlightRecording=settings=profile,filename=${jfr}`] : []), '-XX:+CITime'], cmd);
   const child = spawn('/usr/bin/time', ['-f', 'TIME %e %U %S %M', ...argv], { cwd: cmd.cwd ?? dir });
   let stdout = '', stderr = '';
   child.stdout.on('data', (d) => { stdout += d; });
@@ -115,34 +123,37 @@ function gcPauses(file) {
 }
 
 const plain = await run('plain', () => []);
-const exact = await run('exact', (dir) => [`-javaagent:${agent}=out=${join(dir, 'profile.heaplens')}`]);
+const opts = [`out=%DIR%/profile.heaplens`, mode === 'exact' ? null : `mode=${mode}`, agentOpts || null].filter(Boolean).join(',');
+const exact = await run(mode, (dir) => [...extraJvm, `-javaagent:${agent}=${opts.replace('%DIR%', dir)}`]);
 const lines = [];
 const p = (s) => { lines.push(s); console.log(s); };
 p(`### ${workload.name} (JDK ${ctx.jdk}, agent ${agent.replace(resolve('.') + '/', '')})`);
 p('');
-p(`| | plain | exact |`);
+p(`| | plain | ${mode}${agentOpts ? ' ' + agentOpts : ''}${extraJvm.length ? ' ' + extraJvm.join(' ') : ''} |`);
 p(`| --- | ---: | ---: |`);
 p(`| CPU s (user+sys) | ${plain.cpu.toFixed(2)} | ${exact.cpu.toFixed(2)} (${(exact.cpu / plain.cpu).toFixed(2)}×) |`);
 p(`| wall s | ${plain.wall.toFixed(2)} | ${exact.wall.toFixed(2)} |`);
 p(`| peak RSS MB | ${plain.rssMB.toFixed(0)} | ${exact.rssMB.toFixed(0)} |`);
 p(`| JIT compilation (CITime total, s of compiler-thread time) | ${plain.compileS ?? '–'} | ${exact.compileS ?? '–'} |`);
-const ps = samples(plain.jfr), es = samples(exact.jfr);
-p(`| GC pauses (jdk.GCPhasePause, s) | ${gcPauses(plain.jfr).toFixed(2)} | ${gcPauses(exact.jfr).toFixed(2)} |`);
-p(`| Java execution samples | ${ps.total} | ${es.total} |`);
+const ps = withJfr ? samples(plain.jfr) : null, es = withJfr ? samples(exact.jfr) : null;
+if (withJfr) p(`| GC pauses (jdk.GCPhasePause, s) | ${gcPauses(plain.jfr).toFixed(2)} | ${gcPauses(exact.jfr).toFixed(2)} |`);
+if (withJfr) p(`| Java execution samples | ${ps.total} | ${es.total} |`);
 p('');
 p('CPU seconds per thread group (from /proc, sampled every 100 ms; the rest of user+sys is threads that lived < 100 ms and the last 100 ms):');
 p('');
-p(`| thread group | plain | exact | added |`);
+p(`| thread group | plain | ${mode} | added |`);
 p(`| --- | ---: | ---: | ---: |`);
 for (const g of [...new Set([...plain.groups.keys(), ...exact.groups.keys()])].sort()) {
   const a = plain.groups.get(g) ?? 0, b = exact.groups.get(g) ?? 0;
   p(`| ${g} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b - a).toFixed(2)} |`);
 }
 p('');
-p(`Execution samples of the exact run by where the top frame is (share of ${es.total}):`);
-p('');
-p(`| where | samples | share |`);
-p(`| --- | ---: | ---: |`);
-for (const [g, n] of [...es.groups].sort((a, b) => b[1] - a[1])) p(`| ${g} | ${n} | ${(100 * n / es.total).toFixed(1)} % |`);
-p('');
+if (withJfr) {
+  p(`Execution samples of the ${mode} run by where the top frame is (share of ${es.total}):`);
+  p('');
+  p(`| where | samples | share |`);
+  p(`| --- | ---: | ---: |`);
+  for (const [g, n] of [...es.groups].sort((a, b) => b[1] - a[1])) p(`| ${g} | ${n} | ${(100 * n / es.total).toFixed(1)} % |`);
+  p('');
+}
 if (out) writeFileSync(out, lines.join('\n') + '\n');

@@ -27,6 +27,8 @@ function resolveConfig(name) {
   if (m) return heaplens(m[1]);
   const other = /^heaplens-(\w+)@(.+\.jar)$/.exec(name);   // heaplens-exact@/path/agent.jar: another build, interleaved
   if (other) return withAgentJar(heaplens(other[1]), name, other[2]);
+  const named = /^([\w-]+)@(.+\.jar)$/.exec(name);          // heaplens-sampled-jfr@/path/agent.jar: any named configuration
+  if (named && configByName(named[1])?.needsAgent) return withAgentJar(configByName(named[1]), name, named[2]);
   throw new Error(`unknown configuration ${name}; known: ${[...CONFIGS, ...EXTRA_CONFIGS].map((x) => x.name).join(', ')}, heaplens-MODE`);
 }
 

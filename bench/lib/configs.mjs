@@ -2,6 +2,7 @@
 // { agentJar, profile (file to write, without extension), jfc: { alloc } }; `profile` says what kind of file it writes.
 // A new agent mode is one more line: heaplens('sites'), heaplens('sampled', 'rate=1024'), …
 import { existsSync } from 'node:fs';
+import { tlabJfc } from '../prepare/jfc.mjs';
 
 export const plain = { name: 'plain', jvmArgs: () => [] };
 
@@ -68,10 +69,28 @@ export const CONFIGS = [
 /** What `heaplens run` passes to the JVM with sampler=jfr (extension/cli/run-command.ts, jfrSamplerJvmArgs). */
 export const JFR_SAMPLER_JVM_ARGS = ['-XX:FlightRecorderOptions=stackdepth=1024', '-XX:TLABSize=16k', '-XX:-ResizeTLAB', '-XX:TLABRefillWasteFraction=1'];
 
+/** The sampler=jfr JVM arguments with another fixed TLAB size. */
+export const tlabArgs = (size) => JFR_SAMPLER_JVM_ARGS.map((a) => a === '-XX:TLABSize=16k' ? `-XX:TLABSize=${size}` : a);
+
+/** JFR recording the two TLAB events to a file (settings from the JDK's profile.jfc, everything else off). */
+function jfrTlab(name, stack) {
+  return { ...jfr(name, (c) => tlabJfc(c.jdkHome, c.jdk, stack)) };
+}
+
 export const EXTRA_CONFIGS = [
   // the sampled mode fed by JFR's allocation samples instead of bytecode probes (docs/modes.md)
   // (with the JVM arguments `heaplens run` adds for sampler=jfr: see jfrSamplerJvmArgs)
   withJvmArgs(heaplens('sampled', 'sampler=jfr', 'heaplens-sampled-jfr'), JFR_SAMPLER_JVM_ARGS),
+  // sampler=jfr with a larger fixed TLAB (fewer events, wider intervals)
+  withJvmArgs(heaplens('sampled', 'sampler=jfr', 'heaplens-sampled-jfr64k'), tlabArgs('64k')),
+  // sampler=jfr with the profile file written every 5 s instead of every second (the periodic write's share)
+  withJvmArgs(heaplens('sampled', 'sampler=jfr,interval=5000', 'heaplens-sampled-jfr-write5s'), JFR_SAMPLER_JVM_ARGS),
+  // the cost breakdown of sampler=jfr (docs/benchmark.md): the fixed TLABs alone; the JVM recording the TLAB events
+  // to a file, with and without stack traces (nothing parses them in the program's JVM)
+  withJvmArgs({ ...plain, name: 'plain-tlab16k' }, tlabArgs('16k').slice(1)),
+  withJvmArgs(jfrTlab('jfr-tlab16k', true), tlabArgs('16k')),
+  withJvmArgs(jfrTlab('jfr-tlab16k-nostack', false), tlabArgs('16k').slice(1)),
+  withJvmArgs(jfrTlab('jfr-tlab16k-depth64', true), tlabArgs('16k').slice(1)),
   heaplens('paused', 'threads=true', 'heaplens-threads'),
   heaplens('exact', 'threads=true', 'heaplens-exact-threads'),
   withAgentJar(heaplens('exact'), 'heaplens-exact-baseline', () => process.env.HEAPLENS_BASELINE_AGENT),

@@ -157,11 +157,26 @@ public final class Collector {
             lastSnapshot = System.currentTimeMillis();
         }
         // A large profile takes a while to write: never spend more than a fifth of the time writing it.
-        long interval = Math.max(options.intervalMillis, 5 * writer.lastWriteMillis);
+        long interval = Math.max(writeInterval(options, io.heaplens.runtime.Mode.get()), 5 * writer.lastWriteMillis);
         if (System.currentTimeMillis() - lastWrite >= interval - CYCLE_MILLIS / 2) {
             write(false);
             lastWrite = System.currentTimeMillis();
         }
+    }
+
+    /** Milliseconds between periodic writes when nothing else forces one. */
+    static final long LOW_OVERHEAD_INTERVAL_MILLIS = 5000;
+
+    /**
+     * The periodic write rewrites the whole profile: in the low-overhead modes it was most of the agent's own CPU
+     * (h2: 78 % of the agent threads' samples with sampler=jfr, 69 % in sites; docs/benchmark.md), and its cost grows
+     * with the run's wall time, not with its work. Without an explicit interval sampled, sites and paused write every
+     * 5 s (a killed JVM's profile is then up to 5 s old); exact keeps 1 s; the live channel is unaffected.
+     */
+    static long writeInterval(Options options, int mode) {
+        if (options.intervalSet) return options.intervalMillis;
+        boolean low = mode == io.heaplens.runtime.Mode.SAMPLED || mode == io.heaplens.runtime.Mode.SITES || mode == io.heaplens.runtime.Mode.PAUSED;
+        return low ? Math.max(options.intervalMillis, LOW_OVERHEAD_INTERVAL_MILLIS) : options.intervalMillis;
     }
 
     private void shutdown() {

@@ -17,6 +17,8 @@ public final class TypeSizes {
     private final Instrumentation inst;
     private Map<String, Class<?>> loaded = new HashMap<>();
     private long lastScan;
+    /** Milliseconds between scans for a class not found: 900, doubled by each scan that finds none of them (≤ 30 s). */
+    private long scanGap = 900;
 
     /** @param inst the agent's instrumentation, or null (then only classes seen at run time have sizes) */
     public TypeSizes(Instrumentation inst) { this.inst = inst; }
@@ -37,14 +39,20 @@ public final class TypeSizes {
      */
     public void rescanNextTime() { lastScan = 0; }
 
+    /**
+     * Some names are never found (JFR names a hidden class without its suffix): a scan of every loaded class each
+     * second for them was a tenth of the agent's CPU in `sampler=jfr` on h2 (docs/benchmark.md), so the gap between
+     * scans grows while they find nothing, and a class found resets it.
+     */
     private Class<?> find(String name) {
         Class<?> c = loaded.get(name);
-        if (c == null && inst != null && System.currentTimeMillis() - lastScan > 900) {
+        if (c == null && inst != null && System.currentTimeMillis() - lastScan > scanGap) {
             Map<String, Class<?>> m = new HashMap<>();
             for (Class<?> k : inst.getAllLoadedClasses()) m.putIfAbsent(k.getName(), k);
             loaded = m;
             lastScan = System.currentTimeMillis();
             c = m.get(name);
+            scanGap = c != null ? 900 : Math.min(30_000, scanGap * 2);
         }
         return c;
     }

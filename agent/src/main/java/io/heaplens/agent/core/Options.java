@@ -19,6 +19,8 @@ public final class Options {
     public int maxNodes = 1_000_000;
     /** Whether maxNodes was given; when not, the budget also depends on the heap (collect.HeapGuard). */
     public boolean maxNodesSet;
+    /** The option interval was given (else the low-overhead modes write less often: Collector.writeInterval). */
+    public boolean intervalSet;
     /** Sampled mode: mean bytes between samples. */
     public int sampleBytes = 512 * 1024;
     /** Sampled mode: where samples come from: the agent's bytecode probes, or JFR's allocation samples (docs/modes.md). */
@@ -95,7 +97,7 @@ public final class Options {
                     if (!java.util.List.of("auto", "on", "off").contains(value)) o.errors.add("option 'compress' must be auto, on or off, not '" + value + "'");
                     else o.compress = value;
                     break;
-                case "interval": o.intervalMillis = o.number(key, value, 100, 3_600_000); break;
+                case "interval": o.intervalMillis = o.number(key, value, 100, 3_600_000); o.intervalSet = true; break;
                 case "maxDepth": o.maxDepth = o.number(key, value, 16, 1_000_000); break;
                 case "maxNodes": o.maxNodes = o.number(key, value, 1000, Integer.MAX_VALUE); o.maxNodesSet = true; break;
                 case "jdk": o.jdk = o.bool(key, value); break;

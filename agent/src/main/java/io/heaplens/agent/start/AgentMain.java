@@ -3,6 +3,7 @@ package io.heaplens.agent.start;
 import io.heaplens.agent.control.WarmUp;
 import io.heaplens.agent.core.Options;
 import io.heaplens.agent.jfr.JfrSampling;
+import io.heaplens.runtime.Mode;
 import io.heaplens.runtime.Sampler;
 import io.heaplens.runtime.ThreadState;
 
@@ -23,8 +24,12 @@ public final class AgentMain {
             List<Starter> starters = Starter.forOptions(options);
             Launch l = new Launch(options, inst);
             for (Starter s : starters) s.configure(l);
-            WarmUp.instrumenter();
             for (Starter s : starters) s.install(l);
+            // Only a start that instruments needs the instrumenter's JDK classes loaded before its snapshot; a start
+            // with nothing to instrument (paused, sampled from JFR: its starter has set that by now) leaves them to its
+            // first switch, whose retransformation sweeps up what loads meanwhile (ModeControl): ~40 ASM classes, run
+            // in the interpreter, that a paused start would pay for and never use.
+            if (Mode.level(Mode.get()) != Mode.LEVEL_NONE) WarmUp.instrumenter();
             l.install();
             l.collector();
             for (Starter s : starters) s.attach(l);

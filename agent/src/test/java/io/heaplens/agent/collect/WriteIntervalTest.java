@@ -1,0 +1,28 @@
+package io.heaplens.agent.collect;
+
+import io.heaplens.agent.Options;
+import io.heaplens.runtime.Mode;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The periodic profile write: every second in exact, every 5 s in the low-overhead modes, unless interval is given. */
+class WriteIntervalTest {
+    @Test
+    void lowOverheadModesWriteEveryFiveSecondsByDefault() {
+        Options o = Options.parse("out=x.heaplens");
+        assertEquals(1000, Collector.writeInterval(o, Mode.EXACT));
+        assertEquals(1000, Collector.writeInterval(o, Mode.ACCOUNTS));
+        assertEquals(5000, Collector.writeInterval(o, Mode.SAMPLED));
+        assertEquals(5000, Collector.writeInterval(o, Mode.SITES));
+        assertEquals(5000, Collector.writeInterval(o, Mode.PAUSED));
+    }
+
+    @Test
+    void anExplicitIntervalHoldsInEveryMode() {
+        Options o = Options.parse("out=x.heaplens,interval=700");
+        for (int m : new int[] {Mode.EXACT, Mode.SITES, Mode.SAMPLED, Mode.PAUSED}) assertEquals(700, Collector.writeInterval(o, m));
+        Options slow = Options.parse("out=x.heaplens,interval=9000");
+        assertEquals(9000, Collector.writeInterval(slow, Mode.EXACT));
+    }
+}
