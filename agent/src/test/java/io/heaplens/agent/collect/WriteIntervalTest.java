@@ -1,6 +1,6 @@
 package io.heaplens.agent.collect;
 
-import io.heaplens.agent.Options;
+import io.heaplens.agent.core.Options;
 import io.heaplens.runtime.Mode;
 import org.junit.jupiter.api.Test;
 
