@@ -48,6 +48,8 @@ public final class ChannelServer {
      */
     static final int PENDING_MAX = 8;
     private final java.util.ArrayDeque<Socket> pending = new java.util.ArrayDeque<>();
+    /** Waiting peers whose handshake has read at least one byte: never the silent one to drop. */
+    private final java.util.Set<Socket> spoke = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** What the server asks of the rest of the agent. */
     public interface Host {
@@ -118,6 +120,7 @@ public final class ChannelServer {
             } finally {
                 boolean evicted;
                 synchronized (pending) { evicted = !pending.remove(s); }
+                spoke.remove(s);
                 if (evicted) refused.incrementAndGet();
             }
             if (s.isClosed()) return;             // dropped for a newer peer while it waited
@@ -152,6 +155,7 @@ public final class ChannelServer {
         for (java.util.Iterator<Socket> it = pending.iterator(); it.hasNext(); ) {
             Socket p = it.next();
             if (p == newest) break;
+            if (spoke.contains(p)) continue;     // its handshake has read bytes (available() is 0 again by then)
             int ready;
             try { ready = p.getInputStream().available(); } catch (IOException e) { ready = 0; }
             if (ready == 0) { it.remove(); return p; }
@@ -177,7 +181,7 @@ public final class ChannelServer {
     }
 
     /** The socket's input with one deadline for everything read through it: each read may wait only the time left. */
-    private static final class Deadline extends java.io.FilterInputStream {
+    private final class Deadline extends java.io.FilterInputStream {
         private final Socket socket;
         private final long deadline;
 
@@ -187,14 +191,25 @@ public final class ChannelServer {
             this.deadline = deadline;
         }
 
+        /** A peer whose bytes the handshake has read is not silent, though nothing is left to be available(). */
+        private int heard(int n) {
+            if (n > 0) spoke.add(socket);
+            return n;
+        }
+
         private void arm() throws IOException {
             long left = (deadline - System.nanoTime()) / 1_000_000L;
             if (left <= 0) throw new java.net.SocketTimeoutException("deadline passed");
             socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
         }
 
-        @Override public int read() throws IOException { arm(); return super.read(); }
-        @Override public int read(byte[] b, int off, int len) throws IOException { arm(); return super.read(b, off, len); }
+        @Override public int read() throws IOException {
+            arm();
+            int b = super.read();
+            if (b >= 0) heard(1);
+            return b;
+        }
+        @Override public int read(byte[] b, int off, int len) throws IOException { arm(); return heard(super.read(b, off, len)); }
     }
 
     /** @return null when the peer may in, else the reason it may not */
