@@ -5,7 +5,6 @@
 //   node bench/heap/host-lag.mjs DUMP.hprof [CLASS] [--worker-only]
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { performance, monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
 import { root } from '../../scripts/lib.mjs';
 
@@ -13,6 +12,7 @@ const require = createRequire(import.meta.url);
 const { HeapWorker } = require(join(root, 'out/extension/heap/worker-host.js'));
 const { HeapAnalysis } = require(join(root, 'out/extension/heap/analysis.js'));
 const { heapViewData } = require(join(root, 'out/extension/heap/view-data.js'));
+const { measureLoopLag } = require(join(root, 'out/test/vscode/suite/event-loop-lag.js'));
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const [file, className] = args;
@@ -21,28 +21,11 @@ if (!file) {
   process.exit(2);
 }
 
+// the same measurement as the extension host's (test/vscode/suite/heap-lag.test.ts)
 async function measure(label, run) {
-  const lag = monitorEventLoopDelay({ resolution: 10 });
-  // a 10 ms timer as a stand-in for the host's other work: how late does it fire?
-  let ticks = 0;
-  let worstTick = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    worstTick = Math.max(worstTick, now - last - 10);
-    last = now;
-    ticks++;
-  }, 10);
-  lag.enable();
-  const t = performance.now();
-  const view = await run();
-  const ms = performance.now() - t;
-  await new Promise((r) => setTimeout(r, 30));   // let the timers that were held up fire and be counted
-  lag.disable();
-  clearInterval(timer);
-  const p = (q) => (lag.percentile(q) / 1e6).toFixed(1);
-  console.log(`${label}: ${(ms / 1000).toFixed(1)} s, ${view.objects} objects; event-loop delay (10 ms resolution: idle reads 10) p50 ${p(50)} ms, p99 ${p(99)} ms, ` +
-    `max ${(lag.max / 1e6).toFixed(1)} ms; 10 ms timer: ${ticks} ticks, latest ${worstTick.toFixed(1)} ms late`);
+  const m = await measureLoopLag(run);
+  console.log(`${label}: ${(m.ms / 1000).toFixed(1)} s, ${m.result.objects} objects; event-loop delay (10 ms resolution: idle reads 10) ` +
+    `p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, max ${m.max.toFixed(1)} ms; 10 ms timer: ${m.ticks} ticks, latest ${m.latest.toFixed(1)} ms late`);
 }
 
 const worker = join(root, 'dist/heap-worker.js');

@@ -105,6 +105,14 @@ export function buildGraph(r: ChunkReader, index: DumpIndex): HeapGraph {
     }
     edges[e++] = t;
   };
+  /** An object's record starts: its index, with its type and shallow size; its edges follow (add). */
+  const begin = (id: number, type: number, size: number): number => {
+    const i = indexOf(ids, id);
+    typeOf[i] = type;
+    shallow[i] = size;
+    edgeStart[i] = e;
+    return i;
+  };
   const roots = new Map<number, RootRecord>();
   const rootTargets: number[] = [];
   const threads = new Map<number, { object: number; trace: number }>();
@@ -131,13 +139,10 @@ export function buildGraph(r: ChunkReader, index: DumpIndex): HeapGraph {
       switch (sub) {
         case F.SUB_CLASS_DUMP: {
           const id = r.id();
-          self = indexOf(ids, id);
           const c = classes.get(id)!;
           r.seek(at);                            // re-read past it: readClassDump already gave us its contents
           skipClassDump(r, idSize);
-          typeOf[self] = classType;
-          shallow[self] = classShallow + c.staticBytes;
-          edgeStart[self] = e;
+          self = begin(id, classType, classShallow + c.staticBytes);
           add(c.superId);
           add(c.loaderId);
           for (const st of c.staticRefs) add(st.id);
@@ -148,11 +153,8 @@ export function buildGraph(r: ChunkReader, index: DumpIndex): HeapGraph {
           r.u4();
           const classId = r.id();
           const len = r.u4();
-          self = indexOf(ids, id);
           const layout = layouts.get(classId);
-          typeOf[self] = typeOfClass.get(classId) ?? classType;
-          shallow[self] = layout?.shallow ?? F.align8(F.OBJECT_HEADER + len);
-          edgeStart[self] = e;
+          self = begin(id, typeOfClass.get(classId) ?? classType, layout?.shallow ?? F.align8(F.OBJECT_HEADER + len));
           add(classId);
           r.ensure(len);
           if (layout) {
@@ -167,10 +169,7 @@ export function buildGraph(r: ChunkReader, index: DumpIndex): HeapGraph {
           r.u4();
           const count = r.u4();
           const classId = r.id();
-          self = indexOf(ids, id);
-          typeOf[self] = typeOfClass.get(classId) ?? classType;
-          shallow[self] = F.align8(F.ARRAY_HEADER + count * F.REF_BYTES);
-          edgeStart[self] = e;
+          self = begin(id, typeOfClass.get(classId) ?? classType, F.align8(F.ARRAY_HEADER + count * F.REF_BYTES));
           add(classId);
           for (let i = 0; i < count; i++) add(r.id());
           break;
@@ -180,10 +179,7 @@ export function buildGraph(r: ChunkReader, index: DumpIndex): HeapGraph {
           r.u4();
           const count = r.u4();
           const type = r.u1();
-          self = indexOf(ids, id);
-          typeOf[self] = primType[type];
-          shallow[self] = F.align8(F.ARRAY_HEADER + count * F.heapSize(type));
-          edgeStart[self] = e;
+          self = begin(id, primType[type], F.align8(F.ARRAY_HEADER + count * F.heapSize(type)));
           r.skip(count * F.dumpSize(type, idSize));
           break;
         }

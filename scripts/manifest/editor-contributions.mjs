@@ -6,25 +6,26 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from '../lib.mjs';
 
+/** A window-scoped setting that takes one of a few values, each listed with its description. */
+const choice = (defaultValue, values, description) => ({
+  type: 'string', enum: values.map(([v]) => v), default: defaultValue, scope: 'window',
+  enumDescriptions: values.map(([, d]) => d), description,
+});
+
 const properties = {
   'heaplens.codeLens.enabled': {
     type: 'boolean', default: true, scope: 'window',
     markdownDescription: 'Show allocation counts above Java methods and constructors (`HeapLens: 12,400 objects · 38 arrays · ~1.2 MiB (14%)`) for the active profile: the live session\'s, or the saved profile opened last. Also: **HeapLens: Toggle Allocation CodeLens**.',
   },
-  'heaplens.codeLens.inclusive': {
-    type: 'string', enum: ['lens', 'tooltip'], default: 'lens', scope: 'window',
-    enumDescriptions: ['A second lens with the total including callees.', 'The total including callees only in the lens\'s tooltip.'],
-    description: 'Where the inclusive total (callees included) of a method is shown.',
-  },
-  'heaplens.codeLens.methodRanges': {
-    type: 'string', enum: ['auto', 'languageServer', 'parser'], default: 'auto', scope: 'window',
-    enumDescriptions: [
-      'The Java language server\'s document symbols when one answers, else HeapLens\'s own Java parser.',
-      'Only the Java language server\'s document symbols (no lenses without one).',
-      'Only HeapLens\'s own Java parser (works without any Java extension).',
-    ],
-    description: 'Where the method ranges for the allocation CodeLens come from.',
-  },
+  'heaplens.codeLens.inclusive': choice('lens', [
+    ['lens', 'A second lens with the total including callees.'],
+    ['tooltip', 'The total including callees only in the lens\'s tooltip.'],
+  ], 'Where the inclusive total (callees included) of a method is shown.'),
+  'heaplens.codeLens.methodRanges': choice('auto', [
+    ['auto', 'The Java language server\'s document symbols when one answers, else HeapLens\'s own Java parser.'],
+    ['languageServer', 'Only the Java language server\'s document symbols (no lenses without one).'],
+    ['parser', 'Only HeapLens\'s own Java parser (works without any Java extension).'],
+  ], 'Where the method ranges for the allocation CodeLens come from.'),
   'heaplens.hotLines.enabled': {
     type: 'boolean', default: true, scope: 'window',
     markdownDescription: 'Mark the top allocation lines of the active profile: a gutter mark scaled by rank, a background (theme colours `heaplens.hotLine*Background`), an after-line text and a hover with the allocated types and calling contexts. Also: **HeapLens: Toggle Hot Allocation Lines**.',
@@ -33,19 +34,14 @@ const properties = {
     type: 'integer', default: 10, minimum: 1, maximum: 100, scope: 'window',
     description: 'How many of the profile\'s allocation lines are marked.',
   },
-  'heaplens.hotLines.metric': {
-    type: 'string', enum: ['count', 'bytes'], default: 'count', scope: 'window',
-    enumDescriptions: ['Objects and arrays allocated (exact counts).', 'Estimated bytes allocated.'],
-    description: 'What ranks the hot allocation lines.',
-  },
-  'heaplens.hotLines.scope': {
-    type: 'string', enum: ['application', 'all'], default: 'application', scope: 'window',
-    enumDescriptions: [
-      'Lines in classes outside the JDK: your code and its libraries.',
-      'Every line, JDK sources included (shown when you open them, e.g. through the Java extension).',
-    ],
-    description: 'Which allocation lines compete for the hot-line marks.',
-  },
+  'heaplens.hotLines.metric': choice('count', [
+    ['count', 'Objects and arrays allocated (exact counts).'],
+    ['bytes', 'Estimated bytes allocated.'],
+  ], 'What ranks the hot allocation lines.'),
+  'heaplens.hotLines.scope': choice('application', [
+    ['application', 'Lines in classes outside the JDK: your code and its libraries.'],
+    ['all', 'Every line, JDK sources included (shown when you open them, e.g. through the Java extension).'],
+  ], 'Which allocation lines compete for the hot-line marks.'),
   'heaplens.hotLines.afterText': {
     type: 'boolean', default: true, scope: 'window',
     description: 'Show the allocation summary after a hot line (e.g. "▲ 8,000 × HashMap$Node · ~256 KiB").',

@@ -10,17 +10,14 @@
 import { frameTree, FrameTree } from '../../core/views/frames';
 import { mergeThreads } from '../../core/profile/mct';
 import { MctNode, MethodEntry, Profile, SiteEntry, TypeEntry } from '../../core/profile/types';
-import { profileOf } from './helpers';
+import { arrType, method, objType, profileOf } from './helpers';
 
-export const TYPES: TypeEntry[] = [
-  { id: 1, name: 'com.acme.Item', array: false, size: 16 },
-  { id: 2, name: 'byte[]', array: true, size: null, elementSize: 1, elementCode: 'B' },
-];
+export const TYPES: TypeEntry[] = [objType(1, 'com.acme.Item', 16), arrType(2, 'byte[]', 'B', 1)];
 export const METHODS: MethodEntry[] = [
-  { id: 1, class: 'com.acme.App', name: 'main', desc: '([Ljava/lang/String;)V', file: 'App.java', line: 9, profiled: true },
-  { id: 2, class: 'com.acme.App', name: 'load', desc: '()V', file: 'App.java', line: 19, profiled: true },
-  { id: 3, class: 'com.acme.App', name: 'parse', desc: '()V', file: 'App.java', line: 29, profiled: true },
-  { id: 4, class: 'com.acme.util.Util', name: 'helper', desc: '()V', file: 'Util.java', line: 39, profiled: true },
+  method(1, 'com.acme.App', 'main', { desc: '([Ljava/lang/String;)V', file: 'App.java', line: 9 }),
+  method(2, 'com.acme.App', 'load', { file: 'App.java', line: 19 }),
+  method(3, 'com.acme.App', 'parse', { file: 'App.java', line: 29 }),
+  method(4, 'com.acme.util.Util', 'helper', { file: 'Util.java', line: 39 }),
 ];
 export const SITES: SiteEntry[] = [
   { id: 1, method: 1, bci: 0, line: 10, kind: 'new', type: 1 },

@@ -8,9 +8,10 @@ import {
   suspectEvidence,
 } from '../../core/views/accounts';
 import { bytes, num, signed } from '../../core/format';
-import { AppContext, View } from '../context';
+import { AppContext } from '../context';
 import { button, clear, el, select as selectBox } from './dom';
 import { Column, renderTable } from './table';
+import { ToolbarView } from './toolbar-view';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -28,9 +29,7 @@ export function accountColor(a: Accounts): (name: string) => string {
   return (name) => scale(name);
 }
 
-export class AccountsView implements View {
-  readonly root: HTMLElement;
-  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Accounts options' });
+export class AccountsView extends ToolbarView {
   private readonly note = el('p', { class: 'muted accounts-note' });
   private readonly totals = el('div', { class: 'table-wrap compact' });
   private readonly classes = el('div', { class: 'table-wrap' });
@@ -44,9 +43,10 @@ export class AccountsView implements View {
   private cache?: { file: unknown; accounts?: Accounts; suspects: LeakSuspect[] };
 
   constructor() {
+    super('accounts', 'Memory accounts', 'Accounts options');
     this.body = el('div', {}, this.note, el('h2', {}, 'Accounts'), this.totals, this.classesTitle, this.classes,
       el('h2', {}, 'Live bytes per account'), this.chart, el('h2', {}, 'Leak suspects'), this.suspects, this.diffTitle, this.diff);
-    this.root = el('section', { class: 'view view-accounts', 'aria-label': 'Memory accounts' }, this.bar, this.empty, this.body);
+    this.root.append(this.empty, this.body);
   }
 
   render(ctx: AppContext): void {

@@ -9,11 +9,12 @@ import {
 import { FrameTree } from '../../core/views/frames';
 import { ELEMENT_CODES, ElementCode } from '../../core/profile/types';
 import { bytes, num, percent } from '../../core/format';
-import { AppContext, View } from '../context';
+import { AppContext } from '../context';
 import { clear, el, select as selectBox } from './dom';
 import { allocationsPatch, threadOptions } from './flame-tab';
 import { fullTrace, traceText } from './sites';
 import { Column, renderTable } from './table';
+import { ToolbarView } from './toolbar-view';
 
 type CodeRow = ArrayRow & { code: ElementCode };
 const avg = (r: ArrayRow): string => (r.arrays ? (r.elements / r.arrays).toFixed(1) : '–');
@@ -22,9 +23,7 @@ export function arrayName(code: ElementCode): string {
   return code === 'R' ? 'Object[] (references)' : `${ELEMENT_NAMES[code]}[]`;
 }
 
-export class ArraysView implements View {
-  readonly root: HTMLElement;
-  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Arrays options' });
+export class ArraysView extends ToolbarView {
   private readonly codes = el('div', { class: 'table-wrap compact' });
   private readonly chart = el('div', { class: 'chart' });
   private readonly contexts = el('div', { class: 'table-wrap' });
@@ -34,8 +33,8 @@ export class ArraysView implements View {
   private cache?: { tree: FrameTree; codes: Record<ElementCode, ArrayRow>; contexts: ContextArrayRow[]; dist: Map<ElementCode, LengthBucket[]> };
 
   constructor() {
-    this.root = el('section', { class: 'view view-arrays', 'aria-label': 'Arrays' }, this.bar,
-      this.none, this.byType, this.codes, this.chart, this.byContext, this.contexts);
+    super('arrays', 'Arrays');
+    this.root.append(this.none, this.byType, this.codes, this.chart, this.byContext, this.contexts);
   }
 
   render(ctx: AppContext): void {

@@ -7,8 +7,9 @@ import { packageOf } from '../../core/profile/names';
 import { MctNode, MethodEntry } from '../../core/profile/types';
 import { bytes, num, percent } from '../../core/format';
 import { packageColor } from '../core/colors';
-import { AppContext, View } from '../context';
+import { AppContext } from '../context';
 import { clear, el, select, toggle } from './dom';
+import { ToolbarView } from './toolbar-view';
 import { FlameView } from './flame';
 import { flameMetric, frameNames, threadOptions } from './flame-tab';
 import { frameTooltip } from './tooltip';
@@ -20,9 +21,7 @@ interface Half {
   from?: MctNode;
 }
 
-export class ButterflyView implements View {
-  readonly root: HTMLElement;
-  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Callers and callees options' });
+export class ButterflyView extends ToolbarView {
   private readonly picker = el('input', { type: 'search', class: 'search bf-pick', placeholder: 'Method (type to filter, Enter to show)', 'aria-label': 'Method to show', list: 'bf-methods' });
   private readonly list = el('datalist', { id: 'bf-methods' });
   private readonly info = el('div', { class: 'view-info bf-summary' });
@@ -39,6 +38,7 @@ export class ButterflyView implements View {
   private byLabel = new Map<string, number>();
 
   constructor() {
+    super('butterfly', 'Callers and callees');
     const half = (): Half => {
       const h: Half = {
         flame: new FlameView({
@@ -55,7 +55,7 @@ export class ButterflyView implements View {
     this.picker.addEventListener('keydown', (e) => {
       if (e.key === 'Enter') this.choose();
     });
-    this.root = el('section', { class: 'view view-butterfly', 'aria-label': 'Callers and callees' }, this.bar, this.list, this.info, this.empty,
+    this.root.append(this.list, this.info, this.empty,
       this.callersHead, this.callers.flame.root, this.calleesHead, this.callees.flame.root);
   }
 

@@ -6,8 +6,9 @@ import { findPath, FrameTree, pathOf } from '../../core/views/frames';
 import { MethodEntry } from '../../core/profile/types';
 import { shortFrame } from '../../core/profile/names';
 import { bytes, num, percent } from '../../core/format';
-import { AppContext, View } from '../context';
+import { AppContext } from '../context';
 import { button, clear, el, select, toggle } from './dom';
+import { ToolbarView } from './toolbar-view';
 import { threadOptions } from './flame-tab';
 
 const ROW = 22;
@@ -24,9 +25,7 @@ function samePath(a: readonly number[] | null, b: readonly number[]): boolean {
   return a !== null && a.length === b.length && a.every((x, k) => x === b[k]);
 }
 
-export class CallTreeView implements View {
-  readonly root: HTMLElement;
-  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Call tree options' });
+export class CallTreeView extends ToolbarView {
   private readonly info = el('div', { class: 'muted view-info' });
   private readonly head = el('div', { class: 'ct-head', role: 'row' });
   private readonly scroller = el('div', { class: 'ct-scroll', tabindex: '0', role: 'treegrid', 'aria-label': 'Call tree: arrow keys move, Right opens, Left closes, Enter shows in the flame tree, O opens the source, B shows callers and callees' });
@@ -43,8 +42,9 @@ export class CallTreeView implements View {
   stats = { rows: 0, buildMs: 0 };
 
   constructor() {
+    super('calltree', 'Call tree');
     this.scroller.append(this.spacer, this.body);
-    this.root = el('section', { class: 'view view-calltree', 'aria-label': 'Call tree' }, this.bar, this.info, this.head, this.scroller);
+    this.root.append(this.info, this.head, this.scroller);
     this.scroller.addEventListener('scroll', () => this.schedule());
     this.scroller.addEventListener('keydown', (e) => this.onKey(e));
     new ResizeObserver(() => this.schedule()).observe(this.scroller);

@@ -6,12 +6,13 @@ import { METRIC_LABELS, pathOf, findPath, ViewMetric } from '../../core/views/fr
 import { frameTitle, shortFrame } from '../../core/profile/names';
 import { diffColor } from '../core/colors';
 import { num, percent, signed } from '../../core/format';
-import { AppContext, View } from '../context';
+import { AppContext } from '../context';
 import { ProfileData } from '../data';
 import { button, clear, el, select } from './dom';
 import { FlameView } from './flame';
 import { metricOptions } from './flame-tab';
 import { Column, renderTable } from './table';
+import { ToolbarView } from './toolbar-view';
 
 /** A per-call figure: three significant digits at most (2.23, 41.7, 1,204), never rounded to nothing. */
 export function perUnit(v: number): string {
@@ -25,9 +26,7 @@ function allocationMetric(m: ViewMetric): ViewMetric {
   return m === 'samples' ? 'allocations' : m;
 }
 
-export class DiffView implements View {
-  readonly root: HTMLElement;
-  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Diff options' });
+export class DiffView extends ToolbarView {
   private readonly info = el('div', { class: 'muted view-info' });
   private readonly legend = el('div', { class: 'legend' });
   private readonly contexts = el('div', { class: 'table-wrap compact' });
@@ -39,6 +38,7 @@ export class DiffView implements View {
   private ctx?: AppContext;
 
   constructor() {
+    super('diff', 'Diff');
     this.flame = new FlameView({
       zoom: (i) => this.ctx && this.cache && this.ctx.update({ diffZoom: pathOf(this.cache.diff.tree, i) }),
       select: () => undefined,
@@ -47,7 +47,7 @@ export class DiffView implements View {
         if (m && this.ctx) this.ctx.post({ type: 'navigate', frame: { class: m.class, method: m.name, desc: m.desc, file: m.file, line: m.line } });
       },
     });
-    this.root = el('section', { class: 'view view-diff', 'aria-label': 'Diff' }, this.bar, this.info, this.flame.root, this.legend,
+    this.root.append(this.info, this.flame.root, this.legend,
       this.contextsHead, this.contexts, this.typesHead, this.types);
   }
 

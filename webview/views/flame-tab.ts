@@ -10,8 +10,9 @@ import { packagePalette, Theme } from '../core/colors';
 import { accountColor } from './accounts';
 import { bytes, num, percent } from '../../core/format';
 import { search, SearchResult } from '../core/search';
-import { AppContext, View } from '../context';
+import { AppContext } from '../context';
 import { button, clear, el, select, toggle } from './dom';
+import { ToolbarView } from './toolbar-view';
 import { FlameView } from './flame';
 import { frameTooltip } from './tooltip';
 
@@ -55,9 +56,7 @@ export function flameMetric(ctx: AppContext): ViewMetric {
   return ctx.state.metric === 'samples' && !ctx.data.cpu() ? 'allocations' : ctx.state.metric;
 }
 
-export class FlameTab implements View {
-  readonly root: HTMLElement;
-  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Flame tree options' });
+export class FlameTab extends ToolbarView {
   private readonly searchBar = el('div', { class: 'toolbar search-bar' });
   private readonly query = el('input', { type: 'search', class: 'search', placeholder: 'Search frames (text or /regex/)', 'aria-label': 'Search frames' });
   private readonly matchInfo = el('span', { class: 'match-info', 'aria-live': 'polite' });
@@ -78,6 +77,7 @@ export class FlameTab implements View {
   private lastSelected = '';
 
   constructor() {
+    super('flame', 'Flame tree');
     this.flame = new FlameView({
       zoom: (i) => this.ctx && this.tree && this.ctx.update({ zoom: pathOf(this.tree, i), selected: pathOf(this.tree, i) }),
       select: (i) => this.ctx && this.tree && this.ctx.update({ selected: pathOf(this.tree, i) }),
@@ -92,7 +92,7 @@ export class FlameTab implements View {
     const prev = button('', 'arrow-up', () => this.step(-1), 'Previous match (Shift+Enter)');
     const next = button('', 'arrow-down', () => this.step(1), 'Next match (Enter)');
     this.searchBar.append(el('span', { class: 'codicon codicon-search', 'aria-hidden': 'true' }), this.query, prev, next, this.matchInfo);
-    this.root = el('section', { class: 'view view-flame', 'aria-label': 'Flame tree' }, this.bar, this.cpuNote, this.searchBar, this.flame.root, this.legend);
+    this.root.append(this.cpuNote, this.searchBar, this.flame.root, this.legend);
   }
 
   focus(): void {

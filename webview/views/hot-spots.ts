@@ -6,15 +6,14 @@ import { FrameTree } from '../../core/views/frames';
 import { shortClass } from '../../core/profile/names';
 import { MethodEntry } from '../../core/profile/types';
 import { bytes, num, percent } from '../../core/format';
-import { AppContext, View } from '../context';
+import { AppContext } from '../context';
 import { clear, el, select } from './dom';
+import { ToolbarView } from './toolbar-view';
 import { allocationsPatch, threadOptions } from './flame-tab';
 
 const MAX_TYPES = 200;
 
-export class HotSpotsView implements View {
-  readonly root: HTMLElement;
-  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Hot spots options' });
+export class HotSpotsView extends ToolbarView {
   private readonly filter = el('input', { type: 'search', class: 'search', placeholder: 'Filter by type', 'aria-label': 'Filter types' });
   private readonly info = el('div', { class: 'muted view-info' });
   private readonly body = el('div', { class: 'hs-body', role: 'tree', 'aria-label': 'Allocation hot spots by class' });
@@ -23,8 +22,9 @@ export class HotSpotsView implements View {
   private ctx?: AppContext;
 
   constructor() {
+    super('hotspots', 'Hot spots');
     this.filter.addEventListener('input', () => this.ctx?.update({ hotFilter: this.filter.value }));
-    this.root = el('section', { class: 'view view-hotspots', 'aria-label': 'Hot spots' }, this.bar, this.info, this.body);
+    this.root.append(this.info, this.body);
     this.body.addEventListener('keydown', (e) => this.onKey(e));
   }
 

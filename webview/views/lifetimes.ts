@@ -9,9 +9,10 @@ import {
   precisionRuleText,
 } from '../../core/views/lifetimes';
 import { bytes, num, percent } from '../../core/format';
-import { AppContext, View } from '../context';
+import { AppContext } from '../context';
 import { clear, el, select as selectBox } from './dom';
 import { Column, renderTable } from './table';
+import { ToolbarView } from './toolbar-view';
 
 const SERIES: ReadonlyArray<{ key: 'inUse' | 'lag' | 'drag' | 'void'; label: string; cls: string }> = [
   { key: 'inUse', label: 'in use', cls: 'lt-use' },
@@ -26,16 +27,15 @@ export function space(v: number): string {
   return mm >= 100 ? `${num(mm)} MiB²` : mm >= 0.01 ? `${mm.toFixed(2)} MiB²` : `${num(v)} B²`;
 }
 
-export class LifetimesView implements View {
-  readonly root: HTMLElement;
-  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Lifetimes options' });
+export class LifetimesView extends ToolbarView {
   private readonly stat = el('div', { class: 'lt-stat' });
   private readonly chart = el('div', { class: 'chart lt-chart' });
   private readonly table = el('div', { class: 'table-wrap' });
   private readonly detail = el('div', { class: 'lt-detail' });
 
   constructor() {
-    this.root = el('section', { class: 'view view-lifetimes', 'aria-label': 'Lifetimes' }, this.bar, this.stat,
+    super('lifetimes', 'Lifetimes');
+    this.root.append(this.stat,
       el('h2', {}, 'Heap over allocation time'), this.chart, this.table, this.detail);
   }
 

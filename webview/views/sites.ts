@@ -5,10 +5,11 @@ import { shortClass, shortFrame } from '../../core/profile/names';
 import { filterRows, SiteRow, siteTable, siteWhere } from '../../core/views/site-table';
 import { MethodEntry } from '../../core/profile/types';
 import { bytes, num, percent } from '../../core/format';
-import { AppContext, View } from '../context';
+import { AppContext } from '../context';
 import { clear, el, select } from './dom';
 import { allocationsPatch, threadOptions } from './flame-tab';
 import { Column, renderTable } from './table';
+import { ToolbarView } from './toolbar-view';
 
 export function traceText(trace: readonly number[], methods: ReadonlyMap<number, MethodEntry>, max = 6): string {
   const names = trace.map((m) => {
@@ -32,9 +33,7 @@ function samePath(a: readonly number[] | null, b: readonly number[]): boolean {
   return a !== null && a.length === b.length && a.every((x, k) => x === b[k]);
 }
 
-export class SitesView implements View {
-  readonly root: HTMLElement;
-  private readonly bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Allocation sites options' });
+export class SitesView extends ToolbarView {
   private readonly filter = el('input', { type: 'search', class: 'search', placeholder: 'Filter by type, method or trace', 'aria-label': 'Filter sites' });
   private readonly info = el('div', { class: 'muted view-info' });
   private readonly body = el('div', { class: 'table-wrap' });
@@ -42,8 +41,9 @@ export class SitesView implements View {
   private ctx?: AppContext;
 
   constructor() {
+    super('sites', 'Allocation sites');
     this.filter.addEventListener('input', () => this.ctx?.update({ siteFilter: this.filter.value }));
-    this.root = el('section', { class: 'view view-sites', 'aria-label': 'Allocation sites' }, this.bar, this.info, this.body);
+    this.root.append(this.info, this.body);
   }
 
   focus(): void {

@@ -5,6 +5,7 @@ import * as net from 'net';
 import { encodeFrame, Frame, FrameDecoder } from '../../../extension/channel/codec';
 import { MethodEntry, SiteEntry, TypeEntry } from '../../../core/profile/types';
 import { NodeUpdate, ThreadDef } from '../../../core/profile/live';
+import { arrType, method, objType } from '../helpers';
 
 export interface FakeAgentOptions {
   token: string;
@@ -14,13 +15,10 @@ export interface FakeAgentOptions {
   rawWelcome?: Uint8Array;
 }
 
-export const TYPES: TypeEntry[] = [
-  { id: 1, name: 'java.lang.String', array: false, size: 24 },
-  { id: 2, name: 'int[]', array: true, size: null, elementSize: 4, elementCode: 'I' },
-];
+export const TYPES: TypeEntry[] = [objType(1, 'java.lang.String', 24), arrType(2, 'int[]', 'I', 4)];
 export const METHODS: MethodEntry[] = [
-  { id: 10, class: 'demo.Main', name: 'main', desc: '([Ljava/lang/String;)V', file: 'Main.java', line: 3, profiled: true },
-  { id: 11, class: 'demo.Main', name: 'work', desc: '()V', file: 'Main.java', line: 9, profiled: true },
+  method(10, 'demo.Main', 'main', { desc: '([Ljava/lang/String;)V', file: 'Main.java', line: 3 }),
+  method(11, 'demo.Main', 'work', { file: 'Main.java', line: 9 }),
 ];
 export const SITES: SiteEntry[] = [
   { id: 100, method: 10, bci: 4, line: 4, kind: 'new', type: 1 },

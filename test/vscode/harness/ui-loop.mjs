@@ -30,6 +30,27 @@ export async function liveFlameTreeAction(wb, configuration) {
   return row;
 }
 
+/**
+ * Runs LiveDemo 12 s, takes a snapshot during its second 2 and waits for the run to end and its final profile to
+ * open by itself in the HeapLens editor. Returns the snapshot's file name and the final profile's view.
+ */
+export async function snapshotThenFinalProfile(wb) {
+  await wb.palette('Notifications: Clear All Notifications');
+  await wb.startConfiguration('Profile Memory: LiveDemo 12 s');
+  await wb.waitFor('the program to allocate', async () => /LiveDemo: second 2\b/.test(await wb.consoleText()), 60000);
+  await wb.command('HeapLens: Take Snapshot');
+  const snapshot = await wb.waitFor('the snapshot notification', async () => {
+    const m = /snapshot 1 saved as (\S+\.snapshot-1-\d{6}\.heaplens)/.exec(await wb.notifications());
+    return m?.[1];
+  }, 20000);
+  console.log(`  snapshot: ${snapshot}`);
+  await waitForSessionEnd(wb, 'LiveDemo', 90000);
+  await wb.page.locator('.tab', { hasText: /LiveDemo-\d{8}-\d{6}\.heaplens/ }).first().waitFor({ timeout: 20000 });
+  const view = visibleView(wb);
+  await view.locator('.flame-summary li[data-frame]').first().waitFor({ state: 'attached', timeout: 30000 });
+  return { snapshot, view };
+}
+
 export const LOOP_SCENARIOS = {
   async 'loop: F5 → the run ends → its flame tree is open without a click; the console line is a link'(wb) {
     const page = wb.page;
@@ -89,20 +110,8 @@ export const LOOP_SCENARIOS = {
 
   async 'loop: a snapshot taken during the run survives it and diffs against the final profile'(wb) {
     const page = wb.page;
-    await wb.palette('Notifications: Clear All Notifications');
-    await wb.startConfiguration('Profile Memory: LiveDemo 12 s');
-    await wb.waitFor('the program to allocate', async () => /LiveDemo: second 2\b/.test(await wb.consoleText()), 60000);
-    await wb.command('HeapLens: Take Snapshot');
-    const note = await wb.waitFor('the snapshot notification', async () => {
-      const m = /snapshot 1 saved as (\S+\.snapshot-1-\d{6}\.heaplens)/.exec(await wb.notifications());
-      return m?.[1];
-    }, 20000);
-    console.log(`  snapshot: ${note}`);
-    await waitForSessionEnd(wb, 'LiveDemo', 90000);
-    // the final profile opened by itself; its Diff tab offers the snapshot as the baseline
-    await page.locator('.tab', { hasText: /LiveDemo-\d{8}-\d{6}\.heaplens/ }).first().waitFor({ timeout: 20000 });
-    const view = visibleView(wb);
-    await view.locator('.flame-summary li[data-frame]').first().waitFor({ state: 'attached', timeout: 30000 });
+    const { view } = await snapshotThenFinalProfile(wb);
+    // its Diff tab offers the snapshot as the baseline
     await view.locator('#tab-diff').click();
     await view.locator('.view-diff button', { hasText: 'Load baseline…' }).click();
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /snapshot 1 of this session/ }).first();

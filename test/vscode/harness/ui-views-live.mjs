@@ -3,7 +3,7 @@
 // taken during a run is compared with the final profile as shares of each run's total and per call of a method.
 // Screenshots in build/vscode-screenshots/.
 
-import { liveFlameTreeAction } from './ui-loop.mjs';
+import { liveFlameTreeAction, snapshotThenFinalProfile } from './ui-loop.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const visibleView = (wb) => wb.page.frameLocator('iframe.webview:visible').last().frameLocator('#active-frame');
@@ -54,15 +54,7 @@ export const VIEW_LIVE_SCENARIOS = {
 
   async 'views: the normalised diff in VS Code — snapshot vs final as % of each run and per call of a method'(wb) {
     const page = wb.page;
-    await wb.palette('Notifications: Clear All Notifications');
-    await wb.startConfiguration('Profile Memory: LiveDemo 12 s');
-    await wb.waitFor('the program to allocate', async () => /LiveDemo: second 2\b/.test(await wb.consoleText()), 60000);
-    await wb.command('HeapLens: Take Snapshot');
-    await wb.waitFor('the snapshot notification', async () => /snapshot 1 saved as/.test(await wb.notifications()), 20000);
-    await wb.waitFor('the LiveDemo session to end', async () => /profile saved to .*LiveDemo-\d{8}-\d{6}\.heaplens/.test(await wb.consoleText()), 90000);
-    await page.locator('.tab', { hasText: /LiveDemo-\d{8}-\d{6}\.heaplens/ }).first().waitFor({ timeout: 20000 });
-    const view = visibleView(wb);
-    await view.locator('.flame-summary li[data-frame]').first().waitFor({ state: 'attached', timeout: 30000 });
+    const { view } = await snapshotThenFinalProfile(wb);
     // Inverted: the load worker built it (the webview's CSP lets the worker run); the page says so on its body
     await view.locator('.view-flame label.toggle', { hasText: 'Inverted' }).locator('input').check();
     await view.locator('body[data-load-worker="running"]').waitFor({ state: 'attached', timeout: 30000 });

@@ -5,9 +5,9 @@
 // The figures go to the report (the terminal) as "heap-lag: …".
 import * as assert from 'assert';
 import * as fs from 'fs';
-import { monitorEventLoopDelay, performance } from 'perf_hooks';
 import * as vscode from 'vscode';
 import type { RetentionResult } from '../../../extension/panels/heap-panel';
+import { measureLoopLag } from './event-loop-lag';
 
 const dump = process.env.HEAPLENS_HEAP_LAG_DUMP;
 
@@ -15,27 +15,13 @@ if (dump) {
   suite('measurement: the extension host while a big dump is analysed', () => {
     test(`showRetention on ${dump}`, async function () {
       this.timeout(600000);
-      const lag = monitorEventLoopDelay({ resolution: 10 });
-      let ticks = 0;
-      let latest = 0;
-      let last = performance.now();
-      const timer = setInterval(() => {
-        const now = performance.now();
-        latest = Math.max(latest, now - last - 10);
-        last = now;
-        ticks++;
-      }, 10);
-      lag.enable();
-      const t = performance.now();
-      const r = await vscode.commands.executeCommand<RetentionResult>('heaplens.showRetention', { className: 'BigHeap$Item', file: dump });
-      const ms = performance.now() - t;
-      await new Promise((res) => setTimeout(res, 30));
-      lag.disable();
-      clearInterval(timer);
+      const m = await measureLoopLag(() =>
+        vscode.commands.executeCommand<RetentionResult>('heaplens.showRetention', { className: 'BigHeap$Item', file: dump }));
+      const r = m.result;
       assert.ok(r && r.instances > 0 && r.paths.length > 0, 'the dump was analysed: BigHeap$Item objects and their paths');
-      const line = `heap-lag: ${(ms / 1000).toFixed(1)} s for ${r.instances} BigHeap$Item objects; extension host event-loop delay ` +
-        `p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms, max ${(lag.max / 1e6).toFixed(1)} ms ` +
-        `(10 ms resolution); 10 ms timer: ${ticks} ticks, latest ${latest.toFixed(1)} ms late`;
+      const line = `heap-lag: ${(m.ms / 1000).toFixed(1)} s for ${r.instances} BigHeap$Item objects; extension host event-loop delay ` +
+        `p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, max ${m.max.toFixed(1)} ms ` +
+        `(10 ms resolution); 10 ms timer: ${m.ticks} ticks, latest ${m.latest.toFixed(1)} ms late`;
       if (process.env.HEAPLENS_VSCODE_REPORT) fs.appendFileSync(process.env.HEAPLENS_VSCODE_REPORT, `${line}\n`);
       console.log(line);
     });

@@ -155,21 +155,21 @@ final class Probes implements Opcodes {
 
     /** After Array.newInstance(Class, int[]): every level of the new array. */
     static InsnList dynamicMulti(int siteId, int nodeLocal) {
-        InsnList l = new InsnList();
-        l.add(new InsnNode(DUP));
-        l.add(nodeLocal >= 0 ? new VarInsnNode(ALOAD, nodeLocal) : new InsnNode(ACONST_NULL));
-        l.add(push(siteId));
-        l.add(call("dynMulti", "(Ljava/lang/Object;" + N + "I)V"));
-        return l;
+        return afterCall("dynMulti", siteId, nodeLocal);
     }
 
     /** After a call that returns a freshly allocated object or array: [result] → [result]. */
     static InsnList dynamic(int siteId, int nodeLocal) {
+        return afterCall("dyn", siteId, nodeLocal);
+    }
+
+    /** [result] → [result]: {@code Recorder.<probe>(result, node or null, siteId)}. */
+    private static InsnList afterCall(String probe, int siteId, int nodeLocal) {
         InsnList l = new InsnList();
         l.add(new InsnNode(DUP));
         l.add(nodeLocal >= 0 ? new VarInsnNode(ALOAD, nodeLocal) : new InsnNode(ACONST_NULL));
         l.add(push(siteId));
-        l.add(call("dyn", "(Ljava/lang/Object;" + N + "I)V"));
+        l.add(call(probe, "(Ljava/lang/Object;" + N + "I)V"));
         return l;
     }
 }

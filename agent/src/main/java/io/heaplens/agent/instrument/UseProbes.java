@@ -149,9 +149,7 @@ public final class UseProbes implements Opcodes {
                     if (!isStatic && !slot0Stored && isThis(original, n)) break;
                     InsnList l = new InsnList();
                     l.add(new InsnNode(DUP));
-                    l.add(new FieldInsnNode(GETFIELD, f.owner, FIELD, FIELD_DESC));
-                    l.add(new LdcInsnNode(site));
-                    l.add(call("use", "(Ljava/lang/Object;J)V"));
+                    recordOperation(l, f.owner, "use", site);
                     mn.instructions.insertBefore(insn, l);
                     break;
                 }
@@ -169,9 +167,7 @@ public final class UseProbes implements Opcodes {
                         l.add(new InsnNode(SWAP));
                         l.add(new InsnNode(DUP_X1));
                     }
-                    l.add(new FieldInsnNode(GETFIELD, f.owner, FIELD, FIELD_DESC));
-                    l.add(new LdcInsnNode(site));
-                    l.add(call("put", "(Ljava/lang/Object;J)V"));
+                    recordOperation(l, f.owner, "put", site);
                     mn.instructions.insertBefore(insn, l);
                     break;
                 }
@@ -252,9 +248,7 @@ public final class UseProbes implements Opcodes {
         if (instance && !ownerIsInterface && carriesField(owner)) {
             InsnList l = new InsnList();                        // a method invoked on this object: a get operation
             l.add(new VarInsnNode(ALOAD, 0));
-            l.add(new FieldInsnNode(GETFIELD, owner, FIELD, FIELD_DESC));
-            l.add(new LdcInsnNode(((long) methodId << 32) | (firstLine & 0xFFFFFFFFL)));
-            l.add(call("use", "(Ljava/lang/Object;J)V"));
+            recordOperation(l, owner, "use", ((long) methodId << 32) | (firstLine & 0xFFFFFFFFL));
             mn.instructions.insert(l);
         }
     }
@@ -286,6 +280,13 @@ public final class UseProbes implements Opcodes {
         l.add(new LdcInsnNode(site));
         l.add(call(probe, "(Ljava/lang/Object;J)V"));
         return l;
+    }
+
+    /** [object of owner] → []: {@code Lifetimes.probe(object's record field, site)}, for a get ("use") or a put. */
+    private static void recordOperation(InsnList l, String owner, String probe, long site) {
+        l.add(new FieldInsnNode(GETFIELD, owner, FIELD, FIELD_DESC));
+        l.add(new LdcInsnNode(site));
+        l.add(call(probe, "(Ljava/lang/Object;J)V"));
     }
 
     private static MethodInsnNode call(String name, String desc) {

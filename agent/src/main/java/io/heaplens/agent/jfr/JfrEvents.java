@@ -197,11 +197,7 @@ final class JfrEvents {
         StringBuilder k = new StringBuilder(st.isTruncated() ? "1" : "0");
         for (RecordedFrame f : st.getFrames()) k.append(',').append(frame(f));
         String key = k.toString();
-        Integer known = stacks.get(key);
-        if (known != null) return known;
-        int id = stacks.size();
-        stacks.put(key, id);
-        return id;
+        return intern(stacks, key);
     }
 
     private int frame(RecordedFrame f) {
@@ -211,10 +207,15 @@ final class JfrEvents {
         boolean jdk = m.isHidden() || isJdk(c);
         String key = c.getName() + '\u0000' + m.getName() + '\u0000' + m.getDescriptor() + '\u0000' + f.getLineNumber()
             + '\u0000' + f.getBytecodeIndex() + '\u0000' + (jdk ? 1 : 0);
-        Integer known = frames.get(key);
+        return intern(frames, key);
+    }
+
+    /** The key's id in the table: its index in insertion order, a new one for a key not seen before. */
+    private static int intern(Map<String, Integer> table, String key) {
+        Integer known = table.get(key);
         if (known != null) return known;
-        int id = frames.size();
-        frames.put(key, id);
+        int id = table.size();
+        table.put(key, id);
         return id;
     }
 

@@ -3,6 +3,8 @@ package io.heaplens.agent.jfr;
 import io.heaplens.agent.core.Options;
 import io.heaplens.runtime.Mode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,13 +35,17 @@ class JfrSamplingTest {
         }
     }
 
-    @Test
-    void jfrClassNamesBecomeDescriptors() {
-        assertEquals("Ljava/lang/String;", JfrStream.descriptor("java.lang.String"));
-        assertEquals("[B", JfrStream.descriptor("[B"));
-        assertEquals("[Ljava/lang/String;", JfrStream.descriptor("[Ljava.lang.String;"));
+    @ParameterizedTest(name = "{0} → {1}")
+    @CsvSource({
+        // JFR's class name, the descriptor
+        "java.lang.String, Ljava/lang/String;",
+        "[B, [B",
+        "[Ljava.lang.String;, [Ljava/lang/String;",
         // hidden classes lose their run-specific suffix, as Types.descriptorOf names them
-        assertEquals("Lp/Main$$Lambda;", JfrStream.descriptor("p.Main$$Lambda$14/0x0000000800c0b000"));
-        assertEquals("Lp/Main$$Lambda;", JfrStream.descriptor("p.Main$$Lambda/0x0000000800c0b000"));
+        "p.Main$$Lambda$14/0x0000000800c0b000, Lp/Main$$Lambda;",
+        "p.Main$$Lambda/0x0000000800c0b000, Lp/Main$$Lambda;",
+    })
+    void jfrClassNamesBecomeDescriptors(String jfrName, String descriptor) {
+        assertEquals(descriptor, JfrStream.descriptor(jfrName));
     }
 }
