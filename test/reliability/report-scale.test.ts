@@ -43,7 +43,7 @@ function allFormats(doc: Record<string, unknown>): Record<string, string> {
 }
 
 function htmlData(html: string): any { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const m = /<script type="application\/json" id="heaplens-data">(.*?)<\/script>/s.exec(html);
+  const m = /<script type="application\/json" id="heaplens-data"[^>]*>(.*?)<\/script>/s.exec(html);
   assert.ok(m, 'the data element is there');
   return JSON.parse(m[1]);
 }
