@@ -100,7 +100,8 @@ export class LoadWorker {
     document.body.dataset.loadWorker = 'running';
     if (m.seq !== this.seq) return;                      // a newer profile replaced it
     if (m.type === 'progress') {
-      this.cb.progress(m.step);
+      // a load ahead of need (prepare) runs behind a view already drawn: its steps are news only once a view waits
+      if (this.loading || this.asked.size > 0) this.cb.progress(m.step);
     } else if (m.type === 'loaded') {
       const l = this.loading;
       this.loading = undefined;
