@@ -103,13 +103,20 @@ export function jfrToProfile(ev: JfrEvents, file: string): ProfileFile {
     }
     return s;
   };
-  /** The stack's frames (innermost first) and the application path from the outermost frame in. */
-  const stackOf = (stack: number): { frames: number[]; path: number[]; truncated: boolean } | undefined => {
+  /**
+   * The stack's frames (innermost first), the application path from the outermost frame in, and, when JDK code
+   * made the allocation, where the innermost application frame called into it: the line of that call and the
+   * method it called (docs/format.md `line` and `callee`: a `split()` line owns what String.split allocated).
+   */
+  const stackOf = (stack: number): { frames: number[]; path: number[]; truncated: boolean; call?: [number, number] } | undefined => {
     const st = ev.stacks[stack];
     if (!st) return undefined;
     const frames = st.slice(1).filter((f) => f >= 0 && ev.frames[f]);
     const path = frames.filter((f) => !ev.frames[f][5]).reverse().map((f) => methodOf(f)!.id);
-    return { frames, path, truncated: st[0] === 1 };
+    const app = frames.findIndex((f) => !ev.frames[f][5]);
+    const line = app > 0 ? ev.frames[frames[app]][3] : 0;
+    const call: [number, number] | undefined = line > 0 ? [line, methodOf(frames[app - 1])!.id] : undefined;
+    return { frames, path, truncated: st[0] === 1, call };
   };
 
   // ---- allocations: the samples when the recording has them, else the TLAB events
@@ -121,9 +128,9 @@ export function jfrToProfile(ev: JfrEvents, file: string): ProfileFile {
     if (!t) trees.set(thread, (t = { sampled: {}, siteTraces: {} }));
     return t;
   };
-  type Acc = Map<MctNode, Map<string, { site: number; type: TypeEntry; events: number; weight: number; elements: number }>>;
+  type Acc = Map<MctNode, Map<string, { site: number; type: TypeEntry; events: number; weight: number; elements: number; call?: [number, number] }>>;
   const sampledAcc: Acc = new Map(), oldAcc: Acc = new Map();
-  const add = (acc: Acc, root: MctNode, path: number[], site: SiteEntry, type: TypeEntry, events: number, weight: number, elements = 0): void => {
+  const add = (acc: Acc, root: MctNode, path: number[], call: [number, number] | undefined, site: SiteEntry, type: TypeEntry, events: number, weight: number, elements = 0): void => {
     let node = root;
     for (const m of path) {
       const kids = node.c ?? (node.c = []);
@@ -133,9 +140,9 @@ export function jfrToProfile(ev: JfrEvents, file: string): ProfileFile {
     }
     let recs = acc.get(node);
     if (!recs) acc.set(node, (recs = new Map()));
-    const key = `${site.id} ${type.id}`;
+    const key = `${site.id} ${type.id} ${call ?? ''}`;
     const r = recs.get(key);
-    if (r) { r.events += events; r.weight += weight; r.elements += elements; } else recs.set(key, { site: site.id, type, events, weight, elements });
+    if (r) { r.events += events; r.weight += weight; r.elements += elements; } else recs.set(key, { site: site.id, type, events, weight, elements, call });
   };
   let noStack = 0, truncated = 0;
   const unsized = new Set<string>();
@@ -145,29 +152,34 @@ export function jfrToProfile(ev: JfrEvents, file: string): ProfileFile {
     if (s.truncated) truncated += events;
     const type = typeOf(cls);
     const site = siteOf(s.frames[0], type, 'jfr')!;
-    add(sampledAcc, treesOf(thread).sampled, s.path, site, type, events, weight);
+    add(sampledAcc, treesOf(thread).sampled, s.path, s.call, site, type, events, weight);
   }
   // ---- old-object samples: one record per (context, site, type); counts are samples
   for (const [thread, stack, cls, samples, elements] of ev.old) {
     const s = stackOf(stack);
     if (!s || s.frames.length === 0) continue;
     const type = typeOf(cls);
-    add(oldAcc, treesOf(thread).siteTraces, s.path, siteOf(s.frames[0], type, 'jfr-old')!, type, samples, 0, Math.max(0, elements));
+    add(oldAcc, treesOf(thread).siteTraces, s.path, s.call, siteOf(s.frames[0], type, 'jfr-old')!, type, samples, 0, Math.max(0, elements));
   }
   const L = ev.layout;
   const align = (n: number): number => Math.ceil(n / L.alignment) * L.alignment;
+  const recordOf = (r: { type: TypeEntry; site: number; events: number; weight: number; elements: number }, inOld: boolean): AllocRecord => {
+    const t = r.type;
+    if (inOld) {   // samples of live objects: bytes from their sizes (arrays: their lengths)
+      const bytes = t.array ? r.events * L.arrayHeader + r.elements * (t.elementSize ?? L.reference) : t.size ? r.events * t.size : 0;
+      return [r.site, t.id, r.events, r.elements, t.array ? align(bytes / Math.max(1, r.events)) * r.events : bytes];
+    }
+    if (t.array) {
+      return [r.site, t.id, r.events, Math.max(0, Math.floor((r.weight - r.events * L.arrayHeader) / (t.elementSize ?? 1))), r.weight];
+    }
+    if (!t.size) unsized.add(t.name);
+    return [r.site, t.id, t.size ? Math.max(1, Math.round(r.weight / t.size)) : r.events, 0, r.weight];
+  };
   for (const [node, recs, inOld] of [...[...sampledAcc].map(([n, r]) => [n, r, false] as const), ...[...oldAcc].map(([n, r]) => [n, r, true] as const)]) {
     node.a = [...recs.values()].map((r): AllocRecord => {
-      const t = r.type;
-      if (inOld) {   // samples of live objects: bytes from their sizes (arrays: their lengths)
-        const bytes = t.array ? r.events * L.arrayHeader + r.elements * (t.elementSize ?? L.reference) : t.size ? r.events * t.size : 0;
-        return [r.site, t.id, r.events, r.elements, t.array ? align(bytes / Math.max(1, r.events)) * r.events : bytes];
-      }
-      if (t.array) {
-        return [r.site, t.id, r.events, Math.max(0, Math.floor((r.weight - r.events * L.arrayHeader) / (t.elementSize ?? 1))), r.weight];
-      }
-      if (!t.size) unsized.add(t.name);
-      return [r.site, t.id, t.size ? Math.max(1, Math.round(r.weight / t.size)) : r.events, 0, r.weight];
+      const rec = recordOf(r, inOld);
+      if (r.call) rec.push(...r.call);
+      return rec;
     });
   }
   if (noStack) warnings.push(`${noStack} allocation sample(s) had no stack trace and are left out`);

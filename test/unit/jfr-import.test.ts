@@ -74,11 +74,13 @@ test('allocation samples: the sampled tree with the JFR estimator, JDK sites cha
 
   const mainThread = p.threads.find((t) => t.name === 'main')!;
   const parseNode = find(find(mainThread.sampled, main), parse)!;
-  const recs = parseNode.a!.map(([site, t, count, elements, bytes]) => {
+  const recs = parseNode.a!.map(([site, t, count, elements, bytes, line, callee]) => {
     const s = p.sites.get(site)!;
-    return `${p.types.get(t)!.name} @${p.methods.get(s.method)!.name}:${s.line} ${s.kind} ${count}/${elements}/${bytes}`;
+    const call = line === undefined ? '' : ` for line ${line} calling ${p.methods.get(callee!)!.name}`;
+    return `${p.types.get(t)!.name} @${p.methods.get(s.method)!.name}:${s.line} ${s.kind} ${count}/${elements}/${bytes}${call}`;
   });
-  assert.deepEqual(recs, ['java.lang.String @parse:42 jfr 100/0/2400', 'byte[] @copyOf:3537 jfr 2/2000/2032']);
+  // parse allocated the String itself (no call line); the byte[] was made inside Arrays.copyOf, called on parse's line 42
+  assert.deepEqual(recs, ['java.lang.String @parse:42 jfr 100/0/2400', 'byte[] @copyOf:3537 jfr 2/2000/2032 for line 42 calling copyOf']);
 
   const worker = p.threads.find((t) => t.name === 'worker')!;
   // truncated stack: the path starts at its first frame; unknown size: the count is the sample count
