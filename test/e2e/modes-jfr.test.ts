@@ -15,12 +15,12 @@ import { compileFixture, exec } from './support/heaplens';
 import { pathToFileURL } from 'url';
 import { chromium, findChromium } from './support/chromium';
 
-interface Node { m?: number; a?: [number, number, number, number, number][]; c?: Node[] }
+interface Node { m?: number; a?: [number, number, number, number, number, number?][]; c?: Node[] }
 interface Doc {
   meta: { mode: string; sampler?: string; modes?: { mode: string; retransformed?: number }[] };
   types: { id: number; name: string }[];
-  methods: { id: number; class: string; name: string; profiled: boolean }[];
-  sites: { id: number; method: number; kind: string }[];
+  methods: { id: number; class: string; name: string; profiled: boolean; file?: string }[];
+  sites: { id: number; method: number; kind: string; line?: number }[];
   threads: { name: string; root?: Node; sampled?: Node }[];
   transform: { classesTransformed: number; retransformed: number; methodsProfiled: number; warnings: string[] };
   agent: { jfrSamples?: number; jfrTlabBytes?: number; jfrTypes?: [number, number, number, number, number, number][] };
@@ -104,16 +104,21 @@ for (const jdk of JDKS) {
       const underMake = new Map<string, number>();
       for (const t of doc.threads) {
         walk(t.sampled, (n, p) => {
-          for (const [site, type, count] of n.a ?? []) {
+          for (const [site, type, count, , , line] of n.a ?? []) {
             const name = typeName.get(type)!;
             assert.equal(sites.get(site)!.kind, 'jfr');
             inTrees.set(name, (inTrees.get(name) ?? 0) + count);
             if (p.map((m) => names.get(m)).join(' > ') === 'tlabsampling.Main.main > tlabsampling.Main.allocate > tlabsampling.Main.make') {
               underMake.set(name, (underMake.get(name) ?? 0) + count);
+              // the record carries the line of the innermost profiled frame (docs/format.md): here make's own `new` line
+              assert.ok(line !== undefined && line >= 49 && line <= 55 && line === sites.get(site)!.line, `${name}: line ${line}, site line ${sites.get(site)!.line}`);
             }
           }
         });
       }
+      // no class was transformed, so the source file is the JFR import's guess: the hot lines need it
+      const own = doc.methods.filter((m) => m.class.startsWith('tlabsampling.'));
+      assert.deepEqual(own.map((m) => `${m.name} ${m.file}`).sort(), ['allocate Main.java', 'main Main.java', 'make Main.java']);
       const intervals = new Map((doc.agent.jfrTypes ?? []).map(([id, seen, count, countSd, bytes, bytesSd]) => [typeName.get(id)!, { seen, count, countSd, bytes, bytesSd }]));
       const lines: string[] = [];
       for (const [name, n] of truth) {

@@ -114,15 +114,16 @@ public final class Sampler {
 
     /**
      * Adds one sample taken elsewhere (the JFR sampler's consumer thread, which is the only writer of the sampled
-     * trees in that configuration) to a thread's sampled tree; {@code path} is innermost first, -1 frames skipped.
+     * trees in that configuration) to a thread's sampled tree; {@code path} is innermost first, -1 frames skipped;
+     * {@code line}: the line of the innermost profiled frame, 0 when unknown.
      */
-    public static void record(ThreadState ts, int[] path, int frames, int key, long count, long elements, long bytes) {
+    public static void record(ThreadState ts, int[] path, int frames, int line, int key, long count, long elements, long bytes) {
         Node n = ts.sampled;
         for (int i = frames - 1; i >= 0; i--) {
             if (path[i] < 0) continue;
             n = n.child(path[i]);
         }
-        n.record(key, count, elements, bytes);
+        n.recordAt(key, line, count, elements, bytes);
     }
 
     /** Innermost first; frames that are not profiled are -1. */

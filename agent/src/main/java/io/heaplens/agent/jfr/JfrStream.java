@@ -58,13 +58,18 @@ final class JfrStream {
     /** A stack JFR delivered before (the parser shares one object per stack id and chunk) → its path; cleared at each flush. */
     private final java.util.IdentityHashMap<RecordedStackTrace, Stack> stacks = new java.util.IdentityHashMap<>();
 
-    /** A stack's path in the tree, its top frame, and the key of the last class allocated there (usually the only one). */
+    /**
+     * A stack's path in the tree, its top frame, the line of its innermost profiled frame (the line that asked for
+     * the allocation, as the probe sampler keeps it; 0 when none), and the key of the last class allocated there
+     * (usually the only one).
+     */
     private static final class Stack {
         final int[] path;
         final RecordedFrame top;
+        final int line;
         RecordedClass lastClass;
         int lastKey;
-        Stack(int[] path, RecordedFrame top) { this.path = path; this.top = top; }
+        Stack(int[] path, RecordedFrame top, int line) { this.path = path; this.top = top; this.line = line; }
     }
 
     JfrStream(Registry registry, PackageFilter filter) {
@@ -186,9 +191,13 @@ final class JfrStream {
             if (frames.isEmpty()) return false;
             if (st.isTruncated()) truncated++;      // deeper than JFR's stackdepth: the path starts mid-stack
             int[] p = new int[frames.size()];
-            int n = 0;
-            for (RecordedFrame f : frames) p[n++] = frameId(f.getMethod());
-            stacks.put(st, k = new Stack(p, frames.get(0)));
+            int n = 0, line = 0;
+            for (RecordedFrame f : frames) {
+                int id = frameId(f.getMethod());
+                if (id >= 0 && line == 0) line = Math.max(0, f.getLineNumber());
+                p[n++] = id;
+            }
+            stacks.put(st, k = new Stack(p, frames.get(0), line));
         }
         int key;
         if (k.lastClass == c) {
@@ -213,7 +222,7 @@ final class JfrStream {
             v[3] += w.bytes;
             v[4] += w.bytesVariance;
         }
-        Sampler.record(ts, p, p.length, key, count, elements, Math.round(w.bytes));
+        Sampler.record(ts, p, p.length, k.line, key, count, elements, Math.round(w.bytes));
         return true;
     }
 
@@ -277,11 +286,22 @@ final class JfrStream {
             if (id < 0 && !JfrEvents.isJdk(c) && filter.profiles(internal)) {
                 Registry.MethodInfo mi = registry.method(internal, m.getName(), m.getDescriptor());
                 mi.profiled = true;
+                if (mi.file == null) mi.file = guessSourceFile(cls);   // a class nobody transformed: for the hot lines
                 id = mi.id;
             }
         }
         methodIds.put(k, id);
         return id;
+    }
+
+    /**
+     * The source file a class was most likely compiled from: its outermost class's simple name + ".java". JFR does
+     * not record it and the class was not transformed (its SourceFile attribute unread); the JFR import guesses alike.
+     */
+    static String guessSourceFile(String cls) {
+        String simple = cls.substring(cls.lastIndexOf('.') + 1);
+        int inner = simple.indexOf('$');
+        return (inner > 0 ? simple.substring(0, inner) : simple) + ".java";
     }
 
     /** The key of (top frame's allocation site, type). */
