@@ -15,7 +15,7 @@ const choice = (defaultValue, values, description) => ({
 const properties = {
   'heaplens.codeLens.enabled': {
     type: 'boolean', default: true, scope: 'window',
-    markdownDescription: 'Show allocation counts above Java methods and constructors (`HeapLens: 12,400 objects · 38 arrays · ~1.2 MiB (14%)`) for the active profile: the live session\'s, or the saved profile opened last. Also: **HeapLens: Toggle Allocation CodeLens**.',
+    markdownDescription: 'Show allocation counts above Java methods and constructors (`HeapLens: 12,438 allocations · ~1.2 MiB (14%)`: objects and arrays) for the active profile: the live session\'s, or the saved profile opened last. Also: **HeapLens: Toggle Allocation CodeLens**.',
   },
   'heaplens.codeLens.inclusive': choice('lens', [
     ['lens', 'A second lens with the total including callees.'],
@@ -35,7 +35,7 @@ const properties = {
     description: 'How many of the profile\'s allocation lines are marked.',
   },
   'heaplens.hotLines.metric': choice('count', [
-    ['count', 'Objects and arrays allocated (exact counts).'],
+    ['count', 'Allocations: objects and arrays (exact counts).'],
     ['bytes', 'Estimated bytes allocated.'],
   ], 'What ranks the hot allocation lines.'),
   'heaplens.hotLines.scope': choice('application', [

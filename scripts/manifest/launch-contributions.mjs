@@ -32,15 +32,17 @@ const common = {
     type: ['array', 'string'], items: { type: 'string' },
     description: 'Memory accounts (docs/accounts.md): package patterns, a.b for that package only, a.b.* with its sub-packages. Allocations are charged to the innermost accounted method on the stack. Without "mode", the accounts mode is used.',
   },
-  liveness: str('Accounts mode: how live objects are tracked (weak references, refunded when the GC reclaims them).', {
-    enum: ['sampled', 'exact', 'off'], default: 'sampled',
-    enumDescriptions: ['One object in 32 on average, scaled up (labelled "sampled").', 'Every object (costly).', 'Allocations only.'],
+  liveness: str('Accounts mode: how live objects are tracked (weak references, refunded when the GC reclaims them): auto tracks every object for the first 100,000, then one in 32.', {
+    enum: ['auto', 'sampled', 'exact', 'off'], default: 'auto',
+    enumDescriptions: ['Every object for the first 100,000, then one in 32 on average, scaled up.', 'One object in 32 on average, scaled up (labelled "sampled").', 'Every object (costly).', 'Allocations only.'],
   }),
   snapshotInterval: { type: 'number', default: 5000, description: 'Accounts: milliseconds between periodic snapshots (0: only on request and at shutdown).' },
   sampleEvery: { type: 'integer', minimum: 1, default: 1, description: 'Lifetime mode: track every Nth object (1: every object, for small programs; larger programs: 50 or more).' },
   profile: str('Where to save the profile: a .heaplens file or a folder. Default: the workspace\'s .heaplens folder.'),
   javaHome: str('A JDK (17 or newer) to run: its bin/java and bin/jcmd are used. Default: the heaplens.javaHome setting, the Java extension\'s project JDK, JAVA_HOME, or java on PATH.'),
 };
+// only a launch sets the stack size or compiles the project first
+const { profile, javaHome, ...modeOptions } = common;
 const launch = {
   required: [],
   properties: {
@@ -60,7 +62,11 @@ const launch = {
       enum: ['internalConsole', 'integratedTerminal', 'externalTerminal'], default: 'internalConsole',
       enumDescriptions: ['The Debug Console (stdout and stderr told apart).', 'VS Code\'s integrated terminal.', 'An external terminal window.'],
     }),
-    ...common,
+    ...modeOptions,
+    stackScale: { type: 'integer', minimum: 1, maximum: 64, default: 12, description: 'Thread stacks of the profiled program are this many times larger (-Xss), so that recursion as deep as without the profiler still fits: the probes make compiled frames bigger. Stacks are reserved, not committed. 1: the program\'s own stack size.' },
+    profile,
+    javaHome,
+    compileBeforeLaunch: { type: 'boolean', description: 'Maven or Gradle project without "classPaths": compile the module first when its classes are older than its sources (default: the heaplens.project.compileBeforeLaunch setting).' },
   },
 };
 const attach = {

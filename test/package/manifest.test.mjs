@@ -3,7 +3,9 @@
 // After merging another branch's manifest changes: node scripts/manifest/product.mjs
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from '../../scripts/lib.mjs';
 
@@ -99,5 +101,27 @@ test('the Getting Started walkthrough: five steps, each with a real picture and 
       assert.ok(commands.has(m[1]) || /^workbench\./.test(m[1]), `step ${s.id} links to ${m[1]}, which does not exist`);
     }
     assert.ok(!/`/.test(s.description), `step ${s.id}: walkthrough descriptions show backticks literally`);
+  }
+});
+
+test('the manifest scripts write package.json as it is: no contribution was edited by hand only', () => {
+  // run them on a copy (they write the package.json beside their scripts folder), then compare
+  const dir = mkdtempSync(join(tmpdir(), 'heaplens-manifest-'));
+  try {
+    mkdirSync(join(dir, 'scripts', 'manifest'), { recursive: true });
+    for (const f of ['lib.mjs', 'clean-env.mjs']) copyFileSync(join(root, 'scripts', f), join(dir, 'scripts', f));
+    const scripts = readdirSync(join(root, 'scripts', 'manifest')).filter((f) => f.endsWith('.mjs')).sort();
+    assert.deepEqual(scripts, ['editor-contributions.mjs', 'launch-contributions.mjs', 'product.mjs']);
+    for (const f of scripts) copyFileSync(join(root, 'scripts', 'manifest', f), join(dir, 'scripts', 'manifest', f));
+    const original = readFileSync(join(root, 'package.json'), 'utf8');
+    writeFileSync(join(dir, 'package.json'), original);
+    for (const f of scripts) {
+      const r = spawnSync(process.execPath, [join(dir, 'scripts', 'manifest', f)], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+    }
+    assert.equal(readFileSync(join(dir, 'package.json'), 'utf8'), original,
+      'package.json differs from what scripts/manifest/*.mjs write: change the script, then run it (editor-contributions, launch-contributions, product)');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
