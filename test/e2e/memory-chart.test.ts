@@ -24,7 +24,8 @@ for (const jdk of JDKS) {
 
     it('samples every 500 ms (the start, the run, the end): used within committed within max', () => {
       assert.equal(memory.intervalMillis, 500);
-      // one at the start, one at the final write, and periodic ones in between (3 s of run; a loaded machine delays them)
+      // one at the start, one at the final write, and periodic ones in between (3 s of the fixture's CPU time, so a
+      // loaded machine stretches the run rather than leaving the collector no time)
       assert.ok(memory.samples.length >= 3, `${memory.samples.length} samples`);
       for (let i = 1; i < memory.samples.length; i++) assert.ok(memory.samples[i][0] >= memory.samples[i - 1][0], 'in time order');
       for (const [time, used, committed, max] of memory.samples) {
