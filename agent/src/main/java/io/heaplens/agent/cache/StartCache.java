@@ -195,15 +195,15 @@ public final class StartCache {
 
     /**
      * The agent's start is over (the retransformation, and the classes the collector's start loads): a cold start
-     * writes its file now; a warm one drops its entries.
+     * writes its file now; a warm one drops its entries. @return whether a file was written
      */
-    public void finish(Registry registry) {
+    public boolean finish(Registry registry) {
         entries = null;
-        if (!recording) return;
+        if (!recording) return false;
         recording = false;
         List<Entry> list;
         synchronized (recorded) { list = new ArrayList<>(recorded); recorded.clear(); }
-        if (list.isEmpty()) return;
+        if (list.isEmpty()) return false;
         Path tmp = null;
         try {
             ByteArrayOutputStream buf = new ByteArrayOutputStream(1 << 22);
@@ -231,8 +231,10 @@ public final class StartCache {
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             tmp = null;
             prune(dir);
+            return true;
         } catch (Throwable t) {
             if (verbose) System.err.println("heaplens: start-up cache not written (" + t + ")");
+            return false;
         } finally {
             if (tmp != null) try { Files.deleteIfExists(tmp); } catch (Throwable ignored) { /* best effort */ }
         }

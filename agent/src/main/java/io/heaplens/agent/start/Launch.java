@@ -102,8 +102,10 @@ final class Launch {
     void startCacheDone() {
         if (startCache == null) return;
         transformer.startCache(null);
-        startCache.finish(registry);
-        if (options.verbose) System.err.println("heaplens: start-up cache " + (warm ? "used (" + startCache.hits + " classes from it, " + startCache.misses + " transformed)" : "written") + ": " + startCache.file());
+        boolean written = startCache.finish(registry);
+        if (options.verbose && (warm || written)) {
+            System.err.println("heaplens: start-up cache " + (warm ? "used (" + startCache.hits + " classes from it, " + startCache.misses + " transformed)" : "written") + ": " + startCache.file());
+        }
     }
 
     /** The collector thread's writer of the profile file, which also sweeps for classes the transformer missed. */

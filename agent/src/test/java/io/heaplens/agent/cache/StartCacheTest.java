@@ -31,7 +31,7 @@ class StartCacheTest {
         assertTrue(cold.recording());
         cold.record(null, "java/util/ArrayList", true, list, listOut, 0, 12, List.of("a warning"));
         cold.record(null, "java/lang/Number", false, plain, null, 0, 0, List.of());
-        cold.finish(new Registry());
+        assertTrue(cold.finish(new Registry()), "the cold start writes its file");
         assertFalse(cold.recording());
         return cold.file();
     }
@@ -86,6 +86,17 @@ class StartCacheTest {
 
         Files.write(file, sound);
         assertNotNull(StartCache.open(dir, "key A", false).lookup(null, "java/util/ArrayList", list), "the sound file still reads");
+    }
+
+    @Test
+    void aDirectoryThatCannotBeWrittenLeavesTheStartAlone(@TempDir Path dir) throws Exception {
+        Path notADirectory = dir.resolve("file");
+        Files.write(notADirectory, new byte[] {1});
+        StartCache c = StartCache.open(notADirectory, "key A", false);
+        assertFalse(c.begin(new Registry()));
+        byte[] list = classBytes("java/util/ArrayList");
+        c.record(null, "java/util/ArrayList", true, list, list, 0, 0, List.of());
+        assertFalse(c.finish(new Registry()), "nothing written, and nothing thrown");
     }
 
     private static void assertIgnored(Path dir, String key, byte[] list) {
