@@ -7,6 +7,8 @@ export const USAGE = `usage: node bench/run.mjs [flags]
   --configs a,b      plain,heaplens-exact,jfr-profile,jfr-alloc (default: all); any heaplens-MODE works
   --jdk 17|25        the JDK under test (default 17; 25 = Temurin 25)
   --no-startup       skip the start-up measurement
+  --startup-only     only the start-up measurement (no workloads, accuracy or sampled-error runs)
+  --startup-reps N   hello-world runs per configuration in the start-up measurement (default 5)
   --no-accuracy      skip the -Xint allocation accuracy runs
   --accuracy a,b     workloads for the accuracy runs (default smoke,h2)
   --no-sampled-error skip the sampled mode's per-type error against exact counts
@@ -38,6 +40,8 @@ export function parseArgs(argv) {
       case '--configs': o.configs = list(); break;
       case '--jdk': o.jdk = val(); break;
       case '--no-startup': o.startup = false; break;
+      case '--startup-only': o.startupOnly = true; break;
+      case '--startup-reps': o.startupReps = Number(val()); o.explicit.add('startupReps'); break;
       case '--no-accuracy': o.accuracy = false; break;
       case '--accuracy': o.accuracyWorkloads = list(); break;
       case '--no-sampled-error': o.sampledError = false; break;
@@ -53,6 +57,13 @@ export function parseArgs(argv) {
     }
   }
   if (!Number.isInteger(o.rounds) || o.rounds < 1) throw new Error('--rounds needs a positive integer');
+  if (!Number.isInteger(o.startupReps) || o.startupReps < 1) throw new Error('--startup-reps needs a positive integer');
+  if (o.startupOnly) {
+    o.workloads = [];
+    o.startup = true;
+    o.accuracy = false;
+    o.sampledError = false;
+  }
   // the agent accepts sampleBytes from 1 KiB to 1 GiB
   if (!Number.isInteger(o.sampleBytes) || o.sampleBytes < 1024 || o.sampleBytes > 2 ** 30) throw new Error('--sample-bytes needs an integer from 1024 to 1073741824');
   if (!['probes', 'jfr'].includes(o.sampler)) throw new Error('--sampler needs probes or jfr');
@@ -61,7 +72,7 @@ export function parseArgs(argv) {
     o.configs ??= ['plain', 'heaplens-exact'];
     if (!o.explicit.has('rounds')) o.rounds = 1;
     // The smoke test stays short: start-up with 2 repetitions, no -Xint accuracy runs unless --accuracy is given.
-    o.startupReps = 2;
+    if (!o.explicit.has('startupReps')) o.startupReps = 2;
     if (!o.accuracyWorkloads) o.accuracy = false;
     if (!o.sampledErrorWorkloads) o.sampledError = false;
   }

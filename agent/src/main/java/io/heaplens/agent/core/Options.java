@@ -34,6 +34,8 @@ public final class Options {
     public double lifetimePrecisionShare;
     public boolean jdk = true;
     public boolean verbose;
+    /** The start-up cache of transformed JDK classes: auto (the user's cache directory), off, or a directory. */
+    public String startCache = "auto";
     public String portFile;
     /** Allocation-free leaf methods get no call-tree node (see ClassInstrumenter.isQuietLeaf). */
     public boolean skipLeaves = true;
@@ -102,6 +104,7 @@ public final class Options {
                 case "maxNodes": o.maxNodes = o.number(key, value, 1000, Integer.MAX_VALUE); o.maxNodesSet = true; break;
                 case "jdk": o.jdk = o.bool(key, value); break;
                 case "verbose": o.verbose = o.bool(key, value); break;
+                case "startCache": o.startCache = value.isEmpty() ? "auto" : value; break;
                 case "portFile": o.portFile = value; break;
                 case "leaves":
                     if (!value.equals("keep") && !value.equals("skip")) o.errors.add("option 'leaves' must be keep or skip, not '" + value + "'");

@@ -87,7 +87,20 @@ public final class Registry implements Keys.Resolver {
         return t;
     }
 
-    private final Map<String, SiteInfo> siteIndex = new HashMap<>();
+    /** A site's identity; not a string, since building one per site was a visible part of a cached start. */
+    private static final class SiteKey {
+        final int method, bci, type;
+        final String kind;
+        SiteKey(int method, int bci, String kind, int type) { this.method = method; this.bci = bci; this.kind = kind; this.type = type; }
+        @Override public int hashCode() { return ((method * 31 + bci) * 31 + type) * 31 + kind.hashCode(); }
+        @Override public boolean equals(Object o) {
+            if (!(o instanceof SiteKey)) return false;
+            SiteKey k = (SiteKey) o;
+            return k.method == method && k.bci == bci && k.type == type && k.kind.equals(kind);
+        }
+    }
+
+    private final Map<SiteKey, SiteInfo> siteIndex = new HashMap<>();
     private final Map<Integer, Integer> siteKeys = new HashMap<>();
 
     /**
@@ -96,7 +109,7 @@ public final class Registry implements Keys.Resolver {
      */
     public synchronized SiteInfo site(int method, int bci, int line, String kind, String typeDescriptor) {
         TypeInfo t = type(typeDescriptor);
-        String k = method + ":" + bci + ":" + kind + ":" + t.id;
+        SiteKey k = new SiteKey(method, bci, kind, t.id);
         SiteInfo s = siteIndex.get(k);
         if (s == null) {
             s = new SiteInfo(sites.size(), method, bci, line, kind, t.id);
@@ -193,6 +206,12 @@ public final class Registry implements Keys.Resolver {
     public synchronized int typeCount() { return types.size(); }
     public synchronized int siteCount() { return sites.size(); }
     public synchronized int methodCount() { return methods.size(); }
+
+    /** For RegistryImage, under this registry's lock: site id → its first key. */
+    Map<Integer, Integer> siteKeysView() { return siteKeys; }
+
+    /** For RegistryImage, under this registry's lock: (site, type) → key of call-site allocations. */
+    Map<Long, Integer> dynamicKeysView() { return dynamicKeys; }
 
     /** Element sizes follow the running JVM's reference size. */
     static int referenceSize() { return Layout.reference; }

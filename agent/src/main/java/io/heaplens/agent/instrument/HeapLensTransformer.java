@@ -1,5 +1,6 @@
 package io.heaplens.agent.instrument;
 
+import io.heaplens.agent.cache.StartCache;
 import io.heaplens.agent.core.PackageFilter;
 import io.heaplens.agent.core.Registry;
 import io.heaplens.runtime.Mode;
@@ -49,6 +50,11 @@ public final class HeapLensTransformer implements ClassFileTransformer {
     private volatile AccountsPlan accounts;
 
     public void accounts(AccountsPlan plan) { accounts = plan; }
+
+    /** The start-up cache while the retransformation at start runs (null otherwise; see agent.cache). */
+    private volatile StartCache startCache;
+
+    public void startCache(StartCache cache) { startCache = cache; }
 
     public HeapLensTransformer(Registry registry, PackageFilter filter, boolean jdk, boolean verbose, TransformStats stats, Instrumentation inst) {
         this.registry = registry;
@@ -129,6 +135,15 @@ public final class HeapLensTransformer implements ClassFileTransformer {
             readEdge(module);
             AccountsPlan acc = accounts;   // accounts mode (allocation level): account switches, liveness
             boolean profiled = !isJdk && filter.profiles(className);
+            // Only the exact mode's JDK classes are cached: other modes add plans (accounts, lifetime fields) of their own.
+            StartCache cache = isJdk && tree && acc == null && !UseProbes.enabled ? startCache : null;
+            StartCache.Entry hit = cache != null ? cache.lookup(loader, className, bytes) : null;
+            if (hit != null) {
+                for (String w : hit.warnings) stats.warn(w);
+                if (hit.out == null) return null;            // nothing to instrument in it
+                stats.transformed(hit.methods, hit.sites);
+                return hit.out;
+            }
             ClassInstrumenter.Result r = ClassInstrumenter.instrument(bytes, registry, profiled && !boundaryOnly, boundaryOnly, tree);
             for (String w : r.warnings) stats.warn(w);
             for (String m : r.methodsLeftAlone) stats.warn(className.replace('/', '.') + "." + m + ": too large to instrument (64 KB limit); left as is");
@@ -138,6 +153,11 @@ public final class HeapLensTransformer implements ClassFileTransformer {
             }
             byte[] out = r.bytes;
             if (acc != null && !boundaryOnly) out = acc.apply(className, bytes, out);
+            if (cache != null && cache.recording()) {
+                java.util.List<String> warned = new java.util.ArrayList<>(r.warnings);
+                for (String m : r.methodsLeftAlone) warned.add(className.replace('/', '.') + "." + m + ": too large to instrument (64 KB limit); left as is");
+                cache.record(loader, className, redefined != null, bytes, out, r.methodsProfiled, r.sites, warned);
+            }
             if (out == null) return null;
             stats.transformed(r.methodsProfiled, r.sites);
             return out;

@@ -17,26 +17,45 @@ import java.util.List;
 public final class AgentMain {
     private AgentMain() {}
 
+    /** verbose: appends a step's milliseconds to the start-up line. @return now */
+    private static long step(StringBuilder steps, String name, long since) {
+        long now = System.nanoTime();
+        if (steps != null) steps.append(' ').append(name).append(' ').append((now - since) / 1_000_000);
+        return now;
+    }
+
     public static void start(Options options, Instrumentation inst) {
         Sampler.meanBytes = options.sampleBytes;      // before this thread's state draws its first interval
         ThreadState.current().busy++;
         try {
+            long t0 = System.nanoTime();
+            StringBuilder steps = options.verbose ? new StringBuilder("heaplens: start-up steps (ms):") : null;
             List<Starter> starters = Starter.forOptions(options);
             Launch l = new Launch(options, inst);
             for (Starter s : starters) s.configure(l);
             for (Starter s : starters) s.install(l);
+            t0 = step(steps, "launch", t0);
             // Only a start that instruments needs the instrumenter's JDK classes loaded before its snapshot; a start
             // with nothing to instrument (paused, sampled from JFR: its starter has set that by now) leaves them to its
             // first switch, whose retransformation sweeps up what loads meanwhile (ModeControl): ~40 ASM classes, run
-            // in the interpreter, that a paused start would pay for and never use.
-            if (Mode.level(Mode.get()) != Mode.LEVEL_NONE) WarmUp.instrumenter();
+            // in the interpreter, that a paused start would pay for and never use. A warm start-up cache has loaded
+            // the classes the warm-up would load and supplies their bytes (agent.cache).
+            boolean warm = l.startCache();
+            t0 = step(steps, "cache", t0);
+            if (Mode.level(Mode.get()) != Mode.LEVEL_NONE && !warm) WarmUp.instrumenter();
+            t0 = step(steps, "warm-up", t0);
             l.install();
+            t0 = step(steps, "retransform", t0);
             l.collector();
             for (Starter s : starters) s.attach(l);
             l.collector.prepare();
             l.collector.start();
             for (Starter s : starters) s.started(l);
             JfrSampling.started();                    // JFR samples count from here (sampler=jfr)
+            t0 = step(steps, "collector", t0);
+            l.startCacheDone();
+            step(steps, "cache-done", t0);
+            if (steps != null) System.err.println(steps);
         } finally {
             ThreadState.current().busy--;
         }

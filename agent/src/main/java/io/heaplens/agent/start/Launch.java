@@ -1,5 +1,6 @@
 package io.heaplens.agent.start;
 
+import io.heaplens.agent.cache.StartCache;
 import io.heaplens.agent.collect.AgentInfo;
 import io.heaplens.agent.collect.Collector;
 import io.heaplens.agent.collect.HeapGuard;
@@ -36,6 +37,9 @@ final class Launch {
     final AccountPatterns patterns;
     final HeapLensTransformer transformer;
     private Sweep sweep;
+    /** The start-up cache (null when off or unusable) and whether it supplied this start's tables and classes. */
+    private StartCache startCache;
+    private boolean warm;
     Collector collector;
 
     Launch(Options options, Instrumentation inst) {
@@ -57,6 +61,28 @@ final class Launch {
         patterns = new AccountPatterns(options.accounts);
     }
 
+    /**
+     * Opens the start-up cache for an exact-mode start (the default), before anything registers an id: a warm
+     * start fills the empty tables from it. @return whether this start is warm (the instrumenter's warm-up is then
+     * not needed: no class is instrumented at start)
+     */
+    boolean startCache() {
+        if (!options.mode.equals("exact") || !options.accounts.isEmpty() || Mode.level(Mode.get()) != Mode.LEVEL_TREE) return false;
+        long t0 = System.nanoTime();
+        startCache = StartCache.open(options);
+        if (startCache == null) return false;
+        long t1 = System.nanoTime();
+        warm = startCache.begin(registry);
+        long t2 = System.nanoTime();
+        if (warm) startCache.loadRecordedClasses();
+        transformer.startCache(startCache);
+        if (options.verbose) {
+            System.err.println("heaplens: start-up cache read in " + (t1 - t0) / 1_000_000 + " ms, tables filled in " + (t2 - t1) / 1_000_000
+                + " ms (" + registry.methodCount() + " methods, " + registry.siteCount() + " sites, " + registry.typeCount() + " types, " + io.heaplens.runtime.Keys.count() + " keys), classes loaded in " + (System.nanoTime() - t2) / 1_000_000 + " ms");
+        }
+        return warm;
+    }
+
     /** Installs the transformer at the mode's level and retransforms the classes loaded so far (none when paused). */
     void install() {
         transformer.level(Mode.level(Mode.get()));
@@ -70,6 +96,16 @@ final class Launch {
             for (int round = 0; round < 3 && sweep.now() > 0; round++) { /* each round may load classes the next one catches */ }
         }
         if (options.verbose) System.err.println("heaplens: retransformed " + stats.retransformed + " classes in " + (System.nanoTime() - t0) / 1_000_000 + " ms (transformer " + stats.nanos / 1_000_000 + " ms)");
+    }
+
+    /** The agent has started: the start-up cache is written (cold) or let go (warm). */
+    void startCacheDone() {
+        if (startCache == null) return;
+        transformer.startCache(null);
+        boolean written = startCache.finish(registry);
+        if (options.verbose && (warm || written)) {
+            System.err.println("heaplens: start-up cache " + (warm ? "used (" + startCache.hits + " classes from it, " + startCache.misses + " transformed)" : "written") + ": " + startCache.file());
+        }
     }
 
     /** The collector thread's writer of the profile file, which also sweeps for classes the transformer missed. */

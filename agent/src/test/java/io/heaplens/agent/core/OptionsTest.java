@@ -21,6 +21,13 @@ class OptionsTest {
     }
 
     @Test
+    void startCacheIsOnByDefaultAndTakesOffOrADirectory() {
+        assertEquals("auto", Options.parse("").startCache);
+        assertEquals("off", Options.parse("startCache=off").startCache);
+        assertEquals("/tmp/hl-cache", Options.parse("startCache=/tmp/hl-cache").startCache);
+    }
+
+    @Test
     void livenessDefaultsToAutoWithAnExactBudget() {
         Options d = Options.parse("");
         assertEquals("auto", d.liveness);

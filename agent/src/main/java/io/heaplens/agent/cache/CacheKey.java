@@ -1,0 +1,68 @@
+package io.heaplens.agent.cache;
+
+import io.heaplens.agent.core.Options;
+import io.heaplens.runtime.Layout;
+
+import java.io.File;
+import java.net.URI;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.CRC32;
+
+/**
+ * What the cached bytes depend on: the JDK build (its class bytes), the agent build (the instrumenter) and the
+ * options that change what a class gets. Two runs with the same key may share a cache file.
+ */
+final class CacheKey {
+    /** Options that change only where and how often the agent writes, never a class's bytes. */
+    private static final Set<String> OUTPUT_ONLY = Set.of(
+        "out", "portFile", "tokenFile", "verbose", "interval", "compress", "heapDumpAtExit", "memoryInterval",
+        "snapshotInterval", "snapshotGc", "startCache", "maxNodes", "maxDepth");
+
+    private CacheKey() {}
+
+    /** The key text, or null when the agent jar cannot be found (no cache then). */
+    static String of(Options options) throws Exception {
+        Path jar = agentJar();
+        if (jar == null) return null;
+        StringBuilder k = new StringBuilder();
+        for (String p : new String[] {"java.vm.vendor", "java.vm.name", "java.vm.version", "java.runtime.version", "java.home"}) {
+            k.append(p).append('=').append(System.getProperty(p)).append('\n');
+        }
+        Path modules = Paths.get(System.getProperty("java.home"), "lib", "modules");
+        if (Files.exists(modules)) {
+            k.append("modules=").append(Files.size(modules)).append('@').append(Files.getLastModifiedTime(modules).toMillis()).append('\n');
+        }
+        byte[] bytes = Files.readAllBytes(jar);
+        CRC32 crc = new CRC32();
+        crc.update(bytes);
+        k.append("agent=").append(bytes.length).append(':').append(Long.toHexString(crc.getValue())).append('\n');
+        k.append("reference=").append(Layout.reference).append('\n');
+        for (Map.Entry<String, String> e : new java.util.TreeMap<>(options.raw).entrySet()) {
+            if (!OUTPUT_ONLY.contains(e.getKey())) k.append("option ").append(e.getKey()).append('=').append(e.getValue()).append('\n');
+        }
+        return k.toString();
+    }
+
+    /** The file name of a key: a hash of its text (the text itself is stored inside and compared on reading). */
+    static String fileName(String key) {
+        CRC32 a = new CRC32();
+        a.update(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return "start-" + Long.toHexString(a.getValue()) + "-" + Integer.toHexString(key.hashCode()) + ".bin";
+    }
+
+    /** The agent jar this class was loaded from (found through its own class file's URL: a boot class has no code source). */
+    private static Path agentJar() throws Exception {
+        URL u = CacheKey.class.getResource("/io/heaplens/agent/cache/CacheKey.class");
+        if (u == null || !"jar".equals(u.getProtocol())) return null;
+        String s = u.getPath();                                  // file:/…/heaplens-agent.jar!/io/…
+        int bang = s.indexOf("!/");
+        if (bang < 0 || !s.startsWith("file:")) return null;
+        Path p = new File(new URI(s.substring(0, bang))).toPath();
+        return Files.isRegularFile(p) ? p : null;
+    }
+}

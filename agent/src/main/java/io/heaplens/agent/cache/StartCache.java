@@ -1,0 +1,270 @@
+package io.heaplens.agent.cache;
+
+import io.heaplens.agent.core.Options;
+import io.heaplens.agent.core.Registry;
+import io.heaplens.agent.core.RegistryImage;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+
+/**
+ * One start's use of the cache. Warm: the file for this key was read and checked, its id tables fill the empty
+ * registry, and the retransformation at start takes each class's bytes from it when the bytes the JVM hands over
+ * are the ones recorded (length and CRC-32). Cold: the transformer's results during the retransformation are
+ * recorded and written, with the id tables, once it is over. Nothing here may stop the program: every failure
+ * leaves the agent transforming as it would without a cache.
+ */
+public final class StartCache {
+    private static final int MAGIC = 0x484c5343, VERSION = 2;   // "HLSC"
+    private static final int KEEP_FILES = 8;
+
+    /** A class's transformed bytes and what its transformation reported. */
+    public static final class Entry {
+        final boolean boot;
+        /** recorded when retransformed (loaded before the agent's transformer), not when loaded after it */
+        final boolean retransformed;
+        final String name;
+        final int inLength;
+        final long inCrc;
+        /** null: the class keeps its bytes (nothing in it to instrument) */
+        public final byte[] out;
+        public final int methods, sites;
+        public final List<String> warnings;
+
+        Entry(boolean boot, boolean retransformed, String name, int inLength, long inCrc, byte[] out, int methods, int sites, List<String> warnings) {
+            this.boot = boot; this.retransformed = retransformed; this.name = name; this.inLength = inLength; this.inCrc = inCrc;
+            this.out = out; this.methods = methods; this.sites = sites; this.warnings = warnings;
+        }
+    }
+
+    private final Path file;
+    private final String key;
+    private final boolean verbose;
+    private Map<String, Entry> entries;          // warm: read from the file
+    private RegistryImage image;
+    private final List<Entry> recorded = new ArrayList<>();
+    private volatile boolean recording;
+    public int hits, misses;
+
+    private StartCache(Path file, String key, boolean verbose) {
+        this.file = file;
+        this.key = key;
+        this.verbose = verbose;
+    }
+
+    /** The cache for these options, read when its file is there and sound; null when the cache is off or unusable. */
+    public static StartCache open(Options options) {
+        try {
+            Path dir = directory(options.startCache);
+            if (dir == null) return null;
+            String key = CacheKey.of(options);
+            return key == null ? null : open(dir, key, options.verbose);
+        } catch (Throwable t) {
+            if (options.verbose) System.err.println("heaplens: start-up cache not used (" + t + ")");
+            return null;
+        }
+    }
+
+    /** The cache file for this key in this directory, read when it is there and sound. */
+    static StartCache open(Path dir, String key, boolean verbose) {
+        StartCache c = new StartCache(dir.resolve(CacheKey.fileName(key)), key, verbose);
+        c.read();
+        return c;
+    }
+
+    /** The cache directory: the option's path, or $XDG_CACHE_HOME/heaplens, or ~/.cache/heaplens; null when off. */
+    static Path directory(String option) {
+        if (option == null || option.equals("off")) return null;
+        if (!option.equals("auto")) return Paths.get(option);
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (xdg != null && !xdg.isEmpty() && Paths.get(xdg).isAbsolute()) return Paths.get(xdg, "heaplens");
+        String home = System.getProperty("user.home");
+        return home == null || home.isEmpty() || home.equals("?") ? null : Paths.get(home, ".cache", "heaplens");
+    }
+
+    private void read() {
+        if (!Files.isRegularFile(file)) return;
+        try {
+            byte[] all = Files.readAllBytes(file);
+            if (all.length < 16) throw new IOException("too short");
+            CRC32 crc = new CRC32();
+            crc.update(all, 0, all.length - 8);
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(all));
+            in.skipBytes(all.length - 8);
+            if (in.readLong() != crc.getValue()) throw new IOException("checksum mismatch");
+            in = new DataInputStream(new ByteArrayInputStream(all, 0, all.length - 8));
+            if (in.readInt() != MAGIC || in.readInt() != VERSION) throw new IOException("not a cache file of this version");
+            if (!in.readUTF().equals(key)) throw new IOException("made for another JDK, agent or options");
+            int n = in.readInt();
+            if (n < 0 || n > 1_000_000) throw new IOException("bad entry count");
+            Map<String, Entry> map = new HashMap<>(n * 2);
+            for (int i = 0; i < n; i++) {
+                boolean boot = in.readBoolean(), retransformed = in.readBoolean();
+                String name = in.readUTF();
+                int inLength = in.readInt();
+                long inCrc = in.readLong();
+                int outLength = in.readInt();
+                if (outLength < -1 || outLength > all.length) throw new IOException("bad class length");
+                byte[] out = outLength < 0 ? null : new byte[outLength];
+                if (out != null) in.readFully(out);
+                int methods = in.readInt(), sites = in.readInt(), nw = in.readInt();
+                if (nw < 0 || nw > 10_000) throw new IOException("bad warning count");
+                List<String> warnings = new ArrayList<>(nw);
+                for (int w = 0; w < nw; w++) warnings.add(in.readUTF());
+                map.put(id(boot, name), new Entry(boot, retransformed, name, inLength, inCrc, out, methods, sites, warnings));
+            }
+            image = RegistryImage.read(in);
+            if (in.available() != 0) throw new IOException("trailing bytes");
+            entries = map;
+        } catch (Throwable t) {
+            // Unreadable or damaged: transform as without a cache; this start records a fresh file over it.
+            entries = null;
+            image = null;
+            if (verbose) System.err.println("heaplens: start-up cache " + file + " ignored (" + t + "); transforming the JDK classes");
+        }
+    }
+
+    /**
+     * Fills the empty registry from the cache. @return whether this start is warm; when not, it records instead.
+     */
+    public boolean begin(Registry registry) {
+        boolean warm = false;
+        try {
+            warm = image != null && image.applyTo(registry);
+        } catch (Throwable t) {
+            if (verbose) System.err.println("heaplens: start-up cache not applied (" + t + ")");
+        }
+        if (!warm) {
+            entries = null;
+            recording = true;
+        }
+        image = null;
+        return warm;
+    }
+
+    /**
+     * Warm starts skip the instrumenter's warm-up; loading the classes it would have loaded keeps the set of
+     * classes retransformed at start the one that was recorded. (A class first loaded after the transformer was
+     * installed is left to load then: the JVM hands over its class file as read, not as retransformation rebuilds it.)
+     */
+    public void loadRecordedClasses() {
+        if (entries == null) return;
+        ClassLoader platform = ClassLoader.getPlatformClassLoader();
+        for (Entry e : entries.values()) {
+            if (!e.retransformed) continue;               // loaded after the transformer: it will load the same way
+            try {
+                Class.forName(e.name.replace('/', '.'), false, e.boot ? null : platform);
+            } catch (Throwable ignored) {
+                // not there in this run: nothing to retransform
+            }
+        }
+    }
+
+    /** The recorded bytes for a JDK class when the JVM hands over exactly the bytes recorded, else null. */
+    public Entry lookup(ClassLoader loader, String name, byte[] in) {
+        Map<String, Entry> m = entries;
+        if (m == null) return null;
+        Entry e = m.get(id(loader == null, name));
+        if (e != null && e.inLength == in.length && e.inCrc == crc(in)) {
+            hits++;
+            return e;
+        }
+        misses++;
+        return null;
+    }
+
+    public boolean recording() { return recording; }
+
+    public void record(ClassLoader loader, String name, boolean retransformed, byte[] in, byte[] out, int methods, int sites, List<String> warnings) {
+        if (!recording) return;
+        Entry e = new Entry(loader == null, retransformed, name, in.length, crc(in), out == null ? null : out.clone(), methods, sites, new ArrayList<>(warnings));
+        synchronized (recorded) { recorded.add(e); }
+    }
+
+    /**
+     * The agent's start is over (the retransformation, and the classes the collector's start loads): a cold start
+     * writes its file now; a warm one drops its entries. @return whether a file was written
+     */
+    public boolean finish(Registry registry) {
+        entries = null;
+        if (!recording) return false;
+        recording = false;
+        List<Entry> list;
+        synchronized (recorded) { list = new ArrayList<>(recorded); recorded.clear(); }
+        if (list.isEmpty()) return false;
+        Path tmp = null;
+        try {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream(1 << 22);
+            DataOutputStream out = new DataOutputStream(buf);
+            out.writeInt(MAGIC); out.writeInt(VERSION); out.writeUTF(key);
+            out.writeInt(list.size());
+            for (Entry e : list) {
+                out.writeBoolean(e.boot); out.writeBoolean(e.retransformed); out.writeUTF(e.name); out.writeInt(e.inLength); out.writeLong(e.inCrc);
+                out.writeInt(e.out == null ? -1 : e.out.length);
+                if (e.out != null) out.write(e.out);
+                out.writeInt(e.methods); out.writeInt(e.sites); out.writeInt(e.warnings.size());
+                for (String w : e.warnings) out.writeUTF(w);
+            }
+            RegistryImage.write(registry, out);
+            out.flush();
+            CRC32 crc = new CRC32();
+            byte[] body = buf.toByteArray();
+            crc.update(body);
+            out.writeLong(crc.getValue());
+            out.flush();
+            Path dir = file.getParent();
+            Files.createDirectories(dir);
+            tmp = Files.createTempFile(dir, "start-", ".tmp");
+            Files.write(tmp, buf.toByteArray());
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            tmp = null;
+            prune(dir);
+            return true;
+        } catch (Throwable t) {
+            if (verbose) System.err.println("heaplens: start-up cache not written (" + t + ")");
+            return false;
+        } finally {
+            if (tmp != null) try { Files.deleteIfExists(tmp); } catch (Throwable ignored) { /* best effort */ }
+        }
+    }
+
+    /** Keeps the newest few cache files (one per JDK build, agent build and options). */
+    private void prune(Path dir) throws IOException {
+        List<Path> files = new ArrayList<>();
+        try (java.nio.file.DirectoryStream<Path> s = Files.newDirectoryStream(dir, "start-*.bin")) {
+            for (Path p : s) files.add(p);
+        }
+        if (files.size() <= KEEP_FILES) return;
+        long[] age = new long[files.size()];
+        for (int i = 0; i < age.length; i++) age[i] = Files.getLastModifiedTime(files.get(i)).toMillis();
+        for (int kept = 0; kept < KEEP_FILES; kept++) {          // move the newest to the front, KEEP_FILES times
+            int newest = kept;
+            for (int i = kept + 1; i < age.length; i++) if (age[i] > age[newest]) newest = i;
+            java.util.Collections.swap(files, kept, newest);
+            long a = age[kept]; age[kept] = age[newest]; age[newest] = a;
+        }
+        for (Path p : files.subList(KEEP_FILES, files.size())) if (!p.equals(file)) Files.deleteIfExists(p);
+    }
+
+    public Path file() { return file; }
+
+    private static String id(boolean boot, String name) { return (boot ? "b/" : "p/") + name; }
+
+    private static long crc(byte[] b) {
+        CRC32 c = new CRC32();
+        c.update(b);
+        return c.getValue();
+    }
+}

@@ -1,0 +1,131 @@
+package io.heaplens.agent.cache;
+
+import io.heaplens.agent.core.Registry;
+import io.heaplens.agent.core.RegistryImage;
+import io.heaplens.agent.instrument.ClassInstrumenter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class StartCacheTest {
+    private static byte[] classBytes(String internalName) throws Exception {
+        try (InputStream in = Object.class.getResourceAsStream("/" + internalName + ".class")) {
+            return in.readAllBytes();
+        }
+    }
+
+    /** A cold start over an empty directory: records one instrumented class and one left as is, then writes. */
+    private static Path writeCache(Path dir, String key, byte[] list, byte[] listOut, byte[] plain) {
+        StartCache cold = StartCache.open(dir, key, false);
+        assertFalse(cold.begin(new Registry()), "no file yet: the start is cold");
+        assertTrue(cold.recording());
+        cold.record(null, "java/util/ArrayList", true, list, listOut, 0, 12, List.of("a warning"));
+        cold.record(null, "java/lang/Number", false, plain, null, 0, 0, List.of());
+        assertTrue(cold.finish(new Registry()), "the cold start writes its file");
+        assertFalse(cold.recording());
+        return cold.file();
+    }
+
+    @Test
+    void aWrittenFileGivesBackTheRecordedBytesForTheSameInputOnly(@TempDir Path dir) throws Exception {
+        byte[] list = classBytes("java/util/ArrayList"), plain = classBytes("java/lang/Number");
+        byte[] listOut = ClassInstrumenter.instrument(list, new Registry(), false).bytes;
+        Path file = writeCache(dir, "key A", list, listOut, plain);
+        assertTrue(Files.size(file) > listOut.length, "the file holds the transformed bytes");
+
+        StartCache warm = StartCache.open(dir, "key A", false);
+        StartCache.Entry e = warm.lookup(null, "java/util/ArrayList", list);
+        assertNotNull(e);
+        assertArrayEquals(listOut, e.out);
+        assertEquals(12, e.sites);
+        assertEquals(List.of("a warning"), e.warnings);
+        StartCache.Entry left = warm.lookup(null, "java/lang/Number", plain);
+        assertNotNull(left, "a class recorded as left alone is found too");
+        assertNull(left.out, "and keeps its own bytes");
+
+        byte[] changed = list.clone();
+        changed[changed.length - 1] ^= 1;
+        assertNull(warm.lookup(null, "java/util/ArrayList", changed), "other bytes under the same name: transform them");
+        assertNull(warm.lookup(ClassLoader.getPlatformClassLoader(), "java/util/ArrayList", list), "another loader's class");
+        assertNull(warm.lookup(null, "java/util/HashMap", classBytes("java/util/HashMap")), "a class not recorded");
+        assertEquals(2, warm.hits);
+        assertEquals(3, warm.misses);
+    }
+
+    @Test
+    void aDamagedTruncatedOrForeignFileIsIgnored(@TempDir Path dir) throws Exception {
+        byte[] list = classBytes("java/util/ArrayList"), plain = classBytes("java/lang/Number");
+        byte[] listOut = ClassInstrumenter.instrument(list, new Registry(), false).bytes;
+        Path file = writeCache(dir, "key A", list, listOut, plain);
+        byte[] sound = Files.readAllBytes(file);
+
+        byte[] flipped = sound.clone();
+        flipped[flipped.length / 2] ^= 0x40;
+        Files.write(file, flipped);
+        assertIgnored(dir, "key A", list);
+
+        Files.write(file, java.util.Arrays.copyOf(sound, sound.length - 100));
+        assertIgnored(dir, "key A", list);
+
+        Files.write(file, new byte[0]);
+        assertIgnored(dir, "key A", list);
+
+        // The same sound file under another key's name (another JDK, agent build or options): its key text differs.
+        Files.write(dir.resolve(CacheKey.fileName("key B")), sound);
+        assertIgnored(dir, "key B", list);
+
+        Files.write(file, sound);
+        assertNotNull(StartCache.open(dir, "key A", false).lookup(null, "java/util/ArrayList", list), "the sound file still reads");
+    }
+
+    @Test
+    void aDirectoryThatCannotBeWrittenLeavesTheStartAlone(@TempDir Path dir) throws Exception {
+        Path notADirectory = dir.resolve("file");
+        Files.write(notADirectory, new byte[] {1});
+        StartCache c = StartCache.open(notADirectory, "key A", false);
+        assertFalse(c.begin(new Registry()));
+        byte[] list = classBytes("java/util/ArrayList");
+        c.record(null, "java/util/ArrayList", true, list, list, 0, 0, List.of());
+        assertFalse(c.finish(new Registry()), "nothing written, and nothing thrown");
+    }
+
+    private static void assertIgnored(Path dir, String key, byte[] list) {
+        StartCache c = StartCache.open(dir, key, false);
+        assertNull(c.lookup(null, "java/util/ArrayList", list), "nothing is taken from an unusable file");
+        assertFalse(c.begin(new Registry()), "an unusable file makes a cold start");
+        assertTrue(c.recording(), "which records a fresh file");
+    }
+
+    @Test
+    void theRegistryImageKeepsEveryTableAndIsAppliedOnlyToAnEmptyRegistry() throws Exception {
+        Registry r = new Registry();
+        for (String c : new String[] {"java/util/ArrayList", "java/util/HashMap", "java/lang/StringBuilder"}) {
+            ClassInstrumenter.instrument(classBytes(c), r, false);
+        }
+        assertTrue(r.siteCount() > 20 && r.methodCount() > 10, "the JDK classes registered sites");
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        RegistryImage.write(r, new DataOutputStream(buf));
+        byte[] bytes = buf.toByteArray();
+        RegistryImage image = RegistryImage.read(new DataInputStream(new ByteArrayInputStream(bytes)));
+        assertNotNull(image);
+        // This registry is not empty (and in a test JVM neither is the key table): nothing may be applied.
+        assertFalse(image.applyTo(r));
+        Registry other = new Registry();
+        other.method("a/B", "c", "()V");
+        assertFalse(image.applyTo(other));
+        assertEquals(1, other.methodCount(), "a refused image adds nothing");
+
+        byte[] cut = java.util.Arrays.copyOf(bytes, bytes.length - 8);
+        assertThrows(java.io.IOException.class, () -> RegistryImage.read(new DataInputStream(new ByteArrayInputStream(cut))));
+    }
+}
