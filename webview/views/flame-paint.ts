@@ -53,6 +53,10 @@ export function paint(ctx: CanvasRenderingContext2D, p: PaintInput): number {
   let lastFill = '';
   const labels: number[] = [];
   const searching = p.hit !== undefined;
+  // boxes grouped by colour (frames never overlap, so the order is free): setting fillStyle parses the colour, once
+  // per colour instead of once per frame; a search dims every frame but the matches, so the matches read at a glance
+  const lit = new Map<string, number[]>();
+  const dimmed = new Map<string, number[]>();
   for (let i = lay.zoom; i < end;) {
     const wpx = lay.w[i] * width;
     const row = tree.depth[i] - base;
@@ -65,19 +69,25 @@ export function paint(ctx: CanvasRenderingContext2D, p: PaintInput): number {
       const y = row * rh - p.scrollTop;
       const isHit = searching && p.hit![i] === 1;
       const fill = isHit ? palette.match : p.color(i);
-      if (fill !== lastFill) {
-        ctx.fillStyle = fill;
-        lastFill = fill;
-      }
-      // a search dims every frame but the matches, so the matches read at a glance
-      if (searching && !isHit) ctx.globalAlpha = DIMMED;
-      ctx.fillRect(x, y, Math.max(wpx - 1, 0.5), rh - 1);
-      if (searching && !isHit) ctx.globalAlpha = 1;
+      const groups = searching && !isHit ? dimmed : lit;
+      let rects = groups.get(fill);
+      if (!rects) groups.set(fill, (rects = []));
+      rects.push(x, y, Math.max(wpx - 1, 0.5));
       painted++;
       if (wpx >= MIN_LABEL) labels.push(i, x, y, isHit ? 1 : 0);
     }
     i++;
   }
+  for (const [groups, alpha] of [[lit, 1], [dimmed, DIMMED]] as const) {
+    if (groups.size === 0) continue;
+    ctx.globalAlpha = alpha;
+    for (const [fill, rects] of groups) {
+      ctx.fillStyle = fill;
+      for (let k = 0; k < rects.length; k += 3) ctx.fillRect(rects[k], rects[k + 1], rects[k + 2], rh - 1);
+    }
+    lastFill = '';
+  }
+  ctx.globalAlpha = 1;
   // labels after the boxes: one text colour change instead of two per frame
   for (let k = 0; k < labels.length; k += 4) {
     const i = labels[k];

@@ -6,6 +6,7 @@ import { cpuLabel } from '../../core/views/cpu-flame';
 import { MethodEntry } from '../../core/profile/types';
 import { packageOf, shortFrame } from '../../core/profile/names';
 import { accountIndexOf } from '../../core/views/accounts';
+import { methodsIn, selfByMethod } from '../../core/views/method-sums';
 import { packagePalette, Theme } from '../core/colors';
 import { accountColor } from './accounts';
 import { bytes, num, percent } from '../../core/format';
@@ -15,6 +16,7 @@ import { button, clear, el, select, toggle } from './dom';
 import { ToolbarView } from './toolbar-view';
 import { FlameView } from './flame';
 import { frameTooltip } from './tooltip';
+import { timed } from '../timing';
 
 /** A frame's short label (`Parser.parse`) and full title (`com.acme.Parser.parse`); the root's is `rootLabel`. */
 export function frameNames(tree: FrameTree, methods: ReadonlyMap<number, MethodEntry>, rootLabel: string):
@@ -153,7 +155,7 @@ export class FlameTab extends ToolbarView {
       if (selected >= zoom && selected < tree.end[zoom]) this.flame.reveal(selected);
     }
     this.renderMatchInfo(found, s.match);
-    this.renderLegend(ctx, tree, zoom);
+    timed('legend', () => this.renderLegend(ctx, tree, zoom));
   }
 
   private renderBar(ctx: AppContext, cpu: boolean, metric: ViewMetric): void {
@@ -261,9 +263,7 @@ export class FlameTab extends ToolbarView {
   private paletteFor(ctx: AppContext, tree: FrameTree): (pkg: string, mine: boolean, variant?: string) => string {
     if (this.pkgColor?.tree !== tree || this.pkgColor.theme !== ctx.theme) {
       const seen = new Map<number, { pkg: string; mine: boolean }>();
-      for (let i = 1; i < tree.n; i++) {
-        const m = tree.method[i];
-        if (seen.has(m)) continue;
+      for (const m of methodsIn(tree, 1, tree.n)) {
         const e = this.methods.get(m);
         if (e) seen.set(m, { pkg: packageOf(e.class), mine: ctx.data.isMine(m) });
       }
@@ -283,12 +283,7 @@ export class FlameTab extends ToolbarView {
 
   private renderLegend(ctx: AppContext, tree: FrameTree, zoom: number): void {
     // per method first (typed, one pass over the zoomed subtree), then per package
-    const self = tree.self[this.metric];
-    const byMethod = new Map<number, number>();
-    for (let i = zoom; i < tree.end[zoom]; i++) {
-      const m = tree.method[i];
-      byMethod.set(m, (byMethod.get(m) ?? 0) + self[i] + 1e-9);
-    }
+    const byMethod = selfByMethod(tree, this.metric, zoom);
     const byPkg = new Map<string, { v: number; mine: boolean; method: number }>();
     for (const [m, v] of byMethod) {
       const e = this.methods.get(m);
