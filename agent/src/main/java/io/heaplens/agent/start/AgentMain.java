@@ -1,5 +1,6 @@
 package io.heaplens.agent.start;
 
+import io.heaplens.agent.control.AgentJit;
 import io.heaplens.agent.control.WarmUp;
 import io.heaplens.agent.core.Options;
 import io.heaplens.agent.jfr.JfrSampling;
@@ -29,7 +30,11 @@ public final class AgentMain {
             // with nothing to instrument (paused, sampled from JFR: its starter has set that by now) leaves them to its
             // first switch, whose retransformation sweeps up what loads meanwhile (ModeControl): ~40 ASM classes, run
             // in the interpreter, that a paused start would pay for and never use.
-            if (Mode.level(Mode.get()) != Mode.LEVEL_NONE) WarmUp.instrumenter();
+            if (Mode.level(Mode.get()) != Mode.LEVEL_NONE) {
+                String jit = AgentJit.c1Only(inst);   // before the transformer runs hot (docs/benchmark.md, Round 4)
+                if (options.verbose) System.err.println("heaplens: agent code kept out of C2: " + jit);
+                WarmUp.instrumenter();
+            }
             l.install();
             l.collector();
             for (Starter s : starters) s.attach(l);
