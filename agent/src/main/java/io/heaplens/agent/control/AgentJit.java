@@ -1,15 +1,12 @@
 package io.heaplens.agent.control;
 
 import java.lang.instrument.Instrumentation;
-import java.lang.management.ManagementFactory;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
-import javax.management.DynamicMBean;
-import javax.management.ObjectName;
 
 /**
  * Keeps the agent's own code (the transformer, the relocated ASM, the collector and its writers) out of C2: it runs
@@ -18,54 +15,51 @@ import javax.management.ObjectName;
  * time in the exact mode, more than the C2 code saved in running them. The probes ({@code io.heaplens.runtime}) are
  * not matched: C2 still inlines them into the program's hot code.
  *
- * A compiler directive (JEP 165), added through the {@code Compiler.directives_add} diagnostic command, which reads
- * it from a file. Directives only choose compilers, so nothing recorded changes. Where the command is missing
- * (a runtime without jdk.management) or refused, the JIT keeps its defaults. The command's MBean is taken from
- * jdk.management directly rather than through the platform MBean server: creating that server registers every
- * platform MBean, start-up work the program may never ask for.
+ * A compiler directive (JEP 165), added by the {@code Compiler.directives_add} diagnostic command, which reads it
+ * from a file. Directives only choose compilers, so nothing recorded changes. The command is run through the JDK's
+ * own native entry ({@code DiagnosticCommandImpl.executeDiagnosticCommand}, its package opened to the agent), not
+ * through the MBean: building the MBean's description initialises JFR's commands, {@code Formatter} and regular
+ * expressions, JDK work a program's first use of them would then no longer be charged for (measured on h2:
+ * {@code org.h2.engine.Mode.<clinit>} lost its {@code Pattern} initialisation). Where that entry is missing or
+ * refuses, the JIT keeps its defaults.
  */
 public final class AgentJit {
     /** Methods of these classes: C2 excluded, so the JIT's policy compiles them at C1's full-optimisation level. */
     static final String DIRECTIVES =
         "[{ match: [\"io/heaplens/agent/*.*\", \"io/heaplens/shaded/*.*\"], c2: { Exclude: true } }]\n";
+    private static final String IMPL = "com.sun.management.internal.DiagnosticCommandImpl";
 
     private AgentJit() {}
 
     /** Adds the directive; returns the command's reply, or the reason it could not be added. */
     public static String c1Only(Instrumentation inst) {
-        Path file = null;
         try {
-            file = Files.createTempFile("heaplens-jit", ".json");
-            Files.write(file, DIRECTIVES.getBytes(StandardCharsets.UTF_8));
-            Object[] args = {new String[] {file.toString()}};
-            String[] signature = {String[].class.getName()};
-            DynamicMBean direct = diagnosticCommands(inst);
-            Object reply = direct != null
-                ? direct.invoke("compilerDirectivesAdd", args, signature)
-                : ManagementFactory.getPlatformMBeanServer().invoke(
-                    new ObjectName("com.sun.management:type=DiagnosticCommand"), "compilerDirectivesAdd", args, signature);
-            return String.valueOf(reply).trim();
+            Class<?> impl = Class.forName(IMPL);
+            inst.redefineModule(impl.getModule(), Set.of(), Map.of(),
+                Map.of(impl.getPackageName(), Set.of(AgentJit.class.getModule())), Set.of(), Map.of());
+            return addDirectives(impl);
         } catch (Throwable t) {
             return "not added: " + t;
-        } finally {
-            if (file != null) {
-                try { Files.deleteIfExists(file); } catch (Throwable ignored) { /* a temp file left behind */ }
-            }
         }
     }
 
-    /** The JDK's diagnostic command MBean without an MBean server (its package opened to the agent), or null. */
-    private static DynamicMBean diagnosticCommands(Instrumentation inst) {
+    /** Runs {@code Compiler.directives_add} on {@link #DIRECTIVES}; {@code impl}'s package must be open to the agent. */
+    static String addDirectives(Class<?> impl) throws Exception {
+        Path file = Files.createTempFile("heaplens-jit", ".json");
         try {
-            Class<?> impl = Class.forName("com.sun.management.internal.DiagnosticCommandImpl");
-            Module m = impl.getModule();
-            inst.redefineModule(m, Set.of(), Map.of(), Map.of(impl.getPackageName(), Set.of(AgentJit.class.getModule())),
-                Set.of(), Map.of());
-            Method get = impl.getDeclaredMethod("getDiagnosticCommandMBean");
-            get.setAccessible(true);
-            return (DynamicMBean) get.invoke(null);
-        } catch (Throwable t) {
-            return null;
+            Files.write(file, DIRECTIVES.getBytes(StandardCharsets.UTF_8));
+            return run(impl, "Compiler.directives_add " + file).trim();
+        } finally {
+            Files.deleteIfExists(file);
         }
+    }
+
+    /** One diagnostic command, as jcmd would run it; its output. */
+    static String run(Class<?> impl, String command) throws Exception {
+        Method get = impl.getDeclaredMethod("getDiagnosticCommandMBean");
+        get.setAccessible(true);
+        Method execute = impl.getDeclaredMethod("executeDiagnosticCommand", String.class);
+        execute.setAccessible(true);
+        return String.valueOf(execute.invoke(get.invoke(null), command));
     }
 }
