@@ -1,7 +1,9 @@
 // Command-line flags of `npm run bench` (node bench/run.mjs).
 export const USAGE = `usage: node bench/run.mjs [flags]
   --smoke            the small workload only, plain + heaplens-exact, 1 round; asserts the harness works
-  --quick            1 round
+  --quick            the headline ratios in a few minutes: luindex and h2, plain / exact / sampled / sites /
+                     paused / JFR allocation profiling, 1 round, start-up with 3 runs each, no accuracy or
+                     sampled-error runs (each default can still be set by its own flag)
   --rounds N         rounds per workload (default 3)
   --workloads a,b    javac,xalan,fop,luindex,h2 (default: all five); smoke is the small one
   --configs a,b      plain,heaplens-exact,jfr-profile,jfr-alloc (default: all); any heaplens-MODE works
@@ -20,6 +22,10 @@ export const USAGE = `usage: node bench/run.mjs [flags]
   --out DIR          where to write the table and JSON (default bench/results for a full default run,
                      bench/work/results otherwise)
   --tag T            name the result files jdkN-T.md/.json`;
+
+/** `--quick`: the workloads and configurations behind the README's cost table. */
+export const QUICK_WORKLOADS = ['luindex', 'h2'];
+export const QUICK_CONFIGS = ['plain', 'heaplens-exact', 'heaplens-sampled', 'heaplens-sites', 'heaplens-paused', 'jfr-alloc'];
 
 export function parseArgs(argv) {
   const o = { rounds: 3, jdk: '17', startup: true, accuracy: true, timeout: 900, workloads: null, configs: null,
@@ -67,6 +73,14 @@ export function parseArgs(argv) {
   // the agent accepts sampleBytes from 1 KiB to 1 GiB
   if (!Number.isInteger(o.sampleBytes) || o.sampleBytes < 1024 || o.sampleBytes > 2 ** 30) throw new Error('--sample-bytes needs an integer from 1024 to 1073741824');
   if (!['probes', 'jfr'].includes(o.sampler)) throw new Error('--sampler needs probes or jfr');
+  if (o.quick && !o.smoke) {
+    // The headline figures of the README's cost table, on the two programs every cost round is measured on.
+    o.workloads ??= QUICK_WORKLOADS;
+    o.configs ??= QUICK_CONFIGS;
+    if (!o.explicit.has('startupReps')) o.startupReps = 3;
+    if (!o.accuracyWorkloads) o.accuracy = false;
+    if (!o.sampledErrorWorkloads) o.sampledError = false;
+  }
   if (o.smoke) {
     o.workloads = ['smoke'];
     o.configs ??= ['plain', 'heaplens-exact'];

@@ -16,7 +16,7 @@ for (const jdk of JDKS) {
       const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
         const env = { ...process.env, JAVA_TOOL_OPTIONS: '-Xverify:all' };
         execFile(process.execPath,
-          [path.join(ROOT, 'bench', 'run.mjs'), '--quick', '--configs', 'plain,heaplens-exact', '--no-startup', '--no-accuracy',
+          [path.join(ROOT, 'bench', 'run.mjs'), '--quick', '--workloads', 'javac,xalan,fop,luindex,h2', '--configs', 'plain,heaplens-exact', '--no-startup', '--no-accuracy',
             '--jdk', jdk.name, '--out', out, '--tag', 'stress'],
           { cwd: ROOT, env, timeout: 3 * 3600_000, maxBuffer: 256 << 20, encoding: 'utf8' },
           (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) }));
