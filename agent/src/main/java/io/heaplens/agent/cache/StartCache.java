@@ -57,6 +57,8 @@ public final class StartCache {
     private final List<Entry> recorded = new ArrayList<>();
     private volatile boolean recording;
     public int hits, misses;
+    /** classes the warm start did not retransform (see {@link #unchangedAtStart}) */
+    public int leftOut;
 
     private StartCache(Path file, String key, boolean verbose) {
         this.file = file;
@@ -183,6 +185,21 @@ public final class StartCache {
         }
         misses++;
         return null;
+    }
+
+    /**
+     * Whether the retransformation at start may leave this already-loaded JDK class out: the recorded start
+     * retransformed it and kept its bytes (nothing in it to instrument, no warning). The JVM redefines a class even
+     * when every transformer returns its bytes unchanged, so asking for it costs the same as for one that changes;
+     * the key (JDK build, other agents) says its bytes are the ones recorded.
+     */
+    public boolean unchangedAtStart(ClassLoader loader, String name) {
+        Map<String, Entry> m = entries;
+        if (m == null) return false;
+        Entry e = m.get(id(loader == null, name));
+        if (e == null || !e.retransformed || e.out != null || !e.warnings.isEmpty()) return false;
+        leftOut++;
+        return true;
     }
 
     public boolean recording() { return recording; }

@@ -103,9 +103,22 @@ public final class HeapLensTransformer implements ClassFileTransformer {
             if (c.isArray() || c.isPrimitive() || c.isHidden() || !inst.isModifiableClass(c)) continue;
             String internal = c.getName().replace('.', '/');
             if (internal.startsWith("io/heaplens/") || !wanted(internal, c.getClassLoader())) continue;
-            if (!unseenOnly || !seen.contains(key(c.getClassLoader(), internal))) out.add(c);
+            if (unseenOnly) {
+                if (!seen.contains(key(c.getClassLoader(), internal))) out.add(c);
+            } else if (leaveOut(c.getClassLoader(), internal)) {
+                seen.add(key(c.getClassLoader(), internal));   // as if asked: its bytes stay as they are
+            } else {
+                out.add(c);
+            }
         }
         return out;
+    }
+
+    /** A warm start leaves out the JDK classes its cache says keep their bytes (StartCache.unchangedAtStart). */
+    private boolean leaveOut(ClassLoader loader, String internalName) {
+        StartCache cache = startCache;
+        return cache != null && level == Mode.LEVEL_TREE && accounts == null && !UseProbes.enabled && isJdk(loader)
+            && cache.unchangedAtStart(loader, internalName);
     }
 
     public boolean isJdk(ClassLoader loader) { return loader == null || loader == platform; }

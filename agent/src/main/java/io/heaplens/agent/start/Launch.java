@@ -104,7 +104,8 @@ final class Launch {
         transformer.startCache(null);
         boolean written = startCache.finish(registry);
         if (options.verbose && (warm || written)) {
-            System.err.println("heaplens: start-up cache " + (warm ? "used (" + startCache.hits + " classes from it, " + startCache.misses + " transformed)" : "written") + ": " + startCache.file());
+            System.err.println("heaplens: start-up cache " + (warm ? "used (" + startCache.hits + " classes from it, " + startCache.misses + " transformed)" : "written") + ": " + startCache.file()
+                + (warm ? "; " + startCache.leftOut + " unchanged classes not retransformed" : ""));
         }
     }
 

@@ -63,6 +63,41 @@ class StartCacheTest {
     }
 
     @Test
+    void aWarmStartLeavesOutOnlyRetransformedClassesThatKeptTheirBytesWithoutWarnings(@TempDir Path dir) throws Exception {
+        byte[] list = classBytes("java/util/ArrayList"), plain = classBytes("java/lang/Number");
+        byte[] listOut = ClassInstrumenter.instrument(list, new Registry(), false).bytes;
+        StartCache cold = StartCache.open(dir, "key B", false);
+        assertFalse(cold.begin(new Registry()));
+        cold.record(null, "java/util/ArrayList", true, list, listOut, 0, 12, List.of());
+        cold.record(null, "java/lang/Number", true, plain, null, 0, 0, List.of());
+        cold.record(null, "java/lang/Runnable", false, plain, null, 0, 0, List.of());
+        cold.record(null, "java/lang/Comparable", true, plain, null, 0, 0, List.of("a warning"));
+        assertFalse(cold.unchangedAtStart(null, "java/lang/Number"), "a cold start leaves nothing out");
+        assertTrue(cold.finish(new Registry()));
+
+        StartCache warm = StartCache.open(dir, "key B", false);
+        assertTrue(warm.unchangedAtStart(null, "java/lang/Number"), "retransformed and kept its bytes: left out");
+        assertFalse(warm.unchangedAtStart(null, "java/util/ArrayList"), "instrumented: retransformed");
+        assertFalse(warm.unchangedAtStart(null, "java/lang/Runnable"), "recorded when it loaded after the agent");
+        assertFalse(warm.unchangedAtStart(null, "java/lang/Comparable"), "its warning must be reported again");
+        assertFalse(warm.unchangedAtStart(ClassLoader.getPlatformClassLoader(), "java/lang/Number"), "another loader");
+        assertFalse(warm.unchangedAtStart(null, "java/util/HashMap"), "not recorded");
+        assertEquals(1, warm.leftOut);
+        warm.finish(new Registry());
+        assertFalse(warm.unchangedAtStart(null, "java/lang/Number"), "after the start, nothing is left out");
+    }
+
+    @Test
+    void theKeyHoldsOtherAgentsAndPatchedModulesButNotThisAgentsOptions() {
+        assertEquals(List.of("-javaagent:heaplens", "-javaagent:/x/other.jar=a=1", "-agentlib:jdwp=transport=dt_socket",
+                "-agentpath:/x/libp.so", "--patch-module=java.base=/p", "--patch-module=java.xml=/q"),
+            CacheKey.classChanging(List.of("java", "-javaagent:/a/b/heaplens-agent.jar=out=/tmp/x,verbose=true", "-Xmx1g",
+                "-javaagent:/x/other.jar=a=1", "-agentlib:jdwp=transport=dt_socket", "-agentpath:/x/libp.so",
+                "--patch-module=java.base=/p", "--patch-module", "java.xml=/q", "-cp", "app.jar", "Main")));
+        assertEquals(List.of(), CacheKey.classChanging(List.of("java", "-Xmx1g", "-cp", ".", "Hello")));
+    }
+
+    @Test
     void aDamagedTruncatedOrForeignFileIsIgnored(@TempDir Path dir) throws Exception {
         byte[] list = classBytes("java/util/ArrayList"), plain = classBytes("java/lang/Number");
         byte[] listOut = ClassInstrumenter.instrument(list, new Registry(), false).bytes;
