@@ -42,6 +42,8 @@ public final class StartCache {
         public final byte[] out;
         public final int methods, sites;
         public final List<String> warnings;
+        /** another recorded variant of the same class (other input bytes), or null */
+        Entry other;
 
         Entry(boolean boot, boolean retransformed, String name, int inLength, long inCrc, byte[] out, int methods, int sites, List<String> warnings) {
             this.boot = boot; this.retransformed = retransformed; this.name = name; this.inLength = inLength; this.inCrc = inCrc;
@@ -56,7 +58,13 @@ public final class StartCache {
     private RegistryImage image;
     private final List<Entry> recorded = new ArrayList<>();
     private volatile boolean recording;
+    /** warm: the classes that were not in the file are recorded too, and added to it when the start is over */
+    private volatile boolean healing;
+    /** variants kept per class: the JVM hands over a class loaded before the agent as it rebuilds it, which can differ with the class's state */
+    private static final int MAX_VARIANTS = 4;
     public int hits, misses;
+    /** verbose: the first classes that were not taken from the cache, and why */
+    public final List<String> missed = new ArrayList<>();
     /** classes the warm start did not retransform (see {@link #unchangedAtStart}) */
     public int leftOut;
 
@@ -125,11 +133,13 @@ public final class StartCache {
                 if (nw < 0 || nw > 10_000) throw new IOException("bad warning count");
                 List<String> warnings = new ArrayList<>(nw);
                 for (int w = 0; w < nw; w++) warnings.add(in.readUTF());
-                map.put(id(boot, name), new Entry(boot, retransformed, name, inLength, inCrc, out, methods, sites, warnings));
+                Entry e = new Entry(boot, retransformed, name, inLength, inCrc, out, methods, sites, warnings);
+                e.other = map.put(id(boot, name), e);
             }
             image = RegistryImage.read(in);
             if (in.available() != 0) throw new IOException("trailing bytes");
             entries = map;
+            healing = true;
         } catch (Throwable t) {
             // Unreadable or damaged: transform as without a cache; this start records a fresh file over it.
             entries = null;
@@ -150,6 +160,7 @@ public final class StartCache {
         }
         if (!warm) {
             entries = null;
+            healing = false;
             recording = true;
         }
         image = null;
@@ -178,12 +189,19 @@ public final class StartCache {
     public Entry lookup(ClassLoader loader, String name, byte[] in) {
         Map<String, Entry> m = entries;
         if (m == null) return null;
-        Entry e = m.get(id(loader == null, name));
-        if (e != null && e.inLength == in.length && e.inCrc == crc(in)) {
-            hits++;
-            return e;
+        Entry first = m.get(id(loader == null, name));
+        if (first != null) {
+            long crc = crc(in);
+            for (Entry e = first; e != null; e = e.other) {
+                if (e.inLength == in.length && e.inCrc == crc) {
+                    hits++;
+                    return e;
+                }
+            }
         }
+        Entry e = first;
         misses++;
+        if (verbose && missed.size() < 20) missed.add(name + (e == null ? " (not recorded)" : " (other bytes)"));
         return null;
     }
 
@@ -196,16 +214,19 @@ public final class StartCache {
     public boolean unchangedAtStart(ClassLoader loader, String name) {
         Map<String, Entry> m = entries;
         if (m == null) return false;
-        Entry e = m.get(id(loader == null, name));
-        if (e == null || !e.retransformed || e.out != null || !e.warnings.isEmpty()) return false;
+        Entry first = m.get(id(loader == null, name));
+        if (first == null) return false;
+        for (Entry e = first; e != null; e = e.other) {
+            if (!e.retransformed || e.out != null || !e.warnings.isEmpty()) return false;
+        }
         leftOut++;
         return true;
     }
 
-    public boolean recording() { return recording; }
+    public boolean recording() { return recording || healing; }
 
     public void record(ClassLoader loader, String name, boolean retransformed, byte[] in, byte[] out, int methods, int sites, List<String> warnings) {
-        if (!recording) return;
+        if (!recording && !healing) return;
         Entry e = new Entry(loader == null, retransformed, name, in.length, crc(in), out == null ? null : out.clone(), methods, sites, new ArrayList<>(warnings));
         synchronized (recorded) { recorded.add(e); }
     }
@@ -215,12 +236,16 @@ public final class StartCache {
      * writes its file now; a warm one drops its entries. @return whether a file was written
      */
     public boolean finish(Registry registry) {
+        Map<String, Entry> read = entries;
         entries = null;
-        if (!recording) return false;
+        boolean heal = healing;
+        healing = false;
+        if (!recording && !heal) return false;
         recording = false;
         List<Entry> list;
         synchronized (recorded) { list = new ArrayList<>(recorded); recorded.clear(); }
         if (list.isEmpty()) return false;
+        if (heal) list = withVariants(read, list);
         Path tmp = null;
         try {
             ByteArrayOutputStream buf = new ByteArrayOutputStream(1 << 22);
@@ -255,6 +280,34 @@ public final class StartCache {
         } finally {
             if (tmp != null) try { Files.deleteIfExists(tmp); } catch (Throwable ignored) { /* best effort */ }
         }
+    }
+
+    /**
+     * A warm start that transformed classes the file did not hold (loaded only in warm starts, or handed over as
+     * other bytes: a class loaded before the agent comes as the JVM rebuilds it, which can differ with the class's
+     * state) adds them, so the next start takes them from the file too. The registry it writes extends the one
+     * it read, so the ids in the old entries stay valid.
+     */
+    private static List<Entry> withVariants(Map<String, Entry> read, List<Entry> added) {
+        List<Entry> all = new ArrayList<>();
+        Map<String, Integer> variants = new HashMap<>();
+        for (Entry first : read.values()) {
+            for (Entry e = first; e != null; e = e.other) {
+                all.add(e);
+                count(variants, id(e.boot, e.name));
+            }
+        }
+        for (Entry e : added) {
+            if (count(variants, id(e.boot, e.name)) <= MAX_VARIANTS) all.add(e);
+        }
+        return all;
+    }
+
+    private static int count(Map<String, Integer> counts, String k) {
+        Integer n = counts.get(k);
+        int now = n == null ? 1 : n + 1;
+        counts.put(k, now);
+        return now;
     }
 
     /** Keeps the newest few cache files (one per JDK build, agent build and options). */

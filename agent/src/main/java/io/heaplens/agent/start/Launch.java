@@ -105,7 +105,8 @@ final class Launch {
         boolean written = startCache.finish(registry);
         if (options.verbose && (warm || written)) {
             System.err.println("heaplens: start-up cache " + (warm ? "used (" + startCache.hits + " classes from it, " + startCache.misses + " transformed)" : "written") + ": " + startCache.file()
-                + (warm ? "; " + startCache.leftOut + " unchanged classes not retransformed" : ""));
+                + (warm ? "; " + startCache.leftOut + " unchanged classes not retransformed" + (written ? "; the classes it lacked added to it" : "") : ""));
+            if (warm && !startCache.missed.isEmpty()) System.err.println("heaplens: start-up cache: transformed " + startCache.missed);
         }
     }
 

@@ -88,6 +88,32 @@ class StartCacheTest {
     }
 
     @Test
+    void aWarmStartAddsTheClassesItHadToTransformSoTheNextStartFindsThem(@TempDir Path dir) throws Exception {
+        byte[] list = classBytes("java/util/ArrayList"), plain = classBytes("java/lang/Number");
+        byte[] listOut = ClassInstrumenter.instrument(list, new Registry(), false).bytes;
+        writeCache(dir, "key C", list, listOut, plain);
+        byte[] rebuilt = list.clone();                       // the same class as the JVM rebuilt it in another state
+        rebuilt[rebuilt.length - 1] ^= 1;
+        byte[] map = classBytes("java/util/HashMap");
+
+        StartCache warm = StartCache.open(dir, "key C", false);   // (begin would fill the registry: not needed here)
+        assertTrue(warm.recording(), "a warm start records the classes it lacks");
+        assertNull(warm.lookup(null, "java/util/ArrayList", rebuilt));
+        warm.record(null, "java/util/ArrayList", true, rebuilt, listOut, 0, 12, List.of());
+        assertNull(warm.lookup(null, "java/util/HashMap", map));
+        warm.record(null, "java/util/HashMap", true, map, null, 0, 0, List.of());
+        assertTrue(warm.finish(new Registry()), "and adds them to the file");
+
+        StartCache next = StartCache.open(dir, "key C", false);
+        assertNotNull(next.lookup(null, "java/util/ArrayList", list), "the first variant stays");
+        assertNotNull(next.lookup(null, "java/util/ArrayList", rebuilt), "the second one is found too");
+        assertNotNull(next.lookup(null, "java/util/HashMap", map));
+        assertNotNull(next.lookup(null, "java/lang/Number", plain));
+        assertEquals(0, next.misses);
+        assertFalse(next.finish(new Registry()), "a warm start that lacked nothing leaves the file as it is");
+    }
+
+    @Test
     void theKeyHoldsOtherAgentsAndPatchedModulesButNotThisAgentsOptions() {
         assertEquals(List.of("-javaagent:heaplens", "-javaagent:/x/other.jar=a=1", "-agentlib:jdwp=transport=dt_socket",
                 "-agentpath:/x/libp.so", "--patch-module=java.base=/p", "--patch-module=java.xml=/q"),
