@@ -27,7 +27,7 @@ import java.util.zip.CRC32;
  * leaves the agent transforming as it would without a cache.
  */
 public final class StartCache {
-    private static final int MAGIC = 0x484c5343, VERSION = 2;   // "HLSC"
+    private static final int MAGIC = 0x484c5343, VERSION = 3;   // "HLSC"
     private static final int KEEP_FILES = 8;
 
     /** A class's transformed bytes and what its transformation reported. */
@@ -62,6 +62,9 @@ public final class StartCache {
     private volatile boolean healing;
     /** variants kept per class: the JVM hands over a class loaded before the agent as it rebuilds it, which can differ with the class's state */
     private static final int MAX_VARIANTS = 4;
+    private static final int MAX_HEALS = 2;
+    /** how many warm starts added classes to the file read */
+    private int heals;
     public int hits, misses;
     /** verbose: the first classes that were not taken from the cache, and why */
     public final List<String> missed = new ArrayList<>();
@@ -117,6 +120,7 @@ public final class StartCache {
             in = new DataInputStream(new ByteArrayInputStream(all, 0, all.length - 8));
             if (in.readInt() != MAGIC || in.readInt() != VERSION) throw new IOException("not a cache file of this version");
             if (!in.readUTF().equals(key)) throw new IOException("made for another JDK, agent or options");
+            int heals = in.readInt();
             int n = in.readInt();
             if (n < 0 || n > 1_000_000) throw new IOException("bad entry count");
             Map<String, Entry> map = new HashMap<>(n * 2);
@@ -139,7 +143,10 @@ public final class StartCache {
             image = RegistryImage.read(in);
             if (in.available() != 0) throw new IOException("trailing bytes");
             entries = map;
-            healing = true;
+            // Some classes come rebuilt differently at every start (their state at the retransformation varies with
+            // what other threads ran): adding them again and again would cost a write per start, so twice at most.
+            healing = heals < MAX_HEALS;
+            this.heals = heals;
         } catch (Throwable t) {
             // Unreadable or damaged: transform as without a cache; this start records a fresh file over it.
             entries = null;
@@ -240,6 +247,7 @@ public final class StartCache {
         entries = null;
         boolean heal = healing;
         healing = false;
+        int healsWritten = heal ? heals + 1 : 0;
         if (!recording && !heal) return false;
         recording = false;
         List<Entry> list;
@@ -250,7 +258,7 @@ public final class StartCache {
         try {
             ByteArrayOutputStream buf = new ByteArrayOutputStream(1 << 22);
             DataOutputStream out = new DataOutputStream(buf);
-            out.writeInt(MAGIC); out.writeInt(VERSION); out.writeUTF(key);
+            out.writeInt(MAGIC); out.writeInt(VERSION); out.writeUTF(key); out.writeInt(healsWritten);
             out.writeInt(list.size());
             for (Entry e : list) {
                 out.writeBoolean(e.boot); out.writeBoolean(e.retransformed); out.writeUTF(e.name); out.writeInt(e.inLength); out.writeLong(e.inCrc);
