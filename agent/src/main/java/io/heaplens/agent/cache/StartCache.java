@@ -54,7 +54,24 @@ public final class StartCache {
     private final Path file;
     private final String key;
     private final boolean verbose;
-    private Map<String, Entry> entries;          // warm: read from the file
+    private Entries entries;                      // warm: read from the file
+
+    /**
+     * The entries by loader (bootstrap or platform) and name: two maps rather than one keyed by a built string,
+     * since each lookup runs in the interpreter, once per class retransformed or loaded during the start.
+     */
+    private static final class Entries {
+        final Map<String, Entry> boot, platform;
+        Entries(int n) { boot = new HashMap<>(n * 2); platform = new HashMap<>(64); }
+        Entry get(boolean isBoot, String name) { return (isBoot ? boot : platform).get(name); }
+        /** @return the entry already there for this class, if any */
+        Entry put(Entry e) { return (e.boot ? boot : platform).put(e.name, e); }
+        List<Entry> firsts() {
+            List<Entry> all = new ArrayList<>(boot.values());
+            all.addAll(platform.values());
+            return all;
+        }
+    }
     private RegistryImage image;
     private final List<Entry> recorded = new ArrayList<>();
     private volatile boolean recording;
@@ -123,7 +140,7 @@ public final class StartCache {
             int heals = in.readInt();
             int n = in.readInt();
             if (n < 0 || n > 1_000_000) throw new IOException("bad entry count");
-            Map<String, Entry> map = new HashMap<>(n * 2);
+            Entries map = new Entries(n);
             for (int i = 0; i < n; i++) {
                 boolean boot = in.readBoolean(), retransformed = in.readBoolean();
                 String name = in.readUTF();
@@ -138,7 +155,7 @@ public final class StartCache {
                 List<String> warnings = new ArrayList<>(nw);
                 for (int w = 0; w < nw; w++) warnings.add(in.readUTF());
                 Entry e = new Entry(boot, retransformed, name, inLength, inCrc, out, methods, sites, warnings);
-                e.other = map.put(id(boot, name), e);
+                e.other = map.put(e);
             }
             image = RegistryImage.read(in);
             if (in.available() != 0) throw new IOException("trailing bytes");
@@ -182,7 +199,7 @@ public final class StartCache {
     public void loadRecordedClasses() {
         if (entries == null) return;
         ClassLoader platform = ClassLoader.getPlatformClassLoader();
-        for (Entry e : entries.values()) {
+        for (Entry e : entries.firsts()) {
             if (!e.retransformed) continue;               // loaded after the transformer: it will load the same way
             try {
                 Class.forName(e.name.replace('/', '.'), false, e.boot ? null : platform);
@@ -194,9 +211,9 @@ public final class StartCache {
 
     /** The recorded bytes for a JDK class when the JVM hands over exactly the bytes recorded, else null. */
     public Entry lookup(ClassLoader loader, String name, byte[] in) {
-        Map<String, Entry> m = entries;
+        Entries m = entries;
         if (m == null) return null;
-        Entry first = m.get(id(loader == null, name));
+        Entry first = m.get(loader == null, name);
         if (first != null) {
             long crc = crc(in);
             for (Entry e = first; e != null; e = e.other) {
@@ -219,9 +236,9 @@ public final class StartCache {
      * the key (JDK build, other agents) says its bytes are the ones recorded.
      */
     public boolean unchangedAtStart(ClassLoader loader, String name) {
-        Map<String, Entry> m = entries;
+        Entries m = entries;
         if (m == null) return false;
-        Entry first = m.get(id(loader == null, name));
+        Entry first = m.get(loader == null, name);
         if (first == null) return false;
         for (Entry e = first; e != null; e = e.other) {
             if (!e.retransformed || e.out != null || !e.warnings.isEmpty()) return false;
@@ -243,7 +260,7 @@ public final class StartCache {
      * writes its file now; a warm one drops its entries. @return whether a file was written
      */
     public boolean finish(Registry registry) {
-        Map<String, Entry> read = entries;
+        Entries read = entries;
         entries = null;
         boolean heal = healing;
         healing = false;
@@ -296,10 +313,10 @@ public final class StartCache {
      * state) adds them, so the next start takes them from the file too. The registry it writes extends the one
      * it read, so the ids in the old entries stay valid.
      */
-    private static List<Entry> withVariants(Map<String, Entry> read, List<Entry> added) {
+    private static List<Entry> withVariants(Entries read, List<Entry> added) {
         List<Entry> all = new ArrayList<>();
         Map<String, Integer> variants = new HashMap<>();
-        for (Entry first : read.values()) {
+        for (Entry first : read.firsts()) {
             for (Entry e = first; e != null; e = e.other) {
                 all.add(e);
                 count(variants, id(e.boot, e.name));

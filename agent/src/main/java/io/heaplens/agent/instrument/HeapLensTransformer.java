@@ -42,7 +42,7 @@ public final class HeapLensTransformer implements ClassFileTransformer {
      * that same transformer runs on the thread, so such classes (JDK classes our own code needs first) are found
      * by {@link #unseen} and retransformed.
      */
-    private final Set<String> seen = Collections.synchronizedSet(new java.util.HashSet<>());
+    private final Set<Seen> seen = Collections.synchronizedSet(new java.util.HashSet<>());
     /** Mode.LEVEL_*: what the classes transformed from now on get (see Mode.level). */
     private volatile int level = Mode.LEVEL_TREE;
 
@@ -89,8 +89,20 @@ public final class HeapLensTransformer implements ClassFileTransformer {
         return jdk || !isJdk(loader) || hasBoundary(internalName);
     }
 
-    private static String key(ClassLoader loader, String internalName) {
-        return (loader == null ? "boot" : Integer.toHexString(System.identityHashCode(loader))) + '/' + internalName;
+    /**
+     * A class by loader (its identity hash, so that no loader is kept alive) and name: not a built string, since
+     * the start-up sweep checks every loaded class in the interpreter.
+     */
+    private static final class Seen {
+        final int loader;
+        final String name;
+        Seen(int loader, String name) { this.loader = loader; this.name = name; }
+        @Override public int hashCode() { return loader * 31 + name.hashCode(); }
+        @Override public boolean equals(Object o) { return o instanceof Seen && ((Seen) o).loader == loader && ((Seen) o).name.equals(name); }
+    }
+
+    private static Seen key(ClassLoader loader, String internalName) {
+        return new Seen(loader == null ? 0 : System.identityHashCode(loader), internalName);
     }
 
     /** Loaded classes this transformer should have instrumented but was never asked about. */
