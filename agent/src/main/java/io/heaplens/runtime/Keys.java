@@ -37,6 +37,26 @@ public final class Keys {
         }
     }
 
+    /**
+     * Adds n keys at once (the start-up cache's table): one lock and one growth instead of one per key.
+     * @return the first new key
+     */
+    public static int addAll(int[] siteIds, int[] typeIds, int[] elemSizes, int n) {
+        synchronized (LOCK) {
+            int first = count;
+            if (count + n > site.length) {
+                int len = Math.max(site.length * 2, count + n);
+                site = java.util.Arrays.copyOf(site, len); type = java.util.Arrays.copyOf(type, len);
+                elementSize = java.util.Arrays.copyOf(elementSize, len); objectSize = java.util.Arrays.copyOf(objectSize, len);
+            }
+            System.arraycopy(siteIds, 0, site, count, n);
+            System.arraycopy(typeIds, 0, type, count, n);
+            System.arraycopy(elemSizes, 0, elementSize, count, n);
+            count += n;
+            return first;
+        }
+    }
+
     public static int count() { synchronized (LOCK) { return count; } }
     public static int site(int key) { return site[key]; }
     public static int type(int key) { return type[key]; }

@@ -42,10 +42,52 @@ final class CacheKey {
         crc.update(bytes);
         k.append("agent=").append(bytes.length).append(':').append(Long.toHexString(crc.getValue())).append('\n');
         k.append("reference=").append(Layout.reference).append('\n');
+        for (String a : classChangingArguments()) k.append("jvm ").append(a).append('\n');
         for (Map.Entry<String, String> e : new java.util.TreeMap<>(options.raw).entrySet()) {
             if (!OUTPUT_ONLY.contains(e.getKey())) k.append("option ").append(e.getKey()).append('=').append(e.getValue()).append('\n');
         }
         return k.toString();
+    }
+
+    /**
+     * The JVM arguments that can change the bytes of a JDK class before this agent sees it: other agents and
+     * patched modules (a warm start leaves out classes whose recorded bytes it does not see again). Read from
+     * /proc/self/cmdline and the two environment variables the launcher and the JVM add; empty where there is none.
+     * This agent's own argument counts without its options, which change only the output.
+     */
+    static java.util.List<String> classChangingArguments() {
+        java.util.List<String> args = new java.util.ArrayList<>();
+        try {
+            Path cmdline = Paths.get("/proc/self/cmdline");
+            if (Files.isReadable(cmdline)) {
+                for (String a : new String(Files.readAllBytes(cmdline), java.nio.charset.StandardCharsets.UTF_8).split("\0")) args.add(a);
+            }
+        } catch (Throwable ignored) {
+            // no command line to read: the key holds the rest
+        }
+        for (String env : new String[] {"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"}) {
+            String v = System.getenv(env);
+            if (v != null) for (String a : v.trim().split("\\s+")) args.add(a);
+        }
+        return classChanging(args);
+    }
+
+    static java.util.List<String> classChanging(java.util.List<String> args) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.startsWith("-javaagent:")) {
+                int eq = a.indexOf('=');
+                String jar = eq < 0 ? a : a.substring(0, eq);
+                out.add(jar.endsWith("heaplens-agent.jar") ? "-javaagent:heaplens" : a);
+            } else if (a.startsWith("-agentlib:") || a.startsWith("-agentpath:") || a.startsWith("-Xbootclasspath")
+                || a.startsWith("--patch-module=")) {
+                out.add(a);
+            } else if (a.equals("--patch-module") && i + 1 < args.size()) {
+                out.add(a + "=" + args.get(++i));
+            }
+        }
+        return out;
     }
 
     /** The file name of a key: a hash of its text (the text itself is stored inside and compared on reading). */

@@ -27,7 +27,7 @@ import java.util.zip.CRC32;
  * leaves the agent transforming as it would without a cache.
  */
 public final class StartCache {
-    private static final int MAGIC = 0x484c5343, VERSION = 2;   // "HLSC"
+    private static final int MAGIC = 0x484c5343, VERSION = 3;   // "HLSC"
     private static final int KEEP_FILES = 8;
 
     /** A class's transformed bytes and what its transformation reported. */
@@ -42,6 +42,8 @@ public final class StartCache {
         public final byte[] out;
         public final int methods, sites;
         public final List<String> warnings;
+        /** another recorded variant of the same class (other input bytes), or null */
+        Entry other;
 
         Entry(boolean boot, boolean retransformed, String name, int inLength, long inCrc, byte[] out, int methods, int sites, List<String> warnings) {
             this.boot = boot; this.retransformed = retransformed; this.name = name; this.inLength = inLength; this.inCrc = inCrc;
@@ -52,11 +54,39 @@ public final class StartCache {
     private final Path file;
     private final String key;
     private final boolean verbose;
-    private Map<String, Entry> entries;          // warm: read from the file
+    private Entries entries;                      // warm: read from the file
+
+    /**
+     * The entries by loader (bootstrap or platform) and name: two maps rather than one keyed by a built string,
+     * since each lookup runs in the interpreter, once per class retransformed or loaded during the start.
+     */
+    private static final class Entries {
+        final Map<String, Entry> boot, platform;
+        Entries(int n) { boot = new HashMap<>(n * 2); platform = new HashMap<>(64); }
+        Entry get(boolean isBoot, String name) { return (isBoot ? boot : platform).get(name); }
+        /** @return the entry already there for this class, if any */
+        Entry put(Entry e) { return (e.boot ? boot : platform).put(e.name, e); }
+        List<Entry> firsts() {
+            List<Entry> all = new ArrayList<>(boot.values());
+            all.addAll(platform.values());
+            return all;
+        }
+    }
     private RegistryImage image;
     private final List<Entry> recorded = new ArrayList<>();
     private volatile boolean recording;
+    /** warm: the classes that were not in the file are recorded too, and added to it when the start is over */
+    private volatile boolean healing;
+    /** variants kept per class: the JVM hands over a class loaded before the agent as it rebuilds it, which can differ with the class's state */
+    private static final int MAX_VARIANTS = 4;
+    private static final int MAX_HEALS = 2;
+    /** how many warm starts added classes to the file read */
+    private int heals;
     public int hits, misses;
+    /** verbose: the first classes that were not taken from the cache, and why */
+    public final List<String> missed = new ArrayList<>();
+    /** classes the warm start did not retransform (see {@link #unchangedAtStart}) */
+    public int leftOut;
 
     private StartCache(Path file, String key, boolean verbose) {
         this.file = file;
@@ -107,9 +137,10 @@ public final class StartCache {
             in = new DataInputStream(new ByteArrayInputStream(all, 0, all.length - 8));
             if (in.readInt() != MAGIC || in.readInt() != VERSION) throw new IOException("not a cache file of this version");
             if (!in.readUTF().equals(key)) throw new IOException("made for another JDK, agent or options");
+            int heals = in.readInt();
             int n = in.readInt();
             if (n < 0 || n > 1_000_000) throw new IOException("bad entry count");
-            Map<String, Entry> map = new HashMap<>(n * 2);
+            Entries map = new Entries(n);
             for (int i = 0; i < n; i++) {
                 boolean boot = in.readBoolean(), retransformed = in.readBoolean();
                 String name = in.readUTF();
@@ -123,11 +154,16 @@ public final class StartCache {
                 if (nw < 0 || nw > 10_000) throw new IOException("bad warning count");
                 List<String> warnings = new ArrayList<>(nw);
                 for (int w = 0; w < nw; w++) warnings.add(in.readUTF());
-                map.put(id(boot, name), new Entry(boot, retransformed, name, inLength, inCrc, out, methods, sites, warnings));
+                Entry e = new Entry(boot, retransformed, name, inLength, inCrc, out, methods, sites, warnings);
+                e.other = map.put(e);
             }
             image = RegistryImage.read(in);
             if (in.available() != 0) throw new IOException("trailing bytes");
             entries = map;
+            // Some classes come rebuilt differently at every start (their state at the retransformation varies with
+            // what other threads ran): adding them again and again would cost a write per start, so twice at most.
+            healing = heals < MAX_HEALS;
+            this.heals = heals;
         } catch (Throwable t) {
             // Unreadable or damaged: transform as without a cache; this start records a fresh file over it.
             entries = null;
@@ -148,6 +184,7 @@ public final class StartCache {
         }
         if (!warm) {
             entries = null;
+            healing = false;
             recording = true;
         }
         image = null;
@@ -162,7 +199,7 @@ public final class StartCache {
     public void loadRecordedClasses() {
         if (entries == null) return;
         ClassLoader platform = ClassLoader.getPlatformClassLoader();
-        for (Entry e : entries.values()) {
+        for (Entry e : entries.firsts()) {
             if (!e.retransformed) continue;               // loaded after the transformer: it will load the same way
             try {
                 Class.forName(e.name.replace('/', '.'), false, e.boot ? null : platform);
@@ -174,21 +211,46 @@ public final class StartCache {
 
     /** The recorded bytes for a JDK class when the JVM hands over exactly the bytes recorded, else null. */
     public Entry lookup(ClassLoader loader, String name, byte[] in) {
-        Map<String, Entry> m = entries;
+        Entries m = entries;
         if (m == null) return null;
-        Entry e = m.get(id(loader == null, name));
-        if (e != null && e.inLength == in.length && e.inCrc == crc(in)) {
-            hits++;
-            return e;
+        Entry first = m.get(loader == null, name);
+        if (first != null) {
+            long crc = crc(in);
+            for (Entry e = first; e != null; e = e.other) {
+                if (e.inLength == in.length && e.inCrc == crc) {
+                    hits++;
+                    return e;
+                }
+            }
         }
+        Entry e = first;
         misses++;
+        if (verbose && missed.size() < 20) missed.add(name + (e == null ? " (not recorded)" : " (other bytes)"));
         return null;
     }
 
-    public boolean recording() { return recording; }
+    /**
+     * Whether the retransformation at start may leave this already-loaded JDK class out: the recorded start
+     * retransformed it and kept its bytes (nothing in it to instrument, no warning). The JVM redefines a class even
+     * when every transformer returns its bytes unchanged, so asking for it costs the same as for one that changes;
+     * the key (JDK build, other agents) says its bytes are the ones recorded.
+     */
+    public boolean unchangedAtStart(ClassLoader loader, String name) {
+        Entries m = entries;
+        if (m == null) return false;
+        Entry first = m.get(loader == null, name);
+        if (first == null) return false;
+        for (Entry e = first; e != null; e = e.other) {
+            if (!e.retransformed || e.out != null || !e.warnings.isEmpty()) return false;
+        }
+        leftOut++;
+        return true;
+    }
+
+    public boolean recording() { return recording || healing; }
 
     public void record(ClassLoader loader, String name, boolean retransformed, byte[] in, byte[] out, int methods, int sites, List<String> warnings) {
-        if (!recording) return;
+        if (!recording && !healing) return;
         Entry e = new Entry(loader == null, retransformed, name, in.length, crc(in), out == null ? null : out.clone(), methods, sites, new ArrayList<>(warnings));
         synchronized (recorded) { recorded.add(e); }
     }
@@ -198,17 +260,22 @@ public final class StartCache {
      * writes its file now; a warm one drops its entries. @return whether a file was written
      */
     public boolean finish(Registry registry) {
+        Entries read = entries;
         entries = null;
-        if (!recording) return false;
+        boolean heal = healing;
+        healing = false;
+        int healsWritten = heal ? heals + 1 : 0;
+        if (!recording && !heal) return false;
         recording = false;
         List<Entry> list;
         synchronized (recorded) { list = new ArrayList<>(recorded); recorded.clear(); }
         if (list.isEmpty()) return false;
+        if (heal) list = withVariants(read, list);
         Path tmp = null;
         try {
             ByteArrayOutputStream buf = new ByteArrayOutputStream(1 << 22);
             DataOutputStream out = new DataOutputStream(buf);
-            out.writeInt(MAGIC); out.writeInt(VERSION); out.writeUTF(key);
+            out.writeInt(MAGIC); out.writeInt(VERSION); out.writeUTF(key); out.writeInt(healsWritten);
             out.writeInt(list.size());
             for (Entry e : list) {
                 out.writeBoolean(e.boot); out.writeBoolean(e.retransformed); out.writeUTF(e.name); out.writeInt(e.inLength); out.writeLong(e.inCrc);
@@ -238,6 +305,34 @@ public final class StartCache {
         } finally {
             if (tmp != null) try { Files.deleteIfExists(tmp); } catch (Throwable ignored) { /* best effort */ }
         }
+    }
+
+    /**
+     * A warm start that transformed classes the file did not hold (loaded only in warm starts, or handed over as
+     * other bytes: a class loaded before the agent comes as the JVM rebuilds it, which can differ with the class's
+     * state) adds them, so the next start takes them from the file too. The registry it writes extends the one
+     * it read, so the ids in the old entries stay valid.
+     */
+    private static List<Entry> withVariants(Entries read, List<Entry> added) {
+        List<Entry> all = new ArrayList<>();
+        Map<String, Integer> variants = new HashMap<>();
+        for (Entry first : read.firsts()) {
+            for (Entry e = first; e != null; e = e.other) {
+                all.add(e);
+                count(variants, id(e.boot, e.name));
+            }
+        }
+        for (Entry e : added) {
+            if (count(variants, id(e.boot, e.name)) <= MAX_VARIANTS) all.add(e);
+        }
+        return all;
+    }
+
+    private static int count(Map<String, Integer> counts, String k) {
+        Integer n = counts.get(k);
+        int now = n == null ? 1 : n + 1;
+        counts.put(k, now);
+        return now;
     }
 
     /** Keeps the newest few cache files (one per JDK build, agent build and options). */

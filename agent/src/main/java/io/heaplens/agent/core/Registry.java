@@ -54,22 +54,38 @@ public final class Registry implements Keys.Resolver {
         }
     }
 
+    /**
+     * A method's identity (desc null: all overloads of a name). Not a built string: a warm start fills ~4,000
+     * methods in the interpreter, where concatenating and hashing each "owner.name(desc)" cost more than the
+     * filling; the owners, names and descriptors are shared strings whose hashes are computed once.
+     */
+    private static final class MethodKey {
+        final String owner, name, desc;
+        MethodKey(String owner, String name, String desc) { this.owner = owner; this.name = name; this.desc = desc; }
+        @Override public int hashCode() { return (owner.hashCode() * 31 + name.hashCode()) * 31 + (desc == null ? 0 : desc.hashCode()); }
+        @Override public boolean equals(Object o) {
+            if (!(o instanceof MethodKey)) return false;
+            MethodKey k = (MethodKey) o;
+            return k.owner.equals(owner) && k.name.equals(name) && (desc == null ? k.desc == null : desc.equals(k.desc));
+        }
+    }
+
     private final List<MethodInfo> methods = new ArrayList<>();
-    private final Map<String, MethodInfo> methodIndex = new HashMap<>();
-    /** "owner.name" → its overloads, in registration order (stack frames seen during class loading: no descriptor). */
-    private final Map<String, List<MethodInfo>> nameIndex = new HashMap<>();
+    private final Map<MethodKey, MethodInfo> methodIndex = new HashMap<>();
+    /** owner and name → its overloads, in registration order (stack frames seen during class loading: no descriptor). */
+    private final Map<MethodKey, List<MethodInfo>> nameIndex = new HashMap<>();
     private final List<SiteInfo> sites = new ArrayList<>();
     private final List<TypeInfo> types = new ArrayList<>();
     private final Map<String, TypeInfo> typeIndex = new HashMap<>();
 
     public synchronized MethodInfo method(String owner, String name, String desc) {
-        String k = owner + '.' + name + desc;
+        MethodKey k = new MethodKey(owner, name, desc);
         MethodInfo m = methodIndex.get(k);
         if (m == null) {
             m = new MethodInfo(methods.size(), owner, name, desc);
             methods.add(m);
             methodIndex.put(k, m);
-            String byName = owner + '.' + name;
+            MethodKey byName = new MethodKey(owner, name, null);
             List<MethodInfo> same = nameIndex.get(byName);
             if (same == null) nameIndex.put(byName, same = new ArrayList<>(1));
             same.add(m);
@@ -161,13 +177,13 @@ public final class Registry implements Keys.Resolver {
 
     /** For sampled traces: the id of a profiled method (or boundary frame), -1 for any other frame. */
     public synchronized int profiledMethodId(String className, String name, String desc) {
-        MethodInfo m = methodIndex.get(className.replace('.', '/') + '.' + name + desc);
+        MethodInfo m = methodIndex.get(new MethodKey(className.replace('.', '/'), name, desc));
         return m != null && m.profiled ? m.id : -1;
     }
 
     /** The first registered profiled overload of a method, by name alone (-1 when none is profiled). */
     public synchronized int profiledMethodIdByName(String className, String name) {
-        List<MethodInfo> same = nameIndex.get(className.replace('.', '/') + '.' + name);
+        List<MethodInfo> same = nameIndex.get(new MethodKey(className.replace('.', '/'), name, null));
         if (same != null) for (MethodInfo m : same) if (m.profiled) return m.id;
         return -1;
     }

@@ -31,7 +31,7 @@ public final class RegistryImage {
     private final List<String> siteKinds = new ArrayList<>();
     private final List<int[]> siteKeys = new ArrayList<>();       // {site, first key}
     private final List<long[]> dynamicKeys = new ArrayList<>();   // {site << 32 | type, key}
-    private final List<int[]> keys = new ArrayList<>();           // {site, type, element size}
+    private int[] keySites, keyTypes, keySizes;                   // per key: site, type, element size
 
     private RegistryImage() {}
 
@@ -129,7 +129,8 @@ public final class RegistryImage {
         int nd = c.count();
         for (int i = 0; i < nd; i++) im.dynamicKeys.add(new long[] {((long) c.next() << 32) | (c.next() & 0xFFFFFFFFL), c.next()});
         int nkeys = c.count();
-        for (int i = 0; i < nkeys; i++) im.keys.add(new int[] {c.next(), c.next(), c.next()});
+        im.keySites = new int[nkeys]; im.keyTypes = new int[nkeys]; im.keySizes = new int[nkeys];
+        for (int i = 0; i < nkeys; i++) { im.keySites[i] = c.next(); im.keyTypes[i] = c.next(); im.keySizes[i] = c.next(); }
         check(c.at == c.a.length);
         for (int[] e : im.siteKeys) check(e[0] >= 0 && e[0] < ns && e[1] >= 0 && e[1] < nkeys);
         for (long[] e : im.dynamicKeys) check(e[1] >= 0 && e[1] < nkeys);
@@ -157,10 +158,7 @@ public final class RegistryImage {
                 int[] s = sites.get(i);
                 if (r.site(s[0], s[1], s[2], siteKinds.get(i), types.get(s[3])).id != i) return false;
             }
-            for (int i = 0; i < keys.size(); i++) {
-                int[] k = keys.get(i);
-                if (Keys.add(k[0], k[1], k[2]) != i) return false;
-            }
+            if (Keys.addAll(keySites, keyTypes, keySizes, keySites.length) != 0) return false;
             for (int[] e : siteKeys) r.siteKeysView().put(e[0], e[1]);
             for (long[] e : dynamicKeys) r.dynamicKeysView().put(e[0], (int) e[1]);
             return true;

@@ -42,7 +42,7 @@ public final class HeapLensTransformer implements ClassFileTransformer {
      * that same transformer runs on the thread, so such classes (JDK classes our own code needs first) are found
      * by {@link #unseen} and retransformed.
      */
-    private final Set<String> seen = Collections.synchronizedSet(new java.util.HashSet<>());
+    private final Set<Seen> seen = Collections.synchronizedSet(new java.util.HashSet<>());
     /** Mode.LEVEL_*: what the classes transformed from now on get (see Mode.level). */
     private volatile int level = Mode.LEVEL_TREE;
 
@@ -89,8 +89,20 @@ public final class HeapLensTransformer implements ClassFileTransformer {
         return jdk || !isJdk(loader) || hasBoundary(internalName);
     }
 
-    private static String key(ClassLoader loader, String internalName) {
-        return (loader == null ? "boot" : Integer.toHexString(System.identityHashCode(loader))) + '/' + internalName;
+    /**
+     * A class by loader (its identity hash, so that no loader is kept alive) and name: not a built string, since
+     * the start-up sweep checks every loaded class in the interpreter.
+     */
+    private static final class Seen {
+        final int loader;
+        final String name;
+        Seen(int loader, String name) { this.loader = loader; this.name = name; }
+        @Override public int hashCode() { return loader * 31 + name.hashCode(); }
+        @Override public boolean equals(Object o) { return o instanceof Seen && ((Seen) o).loader == loader && ((Seen) o).name.equals(name); }
+    }
+
+    private static Seen key(ClassLoader loader, String internalName) {
+        return new Seen(loader == null ? 0 : System.identityHashCode(loader), internalName);
     }
 
     /** Loaded classes this transformer should have instrumented but was never asked about. */
@@ -103,9 +115,22 @@ public final class HeapLensTransformer implements ClassFileTransformer {
             if (c.isArray() || c.isPrimitive() || c.isHidden() || !inst.isModifiableClass(c)) continue;
             String internal = c.getName().replace('.', '/');
             if (internal.startsWith("io/heaplens/") || !wanted(internal, c.getClassLoader())) continue;
-            if (!unseenOnly || !seen.contains(key(c.getClassLoader(), internal))) out.add(c);
+            if (unseenOnly) {
+                if (!seen.contains(key(c.getClassLoader(), internal))) out.add(c);
+            } else if (leaveOut(c.getClassLoader(), internal)) {
+                seen.add(key(c.getClassLoader(), internal));   // as if asked: its bytes stay as they are
+            } else {
+                out.add(c);
+            }
         }
         return out;
+    }
+
+    /** A warm start leaves out the JDK classes its cache says keep their bytes (StartCache.unchangedAtStart). */
+    private boolean leaveOut(ClassLoader loader, String internalName) {
+        StartCache cache = startCache;
+        return cache != null && level == Mode.LEVEL_TREE && accounts == null && !UseProbes.enabled && isJdk(loader)
+            && cache.unchangedAtStart(loader, internalName);
     }
 
     public boolean isJdk(ClassLoader loader) { return loader == null || loader == platform; }

@@ -104,7 +104,9 @@ final class Launch {
         transformer.startCache(null);
         boolean written = startCache.finish(registry);
         if (options.verbose && (warm || written)) {
-            System.err.println("heaplens: start-up cache " + (warm ? "used (" + startCache.hits + " classes from it, " + startCache.misses + " transformed)" : "written") + ": " + startCache.file());
+            System.err.println("heaplens: start-up cache " + (warm ? "used (" + startCache.hits + " classes from it, " + startCache.misses + " transformed)" : "written") + ": " + startCache.file()
+                + (warm ? "; " + startCache.leftOut + " unchanged classes not retransformed" + (written ? "; the classes it lacked added to it" : "") : ""));
+            if (warm && !startCache.missed.isEmpty()) System.err.println("heaplens: start-up cache: transformed " + startCache.missed);
         }
     }
 

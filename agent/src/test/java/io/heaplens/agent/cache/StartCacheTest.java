@@ -63,6 +63,81 @@ class StartCacheTest {
     }
 
     @Test
+    void aWarmStartLeavesOutOnlyRetransformedClassesThatKeptTheirBytesWithoutWarnings(@TempDir Path dir) throws Exception {
+        byte[] list = classBytes("java/util/ArrayList"), plain = classBytes("java/lang/Number");
+        byte[] listOut = ClassInstrumenter.instrument(list, new Registry(), false).bytes;
+        StartCache cold = StartCache.open(dir, "key B", false);
+        assertFalse(cold.begin(new Registry()));
+        cold.record(null, "java/util/ArrayList", true, list, listOut, 0, 12, List.of());
+        cold.record(null, "java/lang/Number", true, plain, null, 0, 0, List.of());
+        cold.record(null, "java/lang/Runnable", false, plain, null, 0, 0, List.of());
+        cold.record(null, "java/lang/Comparable", true, plain, null, 0, 0, List.of("a warning"));
+        assertFalse(cold.unchangedAtStart(null, "java/lang/Number"), "a cold start leaves nothing out");
+        assertTrue(cold.finish(new Registry()));
+
+        StartCache warm = StartCache.open(dir, "key B", false);
+        assertTrue(warm.unchangedAtStart(null, "java/lang/Number"), "retransformed and kept its bytes: left out");
+        assertFalse(warm.unchangedAtStart(null, "java/util/ArrayList"), "instrumented: retransformed");
+        assertFalse(warm.unchangedAtStart(null, "java/lang/Runnable"), "recorded when it loaded after the agent");
+        assertFalse(warm.unchangedAtStart(null, "java/lang/Comparable"), "its warning must be reported again");
+        assertFalse(warm.unchangedAtStart(ClassLoader.getPlatformClassLoader(), "java/lang/Number"), "another loader");
+        assertFalse(warm.unchangedAtStart(null, "java/util/HashMap"), "not recorded");
+        assertEquals(1, warm.leftOut);
+        warm.finish(new Registry());
+        assertFalse(warm.unchangedAtStart(null, "java/lang/Number"), "after the start, nothing is left out");
+    }
+
+    @Test
+    void aWarmStartAddsTheClassesItHadToTransformSoTheNextStartFindsThem(@TempDir Path dir) throws Exception {
+        byte[] list = classBytes("java/util/ArrayList"), plain = classBytes("java/lang/Number");
+        byte[] listOut = ClassInstrumenter.instrument(list, new Registry(), false).bytes;
+        writeCache(dir, "key C", list, listOut, plain);
+        byte[] rebuilt = list.clone();                       // the same class as the JVM rebuilt it in another state
+        rebuilt[rebuilt.length - 1] ^= 1;
+        byte[] map = classBytes("java/util/HashMap");
+
+        StartCache warm = StartCache.open(dir, "key C", false);   // (begin would fill the registry: not needed here)
+        assertTrue(warm.recording(), "a warm start records the classes it lacks");
+        assertNull(warm.lookup(null, "java/util/ArrayList", rebuilt));
+        warm.record(null, "java/util/ArrayList", true, rebuilt, listOut, 0, 12, List.of());
+        assertNull(warm.lookup(null, "java/util/HashMap", map));
+        warm.record(null, "java/util/HashMap", true, map, null, 0, 0, List.of());
+        assertTrue(warm.finish(new Registry()), "and adds them to the file");
+
+        StartCache next = StartCache.open(dir, "key C", false);
+        assertNotNull(next.lookup(null, "java/util/ArrayList", list), "the first variant stays");
+        assertNotNull(next.lookup(null, "java/util/ArrayList", rebuilt), "the second one is found too");
+        assertNotNull(next.lookup(null, "java/util/HashMap", map));
+        assertNotNull(next.lookup(null, "java/lang/Number", plain));
+        assertEquals(0, next.misses);
+        assertFalse(next.finish(new Registry()), "a warm start that lacked nothing leaves the file as it is");
+
+        // Classes that come rebuilt differently at every start are added twice at most, not at every start.
+        byte[] other = rebuilt.clone();
+        other[other.length - 2] ^= 1;
+        StartCache second = StartCache.open(dir, "key C", false);
+        assertNull(second.lookup(null, "java/util/ArrayList", other));
+        second.record(null, "java/util/ArrayList", true, other, listOut, 0, 12, List.of());
+        assertTrue(second.finish(new Registry()), "the second warm start that lacked a class adds it");
+        StartCache third = StartCache.open(dir, "key C", false);
+        assertNotNull(third.lookup(null, "java/util/ArrayList", other));
+        assertFalse(third.recording(), "after two additions the file is left as it is");
+        other[0] ^= 1;
+        third.record(null, "java/util/ArrayList", true, other, listOut, 0, 12, List.of());
+        assertFalse(third.finish(new Registry()));
+    }
+
+    @Test
+    void theKeyHoldsOtherAgentsAndPatchedModulesButNotThisAgentsOptions() {
+        assertEquals(List.of("-javaagent:heaplens", "-javaagent:/x/other.jar=a=1", "-agentlib:jdwp=transport=dt_socket",
+                "-agentpath:/x/libp.so", "--patch-module=java.base=/p", "--patch-module=java.xml=/q"),
+            CacheKey.classChanging(List.of("java", "-javaagent:/a/b/heaplens-agent.jar=out=/tmp/x,verbose=true", "-Xmx1g",
+                "-javaagent:/x/other.jar=a=1", "-agentlib:jdwp=transport=dt_socket", "-agentpath:/x/libp.so",
+                "--patch-module=java.base=/p", "--patch-module", "java.xml=/q", "-cp", "app.jar", "Main")));
+        assertEquals(List.of(), CacheKey.classChanging(List.of("java", "-Xmx1g", "-cp", ".", "Hello")));
+    }
+
+    @Test
     void aDamagedTruncatedOrForeignFileIsIgnored(@TempDir Path dir) throws Exception {
         byte[] list = classBytes("java/util/ArrayList"), plain = classBytes("java/lang/Number");
         byte[] listOut = ClassInstrumenter.instrument(list, new Registry(), false).bytes;
