@@ -45,6 +45,32 @@ function counts(p: RawProfile): string[] {
   return out.sort();
 }
 
+/**
+ * Sites mode: per allocation site of the fixture's own classes, the count over every thread's sites tree. JDK
+ * allocations are charged to the fixture's call site that caused them (`boxing@14 java.lang.Integer`), so these
+ * totals hold what the cached JDK classes' probes counted.
+ */
+function fixtureSites(p: RawProfile): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of p.threads) {
+    const stack: RawNode[] = [];
+    const sitesTree = (t as unknown as { sites?: RawNode }).sites;
+    if (sitesTree) stack.push(sitesTree);
+    while (stack.length) {
+      const n = stack.pop()!;
+      for (const r of n.a ?? []) {
+        const s = p.sites.get(r[0]);
+        const m = s ? p.methods.get(s.method) : undefined;
+        if (!s || !m || !m.class.startsWith('jdkcharge.')) continue;
+        const key = `${m.class}.${m.name}@${s.bci} ${p.types.get(r[1])?.name}`;
+        out.set(key, (out.get(key) ?? 0) + r[2]);
+      }
+      for (const c of n.c ?? []) stack.push(c);
+    }
+  }
+  return new Map([...out].sort());
+}
+
 const stderrOf = (r: FixtureRun): string => r.run.stderr;
 
 for (const jdk of JDKS) {
@@ -96,6 +122,28 @@ for (const jdk of JDKS) {
         const empty = await run('empty');
         assert.match(stderrOf(empty), /start-up cache .* ignored/, empty.run.stderr);
         assert.deepEqual(counts(empty.profile), coldCounts, 'a start over an empty file records the same counts');
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('sites mode: a warm start takes the JDK classes from the cache and counts the same per site', async () => {
+      const classes = await compileFixture('jdkcharge', { jdk: JDK17, release: 17 });
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), `heaplens-startcache-sites-${jdk.name}-`));
+      try {
+        const run = (tag: string): Promise<FixtureRun> => runFixture({
+          jdk, classpath: [classes], mainClass: 'jdkcharge.Main', tag: `startcache-sites-${tag}`,
+          runArgs: ['--mode', 'sites', '--agent-opt', `startCache=${dir}`, '--agent-opt', 'verbose=true'],
+        });
+        const cold = await run('cold');
+        assert.match(stderrOf(cold), /start-up cache written/, cold.run.stderr);
+        const coldSites = fixtureSites(cold.profile);
+        // warmup() and run() each box 1000 Integers inside Integer.valueOf, charged to boxing's call site
+        assert.equal(coldSites.get('jdkcharge.Main.boxing@14 java.lang.Integer'), 2000, [...coldSites].join('\n'));
+        const warm = await run('warm');
+        const used = /start-up cache used \((\d+) classes from it/.exec(stderrOf(warm));
+        assert.ok(used && Number(used[1]) > 300, `the warm sites start uses the cache:\n${warm.run.stderr}`);
+        assert.deepEqual(fixtureSites(warm.profile), coldSites, 'warm and cold sites starts count the same per site');
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }

@@ -42,6 +42,7 @@ final class CacheKey {
         crc.update(bytes);
         k.append("agent=").append(bytes.length).append(':').append(Long.toHexString(crc.getValue())).append('\n');
         k.append("reference=").append(Layout.reference).append('\n');
+        k.append("mode=").append(options.mode).append('\n');   // the default (exact) is not among the raw options
         for (String a : classChangingArguments()) k.append("jvm ").append(a).append('\n');
         for (Map.Entry<String, String> e : new java.util.TreeMap<>(options.raw).entrySet()) {
             if (!OUTPUT_ONLY.contains(e.getKey())) k.append("option ").append(e.getKey()).append('=').append(e.getValue()).append('\n');

@@ -129,7 +129,7 @@ public final class HeapLensTransformer implements ClassFileTransformer {
     /** A warm start leaves out the JDK classes its cache says keep their bytes (StartCache.unchangedAtStart). */
     private boolean leaveOut(ClassLoader loader, String internalName) {
         StartCache cache = startCache;
-        return cache != null && level == Mode.LEVEL_TREE && accounts == null && !UseProbes.enabled && isJdk(loader)
+        return cache != null && level != Mode.LEVEL_NONE && accounts == null && !UseProbes.enabled && isJdk(loader)
             && cache.unchangedAtStart(loader, internalName);
     }
 
@@ -160,8 +160,9 @@ public final class HeapLensTransformer implements ClassFileTransformer {
             readEdge(module);
             AccountsPlan acc = accounts;   // accounts mode (allocation level): account switches, liveness
             boolean profiled = !isJdk && filter.profiles(className);
-            // Only the exact mode's JDK classes are cached: other modes add plans (accounts, lifetime fields) of their own.
-            StartCache cache = isJdk && tree && acc == null && !UseProbes.enabled ? startCache : null;
+            // Only JDK classes with the mode's own probes are cached (exact, sites, sampled: the mode is in the cache's
+            // key); accounts and lifetimes add plans and fields of their own.
+            StartCache cache = isJdk && acc == null && !UseProbes.enabled ? startCache : null;
             StartCache.Entry hit = cache != null ? cache.lookup(loader, className, bytes) : null;
             if (hit != null) {
                 for (String w : hit.warnings) stats.warn(w);

@@ -39,6 +39,8 @@ final class Launch {
     private Sweep sweep;
     /** The start-up cache (null when off or unusable) and whether it supplied this start's tables and classes. */
     private StartCache startCache;
+    /** The modes whose JDK classes the start-up cache holds (the mode is part of its key). */
+    private static final java.util.Set<String> CACHED_MODES = java.util.Set.of("exact", "sites", "sampled");
     private boolean warm;
     Collector collector;
 
@@ -62,12 +64,14 @@ final class Launch {
     }
 
     /**
-     * Opens the start-up cache for an exact-mode start (the default), before anything registers an id: a warm
-     * start fills the empty tables from it. @return whether this start is warm (the instrumenter's warm-up is then
-     * not needed: no class is instrumented at start)
+     * Opens the start-up cache for a start that instruments the JDK's classes with nothing but the mode's own probes
+     * (exact, sites, sampled with the probe sampler), before anything registers an id: a warm start fills the empty
+     * tables from it. Accounts and lifetimes add plans of their own to those classes and are not cached.
+     * @return whether this start is warm (the instrumenter's warm-up is then not needed: no class is instrumented
+     * at start)
      */
     boolean startCache() {
-        if (!options.mode.equals("exact") || !options.accounts.isEmpty() || Mode.level(Mode.get()) != Mode.LEVEL_TREE) return false;
+        if (!CACHED_MODES.contains(options.mode) || !options.accounts.isEmpty() || Mode.level(Mode.get()) == Mode.LEVEL_NONE) return false;
         long t0 = System.nanoTime();
         startCache = StartCache.open(options);
         if (startCache == null) return false;
