@@ -68,7 +68,7 @@ function fastKind(f: { kinds: TreeKind[]; defaultKind: TreeKind }, kind: TreeKin
  */
 function fastFirst(m: Extract<LoadRequest, { type: 'load' }>): boolean {
   const t0 = performance.now();
-  const f = parseFlat(m.text);
+  let f = parseFlat(m.text);
   timings.readTrees = Math.round((performance.now() - t0) * 10) / 10;
   if (!f) return false;
   const kind = m.kind === 'auto' && f.embedded?.tree ? f.embedded.tree : m.kind;
@@ -81,6 +81,7 @@ function fastFirst(m: Extract<LoadRequest, { type: 'load' }>): boolean {
     type: 'loaded', seq: m.seq, light: f.light, kinds: f.kinds, defaultKind: f.defaultKind, kind: 'exact', tree,
     baseline: f.embedded?.baseline, reportTree: f.embedded?.tree, timings: { ...timings },
   }, transferables(tree));
+  f = undefined;      // the flat arrays can go before the object graph comes
   // the object graph for the other trees (another thread, inverted, only my code, …): the page has drawn meanwhile
   const parsed = JSON.parse(m.text) as ProfileFile | { profile: ProfileFile };
   data = new ProfileData('format' in parsed ? parsed : parsed.profile, m.title);
