@@ -141,6 +141,8 @@ export class App {
           if (this.pendingProfile) return this.applyProfile();
           return undefined;
         });
+      // this thread waits for the worker: the paint's set-up that needs no tree (layout, canvas, font) is done now
+      if (!this.data) setTimeout(() => this.flame.component.warmUp(), 0);
       return this.loading;
     }
     let file = msg.profile;

@@ -103,6 +103,20 @@ export class FlameView {
     });
   }
 
+  /**
+   * What the first paint does once whatever the tree (the page's first layout, the canvas context, its font): done while
+   * the load worker reads a large profile and this thread would otherwise wait, so the first paint is only the paint.
+   */
+  warmUp(): void {
+    void this.scroller.clientWidth;
+    const ctx = this.canvas.getContext('2d');
+    if (!ctx) return;
+    this.palette ??= readPalette(this.root);
+    ctx.font = this.palette.font;
+    ctx.measureText('abcdefghijklmnopqrstuvwxyzABCDEFGHIJ.');
+    ctx.fillText('HeapLens 0123456789 · %', -1000, -1000);
+  }
+
   /** Paints synchronously (also used by the measurement page). */
   paintNow(): void {
     const m = this.model;
