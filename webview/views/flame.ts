@@ -87,8 +87,8 @@ export class FlameView {
   private layOut(reuse: boolean): void {
     const m = this.model;
     if (!m) return;
-    const t0 = performance.now();
     const width = this.scroller.clientWidth || 800;
+    const t0 = performance.now();
     this.lay = layout(m.tree, m.metric, m.zoom, reuse ? this.lay : undefined, MIN_WIDTH / 2 / width);
     this.stats.layoutMs = performance.now() - t0;
   }
