@@ -37,6 +37,7 @@ export function layout(tree: FrameTree, metric: ViewMetric, zoom: number, reuse?
   const end = tree.end[zoom];
   const base = tree.depth[zoom];
   let rows = 1;
+  const maxRows = Number.isFinite(tree.maxDepth) ? tree.maxDepth - base + 1 : Infinity;
   if (scale > 0) {
     w[zoom] = 1;
     const parent = tree.parent;
@@ -50,10 +51,10 @@ export function layout(tree: FrameTree, metric: ViewMetric, zoom: number, reuse?
         const r = tree.depth[i] - base + 1;
         if (r > rows) rows = r;
         if (wi < minWidth) {
-          // a frame too narrow to draw any of its descendants: only their rows are counted
+          // a frame too narrow to draw any of its descendants: only their rows are counted (until the deepest row is)
           const stop = tree.end[i];
           const depth = tree.depth;
-          for (let k = i + 1; k < stop; k++) if (total[k] > 0 && depth[k] - base + 1 > rows) rows = depth[k] - base + 1;
+          for (let k = i + 1; k < stop && rows < maxRows; k++) if (total[k] > 0 && depth[k] - base + 1 > rows) rows = depth[k] - base + 1;
           i = stop - 1;
         }
       }
