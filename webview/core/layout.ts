@@ -24,8 +24,9 @@ export interface Layout {
 
 /**
  * `reuse`: a previous layout of a tree of the same size, whose arrays are overwritten (no garbage per zoom).
- * `minWidth`: below a frame narrower than this fraction of the zoomed node, nothing is laid out (for the painter,
- * half a pixel of the canvas); `rows` still counts the rows of those subtrees, so the canvas keeps its height.
+ * `minWidth`: below a frame narrower than this fraction of the zoomed node, nothing is laid out (the flame view passes
+ * a quarter of a canvas pixel; its painter skips frames under half a pixel); `rows` still counts the rows of those
+ * subtrees, so the canvas keeps its height.
  */
 export function layout(tree: FrameTree, metric: ViewMetric, zoom: number, reuse?: Layout, minWidth = 0): Layout {
   const same = reuse !== undefined && reuse.x.length === tree.n;
