@@ -87,7 +87,10 @@ export class App {
     if (msg.type === 'profile') {
       // live updates can arrive faster than we paint: keep the newest, build once per frame
       this.pendingProfile = msg;
-      if (!this.frame) this.frame = requestAnimationFrame(() => this.applyProfile());
+      // the first profile has nothing to wait for: waiting for the next frame only delays the first paint (a new
+      // panel's first frame can take long to come)
+      if (!this.data && !this.loading && !this.frame) void this.applyProfile();
+      else if (!this.frame) this.frame = requestAnimationFrame(() => this.applyProfile());
     } else if (msg.type === 'baseline') {
       this.baseline = this.load(msg.profile, msg.title) ?? this.baseline;
       this.update({ view: 'diff', diffZoom: [] });
@@ -141,6 +144,8 @@ export class App {
           if (this.pendingProfile) return this.applyProfile();
           return undefined;
         });
+      // this thread waits for the worker: the paint's set-up that needs no tree (layout, canvas, font) is done now
+      if (!this.data) setTimeout(() => this.flame.component.warmUp(), 0);
       return this.loading;
     }
     let file = msg.profile;

@@ -253,7 +253,7 @@ export function frameTree(
  * Totals and subtree ends from the self values, children before parents (reverse pre-order). One metric array at a
  * time in a plain loop: looking the seven arrays up by name for every node took longer than the sums.
  */
-function rollUp(tree: FrameTree): void {
+export function rollUp(tree: Pick<FrameTree, 'n' | 'parent' | 'end' | 'self' | 'total'>): void {
   const { n, parent, end } = tree;
   for (let j = n - 1; j > 0; j--) {
     const p = parent[j];

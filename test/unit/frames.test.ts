@@ -93,6 +93,33 @@ test('hit testing and keyboard neighbours', () => {
   assert.equal(neighbour(t, lay, 4, 'up'), 1);
 });
 
+test('icicle layout with a minimum width: the subtrees below a narrower frame are left out, rows still counted', () => {
+  const t = merged(sample());
+  // bytes: root 504, main 368 (0.730), <init> 0, run 168, grid 88 (under main), run 104 (top level, 0.206)
+  const cut = layout(t, 'bytes', 0, undefined, 0.75);
+  const full = layout(t, 'bytes', 0);
+  assert.equal(cut.minWidth, 0.75);
+  assert.equal(cut.rows, 3, 'the rows of the left-out frames still count');
+  assert.deepEqual([...cut.w], [1, 368 / 504, 0, 0, 0, 104 / 504]);
+  assert.deepEqual([...cut.x], [0, 0, 0, 0, 0, 368 / 504]);
+  assert.deepEqual([...full.w].map((w, i) => (i >= 2 && i <= 4 ? 0 : w)), [...cut.w]);
+  // hit testing and keyboard moves read the totals, so they answer the same as on the whole layout
+  for (let row = 0; row < 4; row++) {
+    for (let k = 0; k < 50; k++) {
+      const fx = k / 50;
+      assert.equal(hitTest(t, cut, fx, row), hitTest(t, full, fx, row), `fx ${fx}, row ${row}`);
+    }
+  }
+  assert.equal(hitTest(t, cut, 0.4, 2), 4);
+  assert.equal(neighbour(t, cut, 1, 'down'), 3, 'the widest child, not laid out');
+  assert.equal(neighbour(t, cut, 3, 'right'), 4);
+  assert.equal(neighbour(t, cut, 3, 'left'), 3, 'the zero-width <init> is skipped');
+  // a layout reused at a smaller minimum width lays those frames out again
+  const again = layout(t, 'bytes', 0, cut, 0);
+  assert.deepEqual([...again.w], [...full.w]);
+  assert.deepEqual([...again.x], [...full.x]);
+});
+
 test('search: matches, matched share without double counting, regular expressions', () => {
   const p = sample();
   const t = merged(p);

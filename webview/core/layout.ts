@@ -1,6 +1,9 @@
 // Icicle layout of a FrameTree: the zoomed node spans the full width on row 0, every descendant gets
 // [x, x + w) in fractions of the zoomed node's total, children left to right in tree order.
-// O(size of the zoomed subtree) with typed arrays: a 100,000-node tree lays out in a few milliseconds.
+// O(size of the zoomed subtree) with typed arrays: a 100,000-node tree lays out in a few milliseconds. With a
+// `minWidth`, the subtrees below a frame narrower than it are not laid out (they are not drawn): a 1M-node tree's
+// first paint then lays out the few thousand frames it draws. Hit testing and keyboard moves read widths from the
+// tree's totals, so they do not depend on which frames were laid out.
 import { FrameTree, ViewMetric } from '../../core/views/frames';
 
 export interface Layout {
@@ -13,12 +16,19 @@ export interface Layout {
   scale: number;
   /** rows below the zoomed node (its depth is row 0) */
   rows: number;
+  /** frames narrower than this (a fraction) were laid out, their descendants not (0 width) */
+  minWidth: number;
   /** scratch space, kept for reuse */
   cursor?: Float64Array;
 }
 
-/** `reuse`: a previous layout of a tree of the same size, whose arrays are overwritten (no garbage per zoom). */
-export function layout(tree: FrameTree, metric: ViewMetric, zoom: number, reuse?: Layout): Layout {
+/**
+ * `reuse`: a previous layout of a tree of the same size, whose arrays are overwritten (no garbage per zoom).
+ * `minWidth`: below a frame narrower than this fraction of the zoomed node, nothing is laid out (the flame view passes
+ * a quarter of a canvas pixel; its painter skips frames under half a pixel); `rows` still counts the rows of those
+ * subtrees, so the canvas keeps its height.
+ */
+export function layout(tree: FrameTree, metric: ViewMetric, zoom: number, reuse?: Layout, minWidth = 0): Layout {
   const same = reuse !== undefined && reuse.x.length === tree.n;
   const x = same ? reuse.x.fill(0) : new Float64Array(tree.n);
   const w = same ? reuse.w.fill(0) : new Float64Array(tree.n);
@@ -28,6 +38,7 @@ export function layout(tree: FrameTree, metric: ViewMetric, zoom: number, reuse?
   const end = tree.end[zoom];
   const base = tree.depth[zoom];
   let rows = 1;
+  const maxRows = Number.isFinite(tree.maxDepth) ? tree.maxDepth - base + 1 : Infinity;
   if (scale > 0) {
     w[zoom] = 1;
     const parent = tree.parent;
@@ -40,21 +51,36 @@ export function layout(tree: FrameTree, metric: ViewMetric, zoom: number, reuse?
       if (wi > 0) {
         const r = tree.depth[i] - base + 1;
         if (r > rows) rows = r;
+        if (wi < minWidth) {
+          // a frame too narrow to draw any of its descendants: only their rows are counted (until the deepest row is)
+          const stop = tree.end[i];
+          const depth = tree.depth;
+          for (let k = i + 1; k < stop && rows < maxRows; k++) if (total[k] > 0 && depth[k] - base + 1 > rows) rows = depth[k] - base + 1;
+          i = stop - 1;
+        }
       }
     }
   }
-  return { zoom, metric, x, w, scale, rows, cursor };
+  return { zoom, metric, x, w, scale, rows, minWidth, cursor };
 }
 
 /** The node drawn at row `row` (0 = the zoomed node) that covers horizontal fraction `fx`, or -1. */
 export function hitTest(tree: FrameTree, lay: Layout, fx: number, row: number): number {
-  if (fx < 0 || fx >= 1 || row < 0 || lay.w[lay.zoom] === 0) return -1;
+  if (fx < 0 || fx >= 1 || row < 0 || !(lay.scale > 0)) return -1;
+  // widths from the totals, summed as layout() sums them: the same edges whether or not the frame was laid out
+  const total = tree.total[lay.metric];
   let at = lay.zoom;
+  let left = 0;
   for (let r = 0; r < row; r++) {
     let next = -1;
+    let cursor = 0;
     for (let j = at + 1; j < tree.end[at]; j = tree.end[j]) {
-      if (lay.w[j] > 0 && fx >= lay.x[j] && fx < lay.x[j] + lay.w[j]) {
+      const wj = total[j] / lay.scale;
+      const xj = cursor + left;
+      cursor += wj;
+      if (wj > 0 && fx >= xj && fx < xj + wj) {
         next = j;
+        left = xj;
         break;
       }
     }
@@ -67,15 +93,18 @@ export function hitTest(tree: FrameTree, lay: Layout, fx: number, row: number): 
 /** Keyboard navigation in the laid-out tree: parent, first visible child, previous/next visible sibling. */
 export function neighbour(tree: FrameTree, lay: Layout, i: number, dir: 'up' | 'down' | 'left' | 'right'): number {
   if (dir === 'up') return i === lay.zoom ? i : tree.parent[i];
+  // a frame is visible when it has some of the metric (its width is its total over the zoomed node's)
+  const total = tree.total[lay.metric];
+  const visible = (j: number): boolean => lay.scale > 0 && total[j] > 0;
   if (dir === 'down') {
     let best = -1;
-    for (let j = i + 1; j < tree.end[i]; j = tree.end[j]) if (lay.w[j] > 0 && (best < 0 || lay.w[j] > lay.w[best])) best = j;
+    for (let j = i + 1; j < tree.end[i]; j = tree.end[j]) if (visible(j) && (best < 0 || total[j] > total[best])) best = j;
     return best < 0 ? i : best;
   }
   if (i === lay.zoom) return i;
   const sibs: number[] = [];
   const p = tree.parent[i];
-  for (let j = p + 1; j < tree.end[p]; j = tree.end[j]) if (lay.w[j] > 0) sibs.push(j);
+  for (let j = p + 1; j < tree.end[p]; j = tree.end[j]) if (visible(j)) sibs.push(j);
   const k = sibs.indexOf(i);
   const next = dir === 'left' ? sibs[k - 1] : sibs[k + 1];
   return next ?? i;

@@ -7,6 +7,7 @@ import { ProfileFile } from '../../core/profile/types';
 import { timings } from '../timing';
 import { LoadReply, LoadRequest } from './protocol';
 import { PackedTree, packRecords, packTree, recordBuffers, transferables } from './tree-pack';
+import { flatTree, parseFlat } from './flat-parse';
 
 interface WorkerScope {
   postMessage(m: LoadReply, transfer?: Transferable[]): void;
@@ -55,6 +56,40 @@ function buildAhead(kind: TreeKind, opts: TreeOptions): void {
   ahead.set(key, { tree, timings: { ...timings } });
 }
 
+/** The tree the first paint needs when the fast reader can build it (flat-parse.ts): the exact data, no transform. */
+function fastKind(f: { kinds: TreeKind[]; defaultKind: TreeKind }, kind: TreeKind | 'auto', opts: TreeOptions): boolean {
+  const k = kind !== 'auto' && f.kinds.includes(kind) ? kind : f.defaultKind;
+  return k === 'exact' && !opts.myCode && !opts.collapseRecursion && !opts.inverted && !opts.cpu;
+}
+
+/**
+ * The first tree straight from the text (flat-parse.ts), posted at once; then the whole text is parsed as before for
+ * every other tree the page asks for. False: the text is not one the fast reader knows, or the tree is another one.
+ */
+function fastFirst(m: Extract<LoadRequest, { type: 'load' }>): boolean {
+  const t0 = performance.now();
+  let f = parseFlat(m.text);
+  timings.readTrees = Math.round((performance.now() - t0) * 10) / 10;
+  if (!f) return false;
+  const kind = m.kind === 'auto' && f.embedded?.tree ? f.embedded.tree : m.kind;
+  if (!fastKind(f, kind, m.opts)) return false;
+  const t1 = performance.now();
+  const tree = flatTree(f, m.opts.thread);
+  timings.flatten = Math.round((performance.now() - t1) * 10) / 10;
+  timings.sentAt = performance.timeOrigin + performance.now();
+  scope.postMessage({
+    type: 'loaded', seq: m.seq, light: f.light, kinds: f.kinds, defaultKind: f.defaultKind, kind: 'exact', tree,
+    baseline: f.embedded?.baseline, reportTree: f.embedded?.tree, timings: { ...timings },
+  }, transferables(tree));
+  f = undefined;      // the flat arrays can go before the object graph comes
+  // the object graph for the other trees (another thread, inverted, only my code, …): the page has drawn meanwhile
+  const parsed = JSON.parse(m.text) as ProfileFile | { profile: ProfileFile };
+  data = new ProfileData('format' in parsed ? parsed : parsed.profile, m.title);
+  data.useTree('exact');
+  if (m.ahead) setTimeout(() => buildAhead(data!.kind, m.opts), 0);
+  return true;
+}
+
 scope.onmessage = (e: MessageEvent) => {
   const m = e.data as LoadRequest;
   try {
@@ -64,6 +99,7 @@ scope.onmessage = (e: MessageEvent) => {
       ahead.clear();
       const progress = (step: string): void => scope.postMessage({ type: 'progress', seq: m.seq, step });
       progress(`Reading ${(m.text.length / 1048576).toFixed(1)} MB of profile data…`);
+      if (m.first && fastFirst(m)) return;
       const t0 = performance.now();
       const parsed = JSON.parse(m.text) as ProfileFile | { title: string; profile: ProfileFile; baseline?: { title: string; profile: ProfileFile }; tree?: TreeKind };
       timings.parseJson = Math.round((performance.now() - t0) * 10) / 10;

@@ -33,7 +33,8 @@ export interface PaintInput {
   palette: Palette;
 }
 
-const MIN_WIDTH = 0.5;
+/** CSS pixels: a narrower frame and its subtree are not drawn (nor laid out, see flame.ts) */
+export const MIN_WIDTH = 0.5;
 const MIN_LABEL = 32;
 /** opacity of the frames that do not match a search */
 export const DIMMED = 0.28;

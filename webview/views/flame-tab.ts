@@ -155,7 +155,28 @@ export class FlameTab extends ToolbarView {
       if (selected >= zoom && selected < tree.end[zoom]) this.flame.reveal(selected);
     }
     this.renderMatchInfo(found, s.match);
-    timed('legend', () => this.renderLegend(ctx, tree, zoom));
+    this.scheduleLegend(ctx, tree, zoom);
+  }
+
+  private legendTimer?: ReturnType<typeof setTimeout>;
+  private legendTree?: FrameTree;
+
+  /**
+   * A new tree's legend after its frames are on screen (a task of its own): on a large tree its pass over the zoomed
+   * subtree would delay the first paint. The same tree again (search, zoom, metric) gets it at once, as before.
+   */
+  private scheduleLegend(ctx: AppContext, tree: FrameTree, zoom: number): void {
+    if (this.legendTimer !== undefined) clearTimeout(this.legendTimer);
+    this.legendTimer = undefined;
+    if (tree === this.legendTree) {
+      timed('legend', () => this.renderLegend(ctx, tree, zoom));
+      return;
+    }
+    this.legendTimer = setTimeout(() => {
+      this.legendTimer = undefined;
+      this.legendTree = tree;
+      timed('legend', () => this.renderLegend(ctx, tree, zoom));
+    }, 0);
   }
 
   private renderBar(ctx: AppContext, cpu: boolean, metric: ViewMetric): void {

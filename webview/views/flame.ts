@@ -3,7 +3,7 @@
 import { ancestry, childrenIndices, FrameTree } from '../../core/views/frames';
 import { hitTest, layout, Layout, neighbour } from '../core/layout';
 import { clear, el } from './dom';
-import { paint, Palette } from './flame-paint';
+import { MIN_WIDTH, paint, Palette } from './flame-paint';
 import { readPalette } from './theme';
 import { ViewMetric } from '../../core/views/frames';
 
@@ -76,13 +76,21 @@ export class FlameView {
     const prev = this.model;
     this.model = model;
     if (!prev || !this.lay || prev.tree !== model.tree || prev.metric !== model.metric || this.lay.zoom !== model.zoom) {
-      const t0 = performance.now();
-      this.lay = layout(model.tree, model.metric, model.zoom, prev?.tree === model.tree ? this.lay : undefined);
-      this.stats.layoutMs = performance.now() - t0;
+      this.layOut(prev?.tree === model.tree);
       this.renderCrumbs();
       this.renderSummary();
     }
     this.paintNow();
+  }
+
+  /** Lays out what the canvas at its present width can draw: the subtrees below a frame too narrow to draw are left out. */
+  private layOut(reuse: boolean): void {
+    const m = this.model;
+    if (!m) return;
+    const width = this.scroller.clientWidth || 800;
+    const t0 = performance.now();
+    this.lay = layout(m.tree, m.metric, m.zoom, reuse ? this.lay : undefined, MIN_WIDTH / 2 / width);
+    this.stats.layoutMs = performance.now() - t0;
   }
 
   /** Theme changed: colours are read again at the next paint. */
@@ -103,13 +111,29 @@ export class FlameView {
     });
   }
 
+  /**
+   * What the first paint does once whatever the tree (the page's first layout, the canvas context, its font): done while
+   * the load worker reads a large profile and this thread would otherwise wait, so the first paint is only the paint.
+   */
+  warmUp(): void {
+    void this.scroller.clientWidth;
+    const ctx = this.canvas.getContext('2d');
+    if (!ctx) return;
+    this.palette ??= readPalette(this.root);
+    ctx.font = this.palette.font;
+    ctx.measureText('abcdefghijklmnopqrstuvwxyzABCDEFGHIJ.');
+    ctx.fillText('HeapLens 0123456789 · %', -1000, -1000);
+  }
+
   /** Paints synchronously (also used by the measurement page). */
   paintNow(): void {
     const m = this.model;
-    const lay = this.lay;
-    if (!m || !lay) return;
+    if (!m || !this.lay) return;
     const t0 = performance.now();
     const width = this.scroller.clientWidth || 800;
+    // a wider canvas draws narrower frames: lay out again when some it would draw were left out
+    if (this.lay.minWidth > MIN_WIDTH / 2 / width) this.layOut(true);
+    const lay = this.lay;
     const height = Math.max(1, Math.min(this.scroller.clientHeight || 400, lay.rows * ROW));
     this.spacer.style.height = `${Math.max(0, lay.rows * ROW - height)}px`;
     const dpr = window.devicePixelRatio || 1;

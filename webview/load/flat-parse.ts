@@ -1,0 +1,628 @@
+// Builds the first flame tree straight from the profile's JSON text, without the object graph: the call trees are
+// read into flat arrays (one slot per node, one per allocation record), merged across threads and flattened into the
+// same arrays frameTree (core/views/frames.ts) makes of the parsed and merged profile (merge-shared.ts), packed as
+// the load worker hands them to the page (tree-pack.ts). Everything else in the text (methods, types, sites, the
+// other modes' trees, a report's baseline) is cut out and given to JSON.parse. Used for the first paint only: the
+// worker parses the whole text afterwards for the other trees. A shape it does not know (a null in a record, a
+// node without a method, …) makes it give up (undefined): the caller then takes the JSON.parse path.
+import { TREE_KINDS, TreeKind } from '../../core/profile/modes';
+import { MctNode, ProfileFile } from '../../core/profile/types';
+import { MetricArrays, rollUp, ViewMetric, VIEW_METRICS } from '../../core/views/frames';
+import { PackedTree } from './tree-pack';
+
+/** Numbers per record in the packed arrays (tree-pack.ts). */
+const STRIDE = 7;
+
+class GiveUp extends Error {}
+
+/** The call trees of the text as flat arrays: node k's fields at index k, its records at recFirst[k] … + recCount[k]. */
+interface RawTrees {
+  /** -2: no method (a root) */
+  m: number[];
+  calls: number[];
+  line: number[];
+  samples: number[];
+  /** -1: no `a` (not the same as an empty list) */
+  recFirst: number[];
+  recCount: number[];
+  firstChild: number[];
+  nextSibling: number[];
+  lastChild: number[];
+  /** STRIDE numbers per record (unused ones 0), in the first STRIDE * recLen.length slots */
+  rec: Float64Array;
+  recLen: number[];
+}
+
+function newRaw(): RawTrees {
+  return { m: [], calls: [], line: [], samples: [], recFirst: [], recCount: [], firstChild: [], nextSibling: [], lastChild: [], rec: new Float64Array(STRIDE * 1024), recLen: [] };
+}
+
+/** Where readNumber stopped (a module variable: the tree reader's hot loop keeps its position in a local). */
+let numEnd = 0;
+
+/** The number at `pos` (digits summed here; fractions, exponents and long numbers by Number); numEnd after it. */
+function readNumber(t: string, pos: number): number {
+  const from = pos;
+  let c = t.charCodeAt(pos);
+  const neg = c === 45;
+  if (neg) c = t.charCodeAt(++pos);
+  let v = 0;
+  const first = pos;
+  while (c >= 48 && c <= 57) {
+    v = v * 10 + (c - 48);
+    c = t.charCodeAt(++pos);
+  }
+  if (pos === first) throw new GiveUp();          // null, a string, …
+  if (c === 46 || c === 101 || c === 69 || pos - first > 15) {
+    while (c === 46 || c === 101 || c === 69 || c === 43 || c === 45 || (c >= 48 && c <= 57)) c = t.charCodeAt(++pos);
+    numEnd = pos;
+    return Number(t.slice(from, pos));
+  }
+  numEnd = pos;
+  return neg ? -v : v;
+}
+
+function isWs(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+/**
+ * Reads the call tree at `pos` (an MCT node object and its descendants) into `raw`, without recursion (trees are up
+ * to 4,096 levels deep); returns the position after it. Keys are told apart by their characters, not as strings.
+ */
+function readTree(t: string, pos: number, raw: RawTrees): number {
+  const { m, calls, line, samples, recFirst, recCount, firstChild, nextSibling, lastChild, recLen } = raw;
+  let rec = raw.rec;
+  let nv = recLen.length * STRIDE;
+  const newNode = (parent: number): number => {
+    const k = m.length;
+    m.push(-2);
+    calls.push(0);
+    line.push(0);
+    samples.push(0);
+    recFirst.push(-1);
+    recCount.push(0);
+    firstChild.push(-1);
+    nextSibling.push(-1);
+    lastChild.push(-1);
+    if (parent >= 0) {
+      const last = lastChild[parent];
+      if (last < 0) firstChild[parent] = k;
+      else nextSibling[last] = k;
+      lastChild[parent] = k;
+    }
+    return k;
+  };
+  let c = t.charCodeAt(pos);
+  if (c !== 123) throw new GiveUp();
+  pos++;
+  const root = newNode(-1);
+  let cur = root;
+  const open: number[] = [];
+  for (;;) {
+    c = t.charCodeAt(pos);
+    while (isWs(c)) c = t.charCodeAt(++pos);
+    if (c === 44) {
+      c = t.charCodeAt(++pos);
+      while (isWs(c)) c = t.charCodeAt(++pos);
+    }
+    if (c === 125) {
+      // the node ends: back in its parent's child list (a node below the root names its method)
+      if (cur !== root && m[cur] === -2) throw new GiveUp();
+      pos++;
+      if (open.length === 0) return pos;
+      cur = open.pop()!;
+      c = t.charCodeAt(pos);
+      while (isWs(c)) c = t.charCodeAt(++pos);
+      if (c === 44) {
+        c = t.charCodeAt(++pos);
+        while (isWs(c)) c = t.charCodeAt(++pos);
+        if (c !== 123) throw new GiveUp();
+        pos++;
+        open.push(cur);
+        cur = newNode(cur);
+      } else if (c === 93) {
+        pos++;       // the child list ends; the parent's fields go on
+      } else throw new GiveUp();
+      continue;
+    }
+    if (c !== 34) throw new GiveUp();
+    // the key: its first character and length are enough for the keys a node has
+    const k0 = t.charCodeAt(pos + 1);
+    let q = pos + 1;
+    while ((c = t.charCodeAt(q)) !== 34) {
+      if (c === 92 || Number.isNaN(c)) throw new GiveUp();
+      q++;
+    }
+    const len = q - pos - 1;
+    pos = q + 1;
+    c = t.charCodeAt(pos);
+    while (isWs(c)) c = t.charCodeAt(++pos);
+    if (c !== 58) throw new GiveUp();
+    c = t.charCodeAt(++pos);
+    while (isWs(c)) c = t.charCodeAt(++pos);
+    if (len === 1 && k0 === 109) {                               // m
+      const v = readNumber(t, pos);
+      if (!Number.isInteger(v) || v < 0 || v > 2147483647) throw new GiveUp();
+      m[cur] = v;
+      pos = numEnd;
+    } else if (len === 5 && k0 === 99 && t.startsWith('calls', q - 5)) {
+      calls[cur] = readNumber(t, pos);
+      pos = numEnd;
+    } else if (len === 1 && k0 === 99) {                         // c: the children
+      if (c !== 91) throw new GiveUp();
+      c = t.charCodeAt(++pos);
+      while (isWs(c)) c = t.charCodeAt(++pos);
+      if (c === 93) {
+        pos++;
+        continue;
+      }
+      if (c !== 123) throw new GiveUp();
+      pos++;
+      open.push(cur);
+      cur = newNode(cur);
+    } else if (len === 1 && k0 === 97) {                         // a: the records
+      if (c !== 91) throw new GiveUp();
+      recFirst[cur] = recLen.length;
+      let count = 0;
+      c = t.charCodeAt(++pos);
+      while (isWs(c)) c = t.charCodeAt(++pos);
+      if (c === 93) {
+        pos++;
+        continue;
+      }
+      for (;;) {
+        if (c !== 91) throw new GiveUp();
+        pos++;
+        let n = 0;
+        if (nv + STRIDE > rec.length) {
+          const bigger = new Float64Array(rec.length * 2);
+          bigger.set(rec);
+          raw.rec = rec = bigger;
+        }
+        for (;;) {
+          c = t.charCodeAt(pos);
+          while (isWs(c)) c = t.charCodeAt(++pos);
+          const v = readNumber(t, pos);
+          pos = numEnd;
+          if (n < STRIDE) rec[nv + n] = v;
+          n++;
+          c = t.charCodeAt(pos);
+          while (isWs(c)) c = t.charCodeAt(++pos);
+          pos++;
+          if (c === 93) break;
+          if (c !== 44) throw new GiveUp();
+        }
+        if (n < 5) throw new GiveUp();
+        nv += STRIDE;
+        recLen.push(n < STRIDE ? n : STRIDE);
+        count++;
+        c = t.charCodeAt(pos);
+        while (isWs(c)) c = t.charCodeAt(++pos);
+        pos++;
+        if (c === 93) break;
+        if (c !== 44) throw new GiveUp();
+        c = t.charCodeAt(pos);
+        while (isWs(c)) c = t.charCodeAt(++pos);
+      }
+      recCount[cur] = count;
+    } else if (len === 4 && k0 === 108 && t.startsWith('line', q - 4)) {
+      const v = readNumber(t, pos);
+      if (!Number.isInteger(v) || v < -2147483648 || v > 2147483647) throw new GiveUp();
+      line[cur] = v;
+      pos = numEnd;
+    } else if (len === 7 && k0 === 115 && t.startsWith('samples', q - 7)) {
+      samples[cur] = readNumber(t, pos);
+      pos = numEnd;
+    } else {
+      pos = skipJson(t, pos);
+    }
+  }
+}
+
+/** The position after the JSON value at `pos` (checked by JSON.parse where it is parsed, not here). */
+function skipJson(t: string, pos: number): number {
+  let depth = 0;
+  for (;;) {
+    const c = t.charCodeAt(pos);
+    if (Number.isNaN(c)) throw new GiveUp();
+    if (c === 34) {
+      pos++;
+      for (;;) {
+        const d = t.charCodeAt(pos++);
+        if (d === 92) pos++;
+        else if (d === 34) break;
+        else if (Number.isNaN(d)) throw new GiveUp();
+      }
+      if (depth === 0) return pos;
+      continue;
+    }
+    if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) {
+      if (depth === 0) return pos;           // the end of the enclosing value
+      depth--;
+      pos++;
+      if (depth === 0) return pos;
+      continue;
+    } else if (depth === 0 && c === 44) return pos;
+    pos++;
+  }
+}
+
+export interface FlatThread {
+  id: number;
+  /** the raw index of the exact tree's root, and the range of its nodes */
+  root: number;
+  end: number;
+}
+
+export interface FlatParse {
+  /** the profile without call trees (every thread's `root: {}`), as the load worker's `light` */
+  light: ProfileFile;
+  kinds: TreeKind[];
+  defaultKind: TreeKind;
+  /** a report's embedded data: its title, baseline and first tree */
+  embedded?: { title?: string; baseline?: { title: string; profile: ProfileFile }; tree?: TreeKind };
+  threads: FlatThread[];
+  raw: RawTrees;
+}
+
+/** Parses `text` (a profile file or a report's embedded data), or undefined when its shape is not one it knows. */
+export function parseFlat(text: string): FlatParse | undefined {
+  try {
+    return new Reader(text).top();
+  } catch (e) {
+    if (e instanceof GiveUp || e instanceof SyntaxError) return undefined;
+    throw e;
+  }
+}
+
+class Reader {
+  private pos = 0;
+  private readonly raw = newRaw();
+  private readonly threads: FlatThread[] = [];
+  /** per thread, whether each kind's tree holds data (modes.treesIn) */
+  private readonly has: Record<TreeKind, boolean> = { exact: false, sites: false, traces: false, sampled: false };
+
+  constructor(private readonly text: string) {}
+
+  top(): FlatParse {
+    const fields = this.object((key) => (key === 'profile' ? this.profileObject() : key === 'threads' ? this.threadList() : undefined));
+    let light: ProfileFile;
+    let embedded: FlatParse['embedded'];
+    if ('format' in fields) light = fields as unknown as ProfileFile;
+    else if (fields.profile && typeof fields.profile === 'object') {
+      light = fields.profile as ProfileFile;
+      embedded = { title: fields.title as string | undefined, baseline: fields.baseline as never, tree: fields.tree as TreeKind | undefined };
+    } else throw new GiveUp();
+    if (!Array.isArray(light.threads) || light.threads.length !== this.threads.length) throw new GiveUp();
+    const kinds = TREE_KINDS.filter((k) => this.has[k]);
+    const defaultKind: TreeKind = kinds.length === 0 || kinds.includes('exact') ? 'exact'
+      : kinds.includes('sampled') ? 'sampled' : kinds.includes('sites') ? 'sites' : kinds[0];
+    return {
+      light, kinds, defaultKind, embedded, threads: this.threads,
+      raw: this.raw,
+    };
+  }
+
+  /** The profile object: its threads read here, every other field by JSON.parse. */
+  private profileObject(): Record<string, unknown> {
+    return this.object((key) => (key === 'threads' ? this.threadList() : undefined));
+  }
+
+  private threadList(): unknown[] {
+    const out: unknown[] = [];
+    this.ws();
+    this.expect(91);       // [
+    this.ws();
+    if (this.peek() === 93) {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      this.ws();
+      let root = -1;
+      const others: Partial<Record<TreeKind, boolean>> = {};
+      const t = this.object((key) => {
+        if (key === 'root') {
+          root = this.tree();
+          return {};
+        }
+        const kind = key === 'sites' ? 'sites' : key === 'siteTraces' ? 'traces' : key === 'sampled' ? 'sampled' : undefined;
+        if (!kind) return undefined;
+        // another mode's tree: only whether it holds data matters here (a large one surely does; the worker parses
+        // the whole text later anyway when that tree is the one shown)
+        const at = this.pos;
+        this.skipValue();
+        if (this.pos - at > 4096) others[kind] = true;
+        else {
+          const n = JSON.parse(this.text.slice(at, this.pos)) as MctNode | null;
+          others[kind] = !!n && ((n.a?.length ?? 0) > 0 || (n.c?.length ?? 0) > 0);
+        }
+        return {};
+      });
+      if (root < 0) throw new GiveUp();
+      if (this.raw.firstChild[root] >= 0 || this.raw.recCount[root] > 0) this.has.exact = true;
+      for (const kind of ['sites', 'traces', 'sampled'] as const) if (others[kind]) this.has[kind] = true;
+      this.threads.push({ id: t.id as number, root, end: this.raw.m.length });
+      out.push({ id: t.id, name: t.name, daemon: t.daemon, alive: t.alive, root: {} });
+      this.ws();
+      const c = this.text.charCodeAt(this.pos++);
+      if (c === 93) return out;
+      if (c !== 44) throw new GiveUp();
+    }
+  }
+
+  /**
+   * An object: `special(key)` reads the value of the keys it knows (undefined: not one of them), every other value is
+   * cut out of the text and given to JSON.parse.
+   */
+  private object(special: (key: string) => unknown): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    this.ws();
+    this.expect(123);      // {
+    this.ws();
+    if (this.peek() === 125) {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      this.ws();
+      const key = this.key();
+      this.ws();
+      this.expect(58);     // :
+      this.ws();
+      const at = this.pos;
+      const v = special(key);
+      if (v !== undefined) out[key] = v;
+      else {
+        this.pos = at;
+        this.skipValue();
+        out[key] = JSON.parse(this.text.slice(at, this.pos));
+      }
+      this.ws();
+      const c = this.text.charCodeAt(this.pos++);
+      if (c === 125) return out;
+      if (c !== 44) throw new GiveUp();
+    }
+  }
+
+  /** One call tree, read by readTree into the shared arrays; its root's index. */
+  private tree(): number {
+    const root = this.raw.m.length;
+    this.pos = readTree(this.text, this.pos, this.raw);
+    return root;
+  }
+
+  private ws(): void {
+    const t = this.text;
+    let c = t.charCodeAt(this.pos);
+    while (c === 32 || c === 10 || c === 13 || c === 9) c = t.charCodeAt(++this.pos);
+  }
+
+  private peek(): number {
+    return this.text.charCodeAt(this.pos);
+  }
+
+  private expect(c: number): void {
+    if (this.text.charCodeAt(this.pos) !== c) throw new GiveUp();
+    this.pos++;
+  }
+
+  private key(): string {
+    const t = this.text;
+    this.expect(34);
+    const from = this.pos;
+    let c = t.charCodeAt(this.pos);
+    while (c !== 34 && c !== 92 && this.pos < t.length) c = t.charCodeAt(++this.pos);
+    if (c === 34) return t.slice(from, this.pos++);
+    // an escape: the whole string by JSON.parse
+    this.pos = from - 1;
+    this.skipValue();
+    return JSON.parse(t.slice(from - 1, this.pos)) as string;
+  }
+
+  private skipValue(): void {
+    this.pos = skipJson(this.text, this.pos);
+  }
+}
+
+/**
+ * Thread `thread`'s tree (-1 or an unknown id: all threads merged, as merge-shared.ts merges them), flattened as
+ * frameTree flattens it, with its records packed as tree-pack.ts packs them.
+ */
+export function flatTree(p: FlatParse, thread: number): PackedTree {
+  const raw = p.raw;
+  const one = p.threads.find((t) => t.id === thread);
+  const from = one ? one.root : p.threads.length ? p.threads[0].root : 0;
+  const to = one ? one.end : p.threads.length ? p.threads[p.threads.length - 1].end : 0;
+  const { m: rm, firstChild, nextSibling, rec: rawRec, recLen: rawLen, recFirst, recCount, line: rawLine, calls: rawCalls, samples: rawSamples } = raw;
+  // groups of raw nodes merged into one frame; a group of one is encoded as the raw index itself, a larger one as
+  // -1 - its index in `groups`. The root of "all threads" is always a group (mergeShared merges even a single root).
+  const groups: number[][] = [];
+  let maxMethod = 0;
+  for (let k = from; k < to; k++) if (rm[k] > maxMethod) maxMethod = rm[k];
+  const rank = methodRanks(p.light, maxMethod);
+  const isArray = arrayTypes(p.light);
+  const cap = Math.max(1, to - from);
+  const method = new Int32Array(cap);
+  const parent = new Int32Array(cap);
+  const depth = new Int32Array(cap);
+  const entryLine = new Int32Array(cap);
+  const self = metricArrays(cap);
+  const { allocations, objects, bytes, arrays, elements, calls, samples } = self;
+  let recCap = 0;
+  for (let k = from; k < to; k++) recCap += raw.recCount[k];
+  const recStart = new Int32Array(cap + 1);
+  const recData = new Float64Array(recCap * STRIDE);
+  const recLen = new Uint8Array(recCap);
+  let nRec = 0;
+  let maxDepth = 0;
+
+  const rootGroup = one ? one.root : (groups.push(p.threads.map((t) => t.root)), -1);
+  const methodOf = (g: number): number => rm[g >= 0 ? g : groups[-1 - g][0]];
+  const byRankDesc = (a: number, b: number): number => rank[methodOf(b)] - rank[methodOf(a)];
+  const stackGroup: number[] = [rootGroup];
+  const stackParent: number[] = [-1];
+  const stackDepth: number[] = [0];
+  const kids: number[] = [];
+  let i = 0;
+  while (stackGroup.length > 0) {
+    const g = stackGroup.pop()!;
+    const d = stackDepth.pop()!;
+    parent[i] = stackParent.pop()!;
+    depth[i] = d;
+    if (d > maxDepth) maxDepth = d;
+    kids.length = 0;
+    let nArr = 0;
+    let nObj = 0;
+    let nElem = 0;
+    let nBytes = 0;
+    let hasRecs = false;
+    const first = nRec;
+    if (g >= 0) {
+      // one raw node, taken as it is
+      method[i] = rm[g] === -2 ? -1 : rm[g];
+      entryLine[i] = rawLine[g];
+      calls[i] = rawCalls[g];
+      samples[i] = rawSamples[g];
+      const r0 = recFirst[g];
+      if (r0 >= 0) {
+        hasRecs = true;
+        const r1 = r0 + recCount[g];
+        // the records as they are, in one run (the unused slots of a record are 0 on both sides; no subarray: a view
+        // object per node costs more than the copy)
+        for (let o = r0 * STRIDE, q = nRec * STRIDE, e = r1 * STRIDE; o < e; o++, q++) recData[q] = rawRec[o];
+        for (let r = r0; r < r1; r++) recLen[nRec++] = rawLen[r];
+      }
+      for (let c = firstChild[g]; c >= 0; c = nextSibling[c]) kids.push(c);
+    } else {
+      // several raw nodes of one method (or the roots): sums, records merged by (site, type), children by method
+      const members = groups[-1 - g];
+      const root = g === rootGroup;
+      method[i] = root ? -1 : rm[members[0]];
+      let sumCalls = 0;
+      let sumSamples = 0;
+      const at = new Map<number, number>();
+      const byMethod = new Map<number, number[]>();
+      for (const k of members) {
+        sumCalls += rawCalls[k];
+        sumSamples += rawSamples[k];
+        const r0 = recFirst[k];
+        if (r0 >= 0) {
+          for (let r = r0; r < r0 + recCount[k]; r++) {
+            const o = r * STRIDE;
+            const key = rawRec[o] * 1048576 + rawRec[o + 1];
+            const have = at.get(key);
+            if (have !== undefined) {
+              const q = have * STRIDE;
+              recData[q + 2] += rawRec[o + 2];
+              recData[q + 3] += rawRec[o + 3];
+              recData[q + 4] += rawRec[o + 4];
+            } else {
+              // merged records keep site, type and the counts only, as merge-shared.ts makes them
+              at.set(key, nRec);
+              const q = nRec * STRIDE;
+              for (let j = 0; j < 5; j++) recData[q + j] = rawRec[o + j];
+              recLen[nRec++] = 5;
+            }
+          }
+        }
+        for (let c = firstChild[k]; c >= 0; c = nextSibling[c]) {
+          const list = byMethod.get(rm[c]);
+          if (list) list.push(c);
+          else byMethod.set(rm[c], [c]);
+        }
+      }
+      hasRecs = nRec > first;
+      calls[i] = root ? 0 : sumCalls;
+      samples[i] = sumSamples;
+      for (const list of byMethod.values()) {
+        if (list.length === 1) kids.push(list[0]);
+        else {
+          groups.push(list);
+          kids.push(-groups.length);
+        }
+      }
+    }
+    recStart[i] = hasRecs ? first : -1 - first;
+    for (let r = first; r < nRec; r++) {
+      const q = r * STRIDE;
+      if (isArray[recData[q + 1]]) {
+        nArr += recData[q + 2];
+        nElem += recData[q + 3];
+      } else {
+        nObj += recData[q + 2];
+      }
+      nBytes += recData[q + 4];
+    }
+    if (hasRecs) {
+      allocations[i] = nArr + nObj;
+      arrays[i] = nArr;
+      objects[i] = nObj;
+      elements[i] = nElem;
+      bytes[i] = nBytes;
+    }
+    if (kids.length > 0) {
+      if (kids.length > 16) kids.sort(byRankDesc);
+      else if (kids.length > 1) {
+        // short lists (most): a stable insertion sort, by descending rank as frameTree's sort
+        for (let a = 1; a < kids.length; a++) {
+          const v = kids[a];
+          const r = rank[methodOf(v)];
+          let b = a - 1;
+          while (b >= 0 && rank[methodOf(kids[b])] < r) {
+            kids[b + 1] = kids[b];
+            b--;
+          }
+          kids[b + 1] = v;
+        }
+      }
+      for (let k = 0; k < kids.length; k++) {
+        stackGroup.push(kids[k]);
+        stackParent.push(i);
+        stackDepth.push(d + 1);
+      }
+    }
+    i++;
+  }
+  const n = i;
+  recStart[n] = nRec;
+  // views of the arrays' first n slots (the merge made fewer nodes than the threads had): no copy
+  const cut = (a: Float64Array): Float64Array => a.subarray(0, n);
+  const tree = {
+    n, maxDepth, method: method.subarray(0, n), parent: parent.subarray(0, n), depth: depth.subarray(0, n), end: new Int32Array(n),
+    entryLine: entryLine.subarray(0, n),
+    self: Object.fromEntries(VIEW_METRICS.map((k) => [k, cut(self[k])])) as MetricArrays,
+    total: Object.fromEntries(VIEW_METRICS.map((k) => [k, new Float64Array(n)])) as MetricArrays,
+  };
+  for (let k = 0; k < n; k++) tree.end[k] = k + 1;
+  rollUp(tree);
+  return {
+    ...tree,
+    recs: { recStart: recStart.subarray(0, n + 1), recData: recData.subarray(0, nRec * STRIDE), recLen: recLen.subarray(0, nRec) },
+  };
+}
+
+function metricArrays(n: number): MetricArrays {
+  return Object.fromEntries(VIEW_METRICS.map((k) => [k, new Float64Array(n)])) as Record<ViewMetric, Float64Array>;
+}
+
+/** Siblings' order: a rank per method id by `class.method(desc)`, as frameTree ranks them. */
+function methodRanks(file: ProfileFile, maxMethod: number): Int32Array {
+  const methods = new Map(file.methods.map((m) => [m.id, m]));
+  const rank = new Int32Array(maxMethod + 1);
+  [...methods.keys()].filter((id) => id <= maxMethod).map((id) => {
+    const m = methods.get(id)!;
+    return [id, `${m.class}.${m.name}${m.desc}`] as const;
+  }).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[0] - b[0])).forEach(([id], k) => { rank[id] = k; });
+  return rank;
+}
+
+function arrayTypes(file: ProfileFile): Uint8Array {
+  let max = 0;
+  for (const t of file.types) if (t.id > max) max = t.id;
+  const out = new Uint8Array(max + 1);
+  for (const t of file.types) if (t.array) out[t.id] = 1;
+  return out;
+}
