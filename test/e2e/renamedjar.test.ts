@@ -14,9 +14,11 @@ import { under } from './support/collapsed';
 import { JDKS, ROOT } from './support/env';
 import { compileFixture, FixtureRun, runFixture } from './support/heaplens';
 
-const AGENT = path.join(ROOT, 'dist', 'heaplens-agent.jar');
-const RENAMED_DIR = path.join(ROOT, 'build', 'e2e-renamed');
-const RENAMED = path.join(RENAMED_DIR, 'heaplens-agent-0.1.0.jar');
+/** The jar under test (HEAPLENS_AGENT, as for the other e2e tests, else the build's), copied under both names. */
+const SOURCE = process.env.HEAPLENS_AGENT ? path.resolve(process.env.HEAPLENS_AGENT) : path.join(ROOT, 'dist', 'heaplens-agent.jar');
+const COPIES = path.join(ROOT, 'build', 'e2e-renamed');
+const NAMED = path.join(COPIES, 'named', 'heaplens-agent.jar');
+const RENAMED = path.join(COPIES, 'heaplens-agent-0.1.0.jar');
 const MAIN = 'renamedjar.Main.main';
 
 let classes: Promise<string> | undefined;
@@ -40,9 +42,10 @@ JDKS.forEach((jdk, i) => {
     let named: FixtureRun;
     let renamed: FixtureRun;
     it('runs the program with the jar under its own name and renamed', async () => {
-      fs.mkdirSync(RENAMED_DIR, { recursive: true });
-      fs.copyFileSync(AGENT, RENAMED);
-      named = await runWith(i, AGENT, `renamedjar-named`);
+      fs.mkdirSync(path.dirname(NAMED), { recursive: true });
+      fs.copyFileSync(SOURCE, NAMED);
+      fs.copyFileSync(SOURCE, RENAMED);
+      named = await runWith(i, NAMED, `renamedjar-named`);
       renamed = await runWith(i, RENAMED, `renamedjar-renamed`);
       for (const r of [named, renamed]) assert.match(r.run.stdout, /renamedjar zone=found random=ok/);
       assert.doesNotMatch(renamed.run.stderr, /could not start/);
