@@ -4,7 +4,7 @@
 // time, which the zip writer turns into a local time through the default time zone: the time zone database was read
 // at the agent's start, and the program's own first TimeZone.getDefault() was then charged with 1 ZoneInfo instead of
 // the database's 607 Strings, 276 HashMap$Nodes, … (JDK 17). What the JVM does for the program is the same with the
-// jar under either name: so must the counts be. The SecureRandom check passed before as well; it guards the temporary
+// jar under either name: so must the counts be (within 2 %). The SecureRandom check passed before as well; it guards the temporary
 // directory's random name (Files.createTempDirectory), which must not set up the program's security providers either.
 import * as assert from 'assert/strict';
 import * as fs from 'fs';
@@ -51,16 +51,20 @@ JDKS.forEach((jdk, i) => {
       assert.doesNotMatch(renamed.run.stderr, /could not start/);
     });
 
+    // The program's one-time JDK work is not fully deterministic between two runs (JDK 25: the zone lookup made 614
+    // or 616 Strings, and a MethodType interning entry now and then, as the agent's own threads raced it to shared
+    // tables), so the totals are compared within 2 %. Before the fix the renamed run was charged 3 objects, not ~900.
     for (const [method, what] of [['zone', 'the time zone database'], ['random', 'SecureRandom\'s providers']]) {
       it(`charges the program's first ${method === 'zone' ? 'TimeZone.getDefault()' : 'new SecureRandom()'} with ${what}, renamed jar or not`, async () => {
         for (const metric of ['objects', 'arrays', 'elements'] as const) {
+          const total = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0);
           const want = under(await named.collapsed(metric), `${MAIN};renamedjar.Main.${method}`);
           const got = under(await renamed.collapsed(metric), `${MAIN};renamedjar.Main.${method}`);
-          if (method === 'zone') {
-            const total = Object.values(want).reduce((a, b) => a + b, 0);
-            assert.ok(total > 0, `${metric}: the first time zone lookup allocates (jar under its own name): ${JSON.stringify(want)}`);
+          if (method === 'zone' && metric === 'objects') {
+            for (const r of [want, got]) assert.ok((r['java.lang.String'] ?? 0) >= 500, `the zone database's Strings: ${JSON.stringify(r)}`);
           }
-          assert.deepEqual(got, want, `${metric} under Main.${method}, renamed jar against the jar under its own name`);
+          assert.ok(Math.abs(total(got) - total(want)) <= 0.02 * total(want),
+            `${metric} under Main.${method}: renamed jar ${total(got)}, jar under its own name ${total(want)}\n${JSON.stringify(got)}\n${JSON.stringify(want)}`);
         }
       });
     }
