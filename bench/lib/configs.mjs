@@ -2,6 +2,7 @@
 // { agentJar, profile (file to write, without extension), jfc: { alloc } }; `profile` says what kind of file it writes.
 // A new agent mode is one more line: heaplens('sites'), heaplens('sampled', 'rate=1024'), …
 import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { tlabJfc } from '../prepare/jfc.mjs';
 
 export const plain = { name: 'plain', jvmArgs: () => [] };
@@ -19,6 +20,16 @@ export function withJvmArgs(cfg, args) {
   return { ...cfg, jvmArgs: (c) => [...args, ...cfg.jvmArgs(c)] };
 }
 
+const warned = new Set();
+
+/** A jar not named heaplens-agent.jar starts another way (bench/lib/context.mjs, privateAgentJar): say so once. */
+function warnWhenRenamed(name, file) {
+  if (basename(file) === 'heaplens-agent.jar' || warned.has(file)) return;
+  warned.add(file);
+  console.error(`[bench] ${name}: ${file} is not named heaplens-agent.jar, so its Boot-Class-Path does not resolve and the ` +
+    'agent starts through the application class loader, doing some of the program\'s start-up work (docs/benchmark.md)');
+}
+
 /**
  * The same configuration with another agent jar: `--configs plain,heaplens-exact,heaplens-exact@/path/old.jar`
  * compares two builds of the agent interleaved in one bench run (the machine's load then hits both alike);
@@ -30,6 +41,7 @@ export function withAgentJar(cfg, name, jar) {
     jvmArgs: (c) => {
       const file = typeof jar === 'function' ? jar() : jar;
       if (!file || !existsSync(file)) throw new Error(`${name}: agent jar ${file || '(none: set HEAPLENS_BASELINE_AGENT)'} not found`);
+      warnWhenRenamed(name, file);
       return cfg.jvmArgs({ ...c, agentJar: file });
     },
   };

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
 import java.util.Enumeration;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -56,7 +57,11 @@ public final class Premain {
         premain(args, inst);
     }
 
-    /** Copies the recorder's classes out of this jar into a private temporary jar. */
+    /**
+     * Copies the recorder's classes out of this jar into a private temporary jar. The entries get a fixed local time:
+     * one from the clock would be turned into a zip time through the default time zone, reading the time zone
+     * database, work the program would then find done and not be charged with (docs/reliability.md §2h).
+     */
     private static File runtimeJar() throws Exception {
         File self = new File(Premain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         Path dir = Files.createTempDirectory("heaplens-");
@@ -67,7 +72,9 @@ public final class Premain {
             while (entries.hasMoreElements()) {
                 JarEntry e = entries.nextElement();
                 if (!e.getName().startsWith(RUNTIME_PACKAGE) || e.isDirectory()) continue;
-                out.putNextEntry(new JarEntry(e.getName()));
+                JarEntry copy = new JarEntry(e.getName());
+                copy.setTimeLocal(ENTRY_TIME);
+                out.putNextEntry(copy);
                 try (InputStream is = in.getInputStream(e)) { is.transferTo(out); }
                 out.closeEntry();
             }
@@ -76,4 +83,6 @@ public final class Premain {
         dir.toFile().deleteOnExit();
         return jar;
     }
+
+    private static final LocalDateTime ENTRY_TIME = LocalDateTime.of(2020, 1, 1, 0, 0);
 }

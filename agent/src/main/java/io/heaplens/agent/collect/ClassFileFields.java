@@ -27,6 +27,34 @@ final class ClassFileFields {
         }
     }
 
+    /**
+     * The bytes the JVM lays out for the class's own instance fields: {@link #instanceBytes} plus the padding of
+     * {@code @jdk.internal.vm.annotation.Contended}, which HotSpot honours in classes of the boot and platform loaders
+     * (RestrictContended): ContendedPaddingWidth (128) bytes before each contention group (a named group once, each
+     * unnamed field alone) and before the fields of a contended class, and 128 after them all (where a subclass's
+     * fields then start: TypeSizes). JDK 17's java.lang.Thread: 368 bytes an instance, not 112.
+     * @return {bytes, 1 when padded else 0}, or null as instanceBytes returns -1
+     */
+    static long[] layout(Class<?> k) {
+        if (k.isHidden() || k.isArray() || k.isPrimitive()) return null;
+        String resource = k.getName().replace('.', '/') + ".class";
+        ClassLoader l = k.getClassLoader();
+        boolean honoured = l == null || l == ClassLoader.getPlatformClassLoader();
+        try (InputStream in = open(k, resource)) {
+            if (in == null) return null;
+            long[] r = read(new DataInputStream(in), k.getName().replace('.', '/'));
+            if (r == null) return null;
+            long pads = !honoured || (r[1] == 0 && r[2] == 0) ? 0 : r[1] + r[2] + 1;
+            return new long[] {r[0] + pads * CONTENDED_PADDING, pads > 0 ? 1 : 0};
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** HotSpot's ContendedPaddingWidth (a -XX option, 128 unless changed). */
+    static final int CONTENDED_PADDING = 128;
+    private static final String CONTENDED = "Ljdk/internal/vm/annotation/Contended;";
+
     private static InputStream open(Class<?> k, String resource) throws IOException {
         Module m = k.getModule();
         if (m.isNamed()) return m.getResourceAsStream(resource);   // class files are never encapsulated
@@ -36,7 +64,13 @@ final class ClassFileFields {
 
     /** JVMS §4.1: skips the constant pool (keeping the first character of each Utf8), then sums the instance fields. */
     static long parse(DataInputStream in, String expectedName) throws IOException {
-        if (in.readInt() != 0xCAFEBABE) return -1;
+        long[] r = read(in, expectedName);
+        return r == null ? -1 : r[0];
+    }
+
+    /** @return {instance field bytes, contention groups among them, 1 if the class itself is @Contended}, or null */
+    private static long[] read(DataInputStream in, String expectedName) throws IOException {
+        if (in.readInt() != 0xCAFEBABE) return null;
         in.readUnsignedShort();
         in.readUnsignedShort();
         int count = in.readUnsignedShort();
@@ -57,31 +91,93 @@ final class ClassFileFields {
                 case 15: in.readUnsignedByte(); in.readUnsignedShort(); break;
                 case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18: in.readInt(); break;
                 case 5: case 6: in.readLong(); i++; break;
-                default: return -1;
+                default: return null;
             }
         }
         in.readUnsignedShort();                                  // access flags
         int self = in.readUnsignedShort();
         // A class file found under the name but not this class (another version earlier on the path): reflection decides.
-        if (self <= 0 || self >= count || !expectedName.equals(names[classNames[self]])) return -1;
+        if (self <= 0 || self >= count || !expectedName.equals(names[classNames[self]])) return null;
         in.readUnsignedShort();                                  // super
         int interfaces = in.readUnsignedShort();
         for (int i = 0; i < interfaces; i++) in.readUnsignedShort();
         int fields = in.readUnsignedShort();
         long bytes = 0;
+        java.util.Set<String> groups = new java.util.HashSet<>();
+        int unnamedGroups = 0;
         for (int f = 0; f < fields; f++) {
             int access = in.readUnsignedShort();
             in.readUnsignedShort();
             int desc = in.readUnsignedShort();
-            int attributes = in.readUnsignedShort();
-            for (int a = 0; a < attributes; a++) {
-                in.readUnsignedShort();
-                int len = in.readInt();
-                in.skipNBytes(len);
-            }
+            String group = contendedGroup(in, names);
             if ((access & 0x0008) != 0) continue;                // static
             bytes += Types.elementSize(first[desc]);         // a field's descriptor starts as an array's element code does
+            if (group == null) continue;
+            if (group.isEmpty()) unnamedGroups++;
+            else groups.add(group);
         }
-        return bytes;
+        int methods = in.readUnsignedShort();
+        for (int m = 0; m < methods; m++) {
+            in.readUnsignedShort();
+            in.readUnsignedShort();
+            in.readUnsignedShort();
+            contendedGroup(in, names);
+        }
+        long classContended = contendedGroup(in, names) != null ? 1 : 0;
+        return new long[] {bytes, groups.size() + unnamedGroups, classContended};
+    }
+
+    /**
+     * Reads a field's, method's or class's attributes. @return the @Contended group it names ("" for none named), or
+     * null when it is not @Contended.
+     */
+    private static String contendedGroup(DataInputStream in, String[] names) throws IOException {
+        int attributes = in.readUnsignedShort();
+        String group = null;
+        for (int a = 0; a < attributes; a++) {
+            int name = in.readUnsignedShort();
+            int len = in.readInt();
+            if (!"RuntimeVisibleAnnotations".equals(names[name])) {
+                in.skipNBytes(len);
+                continue;
+            }
+            int annotations = in.readUnsignedShort();
+            for (int i = 0; i < annotations; i++) {
+                boolean contended = CONTENDED.equals(names[in.readUnsignedShort()]);
+                int pairs = in.readUnsignedShort();
+                String value = "";
+                for (int p = 0; p < pairs; p++) {
+                    String element = names[in.readUnsignedShort()];
+                    String v = elementValue(in, names);
+                    if ("value".equals(element) && v != null) value = v;
+                }
+                if (contended) group = value;
+            }
+        }
+        return group;
+    }
+
+    /** Skips one element_value (JVMS §4.7.16.1). @return its text when it is a String constant, else null */
+    private static String elementValue(DataInputStream in, String[] names) throws IOException {
+        int tag = in.readUnsignedByte();
+        switch (tag) {
+            case 's': return names[in.readUnsignedShort()];
+            case 'B': case 'C': case 'D': case 'F': case 'I': case 'J': case 'S': case 'Z': case 'c':
+                in.readUnsignedShort();
+                return null;
+            case 'e': in.readUnsignedShort(); in.readUnsignedShort(); return null;
+            case '@': {
+                in.readUnsignedShort();
+                int pairs = in.readUnsignedShort();
+                for (int p = 0; p < pairs; p++) { in.readUnsignedShort(); elementValue(in, names); }
+                return null;
+            }
+            case '[': {
+                int n = in.readUnsignedShort();
+                for (int i = 0; i < n; i++) elementValue(in, names);
+                return null;
+            }
+            default: throw new IOException("element value tag " + tag);
+        }
     }
 }

@@ -34,10 +34,30 @@ class ClassFileFieldsTest {
         }
     }
 
+    /** HotSpot pads @Contended fields of JDK classes by 128 bytes per group and once after (e2e `contended`: the JVM's sizes). */
+    @Test
+    void contendedPaddingOfJdkClasses() throws Exception {
+        // Thread: the ThreadLocalRandom fields are one group, "tlr": 128 before it, 128 after the fields.
+        assertEquals(ClassFileFields.instanceBytes(Thread.class) + 256 * ClassFileFields.layout(Thread.class)[1],
+            ClassFileFields.layout(Thread.class)[0]);      // padded on JDK 17, not on JDK 25
+        // ForkJoinPool's control fields, one group ("fjpctl"), on both JDKs.
+        assertEquals(ClassFileFields.instanceBytes(java.util.concurrent.ForkJoinPool.class) + 256,
+            ClassFileFields.layout(java.util.concurrent.ForkJoinPool.class)[0]);
+        // A contended class: 128 before its fields, 128 after (ConcurrentHashMap's counter cell: one long).
+        Class<?> cell = Class.forName("java.util.concurrent.ConcurrentHashMap$CounterCell");
+        assertEquals(8 + 256, ClassFileFields.layout(cell)[0]);
+        // No @Contended: the fields alone; and an application class could not have it honoured (RestrictContended).
+        for (Class<?> k : new Class<?>[] {String.class, java.util.HashMap.class, Mixed.class}) {
+            assertEquals(ClassFileFields.instanceBytes(k), ClassFileFields.layout(k)[0], k.getName());
+            assertEquals(0, ClassFileFields.layout(k)[1], k.getName());
+        }
+    }
+
     @Test
     void hiddenAndArrayClassesFallBack() {
         Runnable r = () -> { };
         assertEquals(-1, ClassFileFields.instanceBytes(r.getClass()));
         assertEquals(-1, ClassFileFields.instanceBytes(int[].class));
+        assertEquals(null, ClassFileFields.layout(r.getClass()));
     }
 }
