@@ -86,13 +86,6 @@ public final class Collector {
         try {
             info.jvmArgs = ManagementFactory.getRuntimeMXBean().getInputArguments();
         } catch (Throwable ignored) { }
-        try {
-            java.lang.management.ThreadMXBean t = ManagementFactory.getThreadMXBean();
-            if (t.isCurrentThreadCpuTimeSupported()) {
-                t.getCurrentThreadCpuTime();       // its first use loads and links what it needs, here under the guard
-                threadCpu = t;
-            }
-        } catch (Throwable ignored) { }
         heapGuard.install();
         if (options.memoryMillis > 0) {
             // the MXBeans load here, under the premain's guard, like the runtime bean above
@@ -163,7 +156,8 @@ public final class Collector {
             try { a.take("periodic", options.snapshotGc); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: accounts: " + t); }
             lastSnapshot = System.currentTimeMillis();
         }
-        long interval = spacedInterval(options, io.heaplens.runtime.Mode.get(), writer.lastWriteMillis, lastWriteCpuNanos);
+        // A large profile takes a while to write: never spend more than a fifth of the time writing it.
+        long interval = Math.max(writeInterval(options, io.heaplens.runtime.Mode.get()), 5 * writer.lastWriteMillis);
         if (System.currentTimeMillis() - lastWrite >= interval - CYCLE_MILLIS / 2) {
             write(false);
             lastWrite = System.currentTimeMillis();
@@ -183,40 +177,6 @@ public final class Collector {
         if (options.intervalSet) return options.intervalMillis;
         boolean low = mode == io.heaplens.runtime.Mode.SAMPLED || mode == io.heaplens.runtime.Mode.SITES || mode == io.heaplens.runtime.Mode.PAUSED;
         return low ? Math.max(options.intervalMillis, LOW_OVERHEAD_INTERVAL_MILLIS) : options.intervalMillis;
-    }
-
-    /** The share of one core the periodic writes may take by default (issue 26: the writes were ~5 % of h2's CPU). */
-    static final double WRITE_CPU_SHARE = 0.02;
-    /** Spacing the writes by their cost never makes the profile on disk older than this. */
-    static final long MAX_SPACED_INTERVAL_MILLIS = 10_000;
-
-    /**
-     * Milliseconds until the next periodic write. A large profile takes a while to write: never spend more than a
-     * fifth of the wall time writing it. Without an explicit interval the writes are also spaced by their own CPU
-     * cost, to at most {@link #WRITE_CPU_SHARE} of one core (up to {@link #MAX_SPACED_INTERVAL_MILLIS}): a small
-     * profile is still written every second, h2's every 2–4 s. A given interval holds as it is (the live channel's
-     * deltas, every cycle, are not affected either way).
-     */
-    static long spacedInterval(Options options, int mode, long lastWriteMillis, long lastWriteCpuNanos) {
-        long interval = writeInterval(options, mode);
-        if (!options.intervalSet && lastWriteCpuNanos > 0) {
-            long byCost = (long) (lastWriteCpuNanos / 1e6 / WRITE_CPU_SHARE);
-            interval = Math.max(interval, Math.min(byCost, Math.max(interval, MAX_SPACED_INTERVAL_MILLIS)));
-        }
-        return Math.max(interval, 5 * lastWriteMillis);
-    }
-
-    /** CPU time of the last write on the thread that made it (0 when the JVM cannot measure thread CPU time). */
-    private long lastWriteCpuNanos;
-    private java.lang.management.ThreadMXBean threadCpu;
-
-    private long threadCpuNanos() {
-        java.lang.management.ThreadMXBean t = threadCpu;
-        try {
-            return t == null ? -1 : t.getCurrentThreadCpuTime();
-        } catch (Throwable e) {
-            return -1;
-        }
     }
 
     private void shutdown() {
@@ -260,7 +220,6 @@ public final class Collector {
     private synchronized void write(boolean fin) {
         if (finished) return;
         ++sequence;
-        long cpu0 = threadCpuNanos();
         Throwable failed = attempt(fin);
         // a full heap: with the reserve given back, the next allocation's collection makes room for one more try
         if (failed instanceof OutOfMemoryError && MemoryReserve.release()) failed = attempt(fin);
@@ -268,8 +227,6 @@ public final class Collector {
             System.err.println("heaplens: could not write the profile to " + out + ": "
                 + (failed instanceof OutOfMemoryError ? "the heap is full" : String.valueOf(failed)));
         }
-        long cpu1 = threadCpuNanos();
-        if (cpu0 >= 0 && cpu1 >= cpu0) lastWriteCpuNanos = cpu1 - cpu0;
         if (fin) finished = true;
     }
 

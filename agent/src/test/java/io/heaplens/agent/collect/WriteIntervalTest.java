@@ -25,23 +25,4 @@ class WriteIntervalTest {
         Options slow = Options.parse("out=x.heaplens,interval=9000");
         assertEquals(9000, Collector.writeInterval(slow, Mode.EXACT));
     }
-
-    @Test
-    void writesAreSpacedByTheirOwnCpuCostUpToTenSeconds() {
-        Options o = Options.parse("out=x.heaplens");
-        long ms = 1_000_000L;
-        assertEquals(1000, Collector.spacedInterval(o, Mode.EXACT, 3, 5 * ms));       // 5 ms: 2 % of 250 ms, the second holds
-        assertEquals(2500, Collector.spacedInterval(o, Mode.EXACT, 60, 50 * ms));     // 50 ms of CPU: 2 % of 2.5 s
-        assertEquals(10_000, Collector.spacedInterval(o, Mode.EXACT, 900, 900 * ms)); // capped at 10 s
-        assertEquals(25_000, Collector.spacedInterval(o, Mode.EXACT, 5000, 900 * ms)); // a fifth of the wall time still holds
-        assertEquals(5000, Collector.spacedInterval(o, Mode.SITES, 3, 5 * ms));
-        assertEquals(1000, Collector.spacedInterval(o, Mode.EXACT, 3, 0));            // no CPU time measured
-    }
-
-    @Test
-    void anExplicitIntervalIsNotSpacedByCost() {
-        Options o = Options.parse("out=x.heaplens,interval=1000");
-        assertEquals(1000, Collector.spacedInterval(o, Mode.EXACT, 60, 50 * 1_000_000L));
-        assertEquals(1500, Collector.spacedInterval(o, Mode.EXACT, 300, 300 * 1_000_000L));
-    }
 }
