@@ -6,11 +6,13 @@ import jdk.internal.vm.annotation.ForceInline;
 
 /**
  * The probes the instrumenter inserts call these static methods. What is {@code @ForceInline} here is only the
- * mode's dispatch (a volatile load and a compare) and the exit's one store; the work of the exact mode's fast paths
- * is in methods of 36 to 325 bytes of bytecode without the annotation ({@link #obj}, {@link #arr},
- * {@link ThreadState#enterCurrent}, {@link Node#record(long, long, long, long)}, {@link #jexact}): C1, which inlines
- * only methods up to 35 bytes (C1MaxInlineSize) unless forced, calls them, so C1 code stays small (its frames too:
- * usable stack depth, issue 20) and quick to compile; C2 inlines them where the call is hot (FreqInlineSize = 325).
+ * mode's dispatch (a volatile load and a compare) and the exit's one store; the work of the exact mode's allocation
+ * fast paths is in methods of 36 to 325 bytes of bytecode without the annotation ({@link #obj}, {@link #arr},
+ * {@link Node#record(long, long, long, long)}, {@link #jexact}): C1, which inlines only methods up to 35 bytes
+ * (C1MaxInlineSize) unless forced, calls them, so C1 code stays small (its frames too: usable stack depth, issue 20)
+ * and quick to compile; C2 inlines them where the call is hot (FreqInlineSize = 325). The entry's work
+ * ({@link ThreadState#enterCurrent}) is a call in C2 code too: inlined into every method and every inlined callee,
+ * it cost more JIT and run time than the call (docs/benchmark.md "Round 6").
  * Everything else (other modes, slow paths, the exception handler's exit) is {@code @DontInline}.
  * RecorderShapeTest checks the sizes.
  * Profiled methods hold their MCT node in a local and pass it; code without a node (the JDK, excluded packages)
@@ -48,7 +50,7 @@ public final class Recorder {
     private Recorder() {}
 
     // ---- method call tree -------------------------------------------------------------------------------
-    /** The mode check inline, the entry's work in {@link ThreadState#enterCurrent} (a call in C1 code, inlined by C2). */
+    /** The mode check inline, the entry's work in {@link ThreadState#enterCurrent} (a call in C1 and C2 code). */
     @ForceInline
     @Hidden
     public static Node enter(int method) {

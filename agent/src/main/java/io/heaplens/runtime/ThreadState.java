@@ -275,12 +275,12 @@ public final class ThreadState {
      * {@link Node#siteChildren}): the entry validates the cached child by its method id, so a stale site number
      * (the callee was reached through JDK code, reflection or a lambda) only costs a miss, never a wrong node.
      *
-     * Not {@code @ForceInline}, and more than 35 bytes of bytecode: C1 calls it (C1 inlines only methods of at most
-     * C1MaxInlineSize = 35 bytes unless forced), C2 inlines it where the call is hot (up to FreqInlineSize = 325
-     * bytes). Inlined into C1 code, this fast path made every C1 frame of an instrumented method about 5× larger
-     * (docs/reliability.md §1b) and was compiled again at every method entry; see {@link Recorder} and
-     * RecorderShapeTest, which checks the sizes.
+     * Out of line in C1 and C2 code alike ({@code @DontInline}): inlined, it was compiled again at every method
+     * entry of every instrumented method and of every instrumented callee C2 inlined into it — in C1 code it made
+     * every frame about 5× larger (docs/reliability.md §1b), in C2 code it made h2's exact run ~18 % more CPU
+     * than one call per entry (docs/benchmark.md "Round 6"). RecorderShapeTest checks the annotation.
      */
+    @DontInline
     @Hidden
     static Node enterCurrent(int mid) {
         ThreadState ts = current();
