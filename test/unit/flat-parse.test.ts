@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { VIEW_METRICS } from '../../core/views/frames';
 import { ProfileFile } from '../../core/profile/types';
 import { ProfileData } from '../../webview/data';
-import { flatTree, parseFlat } from '../../webview/load/flat-parse';
+import { parseFlat } from '../../webview/load/flat-parse';
+import { flatTree } from '../../webview/load/flat-tree';
 import { PackedTree, packTree } from '../../webview/load/tree-pack';
 import { METHODS, SITES, TYPES } from './views-fixture';
 

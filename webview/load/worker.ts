@@ -7,7 +7,8 @@ import { ProfileFile } from '../../core/profile/types';
 import { timings } from '../timing';
 import { LoadReply, LoadRequest } from './protocol';
 import { PackedTree, packRecords, packTree, recordBuffers, transferables } from './tree-pack';
-import { flatTree, parseFlat } from './flat-parse';
+import { parseFlat } from './flat-parse';
+import { flatTree } from './flat-tree';
 
 interface WorkerScope {
   postMessage(m: LoadReply, transfer?: Transferable[]): void;
