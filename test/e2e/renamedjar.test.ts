@@ -37,6 +37,15 @@ async function runWith(jdkIndex: number, jar: string, tag: string): Promise<Fixt
   }
 }
 
+/**
+ * Leaves out the JVM's method-type interning (java.lang.invoke frames, JDK 25's ReferencedKeySet keys): whether the
+ * program or one of the agent's threads interns a shared MethodType first is a race (a clean CI run on JDK 25: 23
+ * such objects in the renamed run, none in the other), and it is not the work this test is about.
+ */
+function firstTimeWork(r: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(r).filter(([k]) => !k.includes('java.lang.invoke.') && !/jdk\.internal\.util\.\w*ReferenceKey/.test(k)));
+}
+
 JDKS.forEach((jdk, i) => {
   describe(`renamedjar on JDK ${jdk.name}`, () => {
     let named: FixtureRun;
@@ -58,8 +67,8 @@ JDKS.forEach((jdk, i) => {
       it(`charges the program's first ${method === 'zone' ? 'TimeZone.getDefault()' : 'new SecureRandom()'} with ${what}, renamed jar or not`, async () => {
         for (const metric of ['objects', 'arrays', 'elements'] as const) {
           const total = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0);
-          const want = under(await named.collapsed(metric), `${MAIN};renamedjar.Main.${method}`);
-          const got = under(await renamed.collapsed(metric), `${MAIN};renamedjar.Main.${method}`);
+          const want = firstTimeWork(under(await named.collapsed(metric), `${MAIN};renamedjar.Main.${method}`));
+          const got = firstTimeWork(under(await renamed.collapsed(metric), `${MAIN};renamedjar.Main.${method}`));
           if (method === 'zone' && metric === 'objects') {
             for (const r of [want, got]) assert.ok((r['java.lang.String'] ?? 0) >= 500, `the zone database's Strings: ${JSON.stringify(r)}`);
           }
