@@ -13,6 +13,7 @@ import { LiveSession } from '../../extension/channel/session';
 import { waitForPortFile } from '../../extension/channel/portfile';
 import { CLI, JDK17, JDKS, Jdk, PROFILE_DIR, ROOT } from './support/env';
 import { compileFixture, exec } from './support/heaplens';
+import { perSite } from './support/profile';
 
 interface Rec { site: number; type: number; count: number; elements: number }
 interface Node { m?: number; a?: [number, number, number, number, number][]; c?: Node[] }
@@ -31,25 +32,6 @@ function records(node: Node | undefined, out: Rec[] = []): Rec[] {
     const n = stack.pop()!;
     for (const [site, type, count, elements] of n.a ?? []) out.push({ site, type, count, elements });
     for (const c of n.c ?? []) stack.push(c);
-  }
-  return out;
-}
-
-/** Per-site totals "Class.method@bci TYPE" → [count, elements] for sites of the given package. */
-function perSite(doc: Doc, tree: 'root' | 'sites', pkg: string): Map<string, [number, number]> {
-  const types = new Map(doc.types.map((t) => [t.id, t.name]));
-  const methods = new Map(doc.methods.map((m) => [m.id, m]));
-  const sites = new Map(doc.sites.map((s) => [s.id, s]));
-  const out = new Map<string, [number, number]>();
-  for (const t of doc.threads) {
-    for (const r of records(t[tree])) {
-      const s = sites.get(r.site)!;
-      const m = methods.get(s.method)!;
-      if (!m.class.startsWith(pkg + '.')) continue;
-      const key = `${m.class}.${m.name}@${s.bci} ${types.get(r.type)}`;
-      const v = out.get(key) ?? [0, 0];
-      out.set(key, [v[0] + r.count, v[1] + r.elements]);
-    }
   }
   return out;
 }

@@ -8,7 +8,7 @@ import * as path from 'path';
 import { describe, it } from 'node:test';
 import { JDK17, JDKS } from './support/env';
 import { compileFixture, FixtureRun, runFixture } from './support/heaplens';
-import { RawNode, RawProfile } from './support/profile';
+import { isMethodTypeLinking, perSite, RawNode, RawProfile } from './support/profile';
 
 /**
  * Every allocation record and call count of the main thread, with ids replaced by names (ids differ between runs).
@@ -31,7 +31,7 @@ function counts(p: RawProfile): string[] {
   for (const t of p.threads.filter((x) => x.name === 'main')) {
     const rec = (n: RawNode, at: string): void => {
       const here = n.m === undefined ? `${t.name}` : `${at};${method(n.m)}`;
-      if (here.includes(';java.lang.invoke.') || here.includes(';java.lang.ClassLoader.loadClass(')) return;
+      if (isMethodTypeLinking(here) || here.includes(';java.lang.ClassLoader.loadClass(')) return;
       out.push(`${here} calls=${n.calls ?? 0} folded=${n.folded ?? 0}`);
       for (const r of n.a ?? []) {
         const s = p.sites.get(r[0]);
@@ -43,32 +43,6 @@ function counts(p: RawProfile): string[] {
     rec(t.root, '');
   }
   return out.sort();
-}
-
-/**
- * Sites mode: per allocation site of the fixture's own classes, the count over every thread's sites tree. JDK
- * allocations are charged to the fixture's call site that caused them (`boxing@14 java.lang.Integer`), so these
- * totals hold what the cached JDK classes' probes counted.
- */
-function fixtureSites(p: RawProfile): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const t of p.threads) {
-    const stack: RawNode[] = [];
-    const sitesTree = (t as unknown as { sites?: RawNode }).sites;
-    if (sitesTree) stack.push(sitesTree);
-    while (stack.length) {
-      const n = stack.pop()!;
-      for (const r of n.a ?? []) {
-        const s = p.sites.get(r[0]);
-        const m = s ? p.methods.get(s.method) : undefined;
-        if (!s || !m || !m.class.startsWith('jdkcharge.')) continue;
-        const key = `${m.class}.${m.name}@${s.bci} ${p.types.get(r[1])?.name}`;
-        out.set(key, (out.get(key) ?? 0) + r[2]);
-      }
-      for (const c of n.c ?? []) stack.push(c);
-    }
-  }
-  return new Map([...out].sort());
 }
 
 const stderrOf = (r: FixtureRun): string => r.run.stderr;
@@ -137,13 +111,15 @@ for (const jdk of JDKS) {
         });
         const cold = await run('cold');
         assert.match(stderrOf(cold), /start-up cache written/, cold.run.stderr);
-        const coldSites = fixtureSites(cold.profile);
+        // JDK allocations are charged to the fixture's call site that caused them, so these totals hold what the
+        // cached JDK classes' probes counted
+        const coldSites = perSite(cold.profile.json, 'sites', 'jdkcharge');
         // warmup() and run() each box 1000 Integers inside Integer.valueOf, charged to boxing's call site
-        assert.equal(coldSites.get('jdkcharge.Main.boxing@14 java.lang.Integer'), 2000, [...coldSites].join('\n'));
+        assert.deepEqual(coldSites.get('jdkcharge.Main.boxing@14 java.lang.Integer'), [2000, 0], [...coldSites].join('\n'));
         const warm = await run('warm');
         const used = /start-up cache used \((\d+) classes from it/.exec(stderrOf(warm));
         assert.ok(used && Number(used[1]) > 300, `the warm sites start uses the cache:\n${warm.run.stderr}`);
-        assert.deepEqual(fixtureSites(warm.profile), coldSites, 'warm and cold sites starts count the same per site');
+        assert.deepEqual(perSite(warm.profile.json, 'sites', 'jdkcharge'), coldSites, 'warm and cold sites starts count the same per site');
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }

@@ -132,3 +132,49 @@ export class RawProfile {
     return t.name;
   }
 }
+
+/**
+ * Whether a frame path (collapsed `a;b;c`, or frames with descriptors) or a record key runs through the JVM's
+ * method-type linking: the java.lang.invoke frames that link a program's first lambdas and string concatenations,
+ * and JDK 25's interning table (`ReferencedKeySet`, whose keys are `jdk.internal.util.*ReferenceKey`). The agent's
+ * own threads race the program to these shared tables, so which of two runs pays for an entry is not the program's
+ * doing; tests that compare two runs leave this work out.
+ */
+export function isMethodTypeLinking(path: string): boolean {
+  return /java\.lang\.invoke\.|jdk\.internal\.util\.\w*ReferenceKey/.test(path);
+}
+
+/** The parts of a profile JSON that name an allocation record's site, method and type. */
+export interface SiteTables {
+  types: { id: number; name: string }[];
+  methods: { id: number; class: string; name: string }[];
+  sites: { id: number; method: number; bci: number }[];
+  threads: ({ root: RawNode } & Partial<Record<'sites' | 'siteTraces' | 'sampled', RawNode>>)[];
+}
+
+/**
+ * Per-site totals `Class.method@bci TYPE` → [count, elements] over every thread's `tree`, for the sites in methods of
+ * package `pkg`. JDK allocations charged to a call site of `pkg` (docs/modes.md) are included under that site.
+ */
+export function perSite(doc: SiteTables, tree: 'root' | 'sites', pkg: string): Map<string, [number, number]> {
+  const types = new Map(doc.types.map((t) => [t.id, t.name]));
+  const methods = new Map(doc.methods.map((m) => [m.id, m]));
+  const sites = new Map(doc.sites.map((s) => [s.id, s]));
+  const out = new Map<string, [number, number]>();
+  for (const t of doc.threads) {
+    const stack: RawNode[] = t[tree] ? [t[tree]!] : [];
+    while (stack.length) {
+      const n = stack.pop()!;
+      for (const [siteId, type, count, elements] of n.a ?? []) {
+        const s = sites.get(siteId);
+        const m = s && methods.get(s.method);
+        if (!s || !m || !m.class.startsWith(pkg + '.')) continue;
+        const key = `${m.class}.${m.name}@${s.bci} ${types.get(type)}`;
+        const v = out.get(key) ?? [0, 0];
+        out.set(key, [v[0] + count, v[1] + elements]);
+      }
+      for (const c of n.c ?? []) stack.push(c);
+    }
+  }
+  return new Map([...out].sort());
+}
