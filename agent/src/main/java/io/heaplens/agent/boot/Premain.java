@@ -60,7 +60,8 @@ public final class Premain {
     /**
      * Copies the recorder's classes out of this jar into a private temporary jar. The entries get a fixed local time:
      * one from the clock would be turned into a zip time through the default time zone, reading the time zone
-     * database, work the program would then find done and not be charged with (docs/reliability.md §2h).
+     * database, work the program would then find done and not be charged with (docs/reliability.md §2h). Built here,
+     * not in a static field: java.time's classes would load at every start, and each was then redefined.
      */
     private static File runtimeJar() throws Exception {
         File self = new File(Premain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
@@ -73,7 +74,7 @@ public final class Premain {
                 JarEntry e = entries.nextElement();
                 if (!e.getName().startsWith(RUNTIME_PACKAGE) || e.isDirectory()) continue;
                 JarEntry copy = new JarEntry(e.getName());
-                copy.setTimeLocal(ENTRY_TIME);
+                copy.setTimeLocal(LocalDateTime.of(2020, 1, 1, 0, 0));
                 out.putNextEntry(copy);
                 try (InputStream is = in.getInputStream(e)) { is.transferTo(out); }
                 out.closeEntry();
@@ -84,5 +85,4 @@ public final class Premain {
         return jar;
     }
 
-    private static final LocalDateTime ENTRY_TIME = LocalDateTime.of(2020, 1, 1, 0, 0);
 }

@@ -28,6 +28,8 @@ public final class AgentJit {
     static final String DIRECTIVES =
         "[{ match: [\"io/heaplens/agent/*.*\", \"io/heaplens/shaded/*.*\"], c2: { Exclude: true } }]\n";
     private static final String IMPL = "com.sun.management.internal.DiagnosticCommandImpl";
+    /** Loads the command's native library (management_ext) as it initialises; the platform MXBeans would too, and much more. */
+    private static final String NATIVE_LOADER = "com.sun.management.internal.PlatformMBeanProviderImpl";
 
     private AgentJit() {}
 
@@ -35,6 +37,7 @@ public final class AgentJit {
     public static String c1Only(Instrumentation inst) {
         try {
             Class<?> impl = Class.forName(IMPL);
+            Class.forName(NATIVE_LOADER, true, impl.getClassLoader());
             inst.redefineModule(impl.getModule(), Set.of(), Map.of(),
                 Map.of(impl.getPackageName(), Set.of(AgentJit.class.getModule())), Set.of(), Map.of());
             return addDirectives(impl);
@@ -45,12 +48,33 @@ public final class AgentJit {
 
     /** Runs {@code Compiler.directives_add} on {@link #DIRECTIVES}; {@code impl}'s package must be open to the agent. */
     static String addDirectives(Class<?> impl) throws Exception {
-        Path file = Files.createTempFile("heaplens-jit", ".json");
+        Path file = directivesFile();
         try {
-            Files.write(file, DIRECTIVES.getBytes(StandardCharsets.UTF_8));
             return run(impl, "Compiler.directives_add " + file).trim();
         } finally {
             Files.deleteIfExists(file);
+        }
+    }
+
+    /**
+     * A new file holding {@link #DIRECTIVES}, named after the clock rather than by
+     * {@code Files.createTempFile}: its random name sets up {@code SecureRandom} and the security providers, about 130
+     * JDK classes that the start then had to load and redefine, and JDK work the program's own first
+     * {@code SecureRandom} would no longer be charged for. Created new (never
+     * through an existing file or link), so no other user's file is read in its place.
+     */
+    static Path directivesFile() throws java.io.IOException {
+        Path dir = java.nio.file.Paths.get(System.getProperty("java.io.tmpdir"));
+        byte[] text = DIRECTIVES.getBytes(StandardCharsets.UTF_8);
+        for (int attempt = 0; ; attempt++) {
+            // not the process id: ProcessHandle's set-up (its reaper's thread pool) is more JDK classes to redefine
+            Path file = dir.resolve("heaplens-jit-" + Long.toHexString(System.nanoTime()) + ".json");
+            try {
+                Files.write(file, text, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
+                return file;
+            } catch (java.nio.file.FileAlreadyExistsException taken) {
+                if (attempt == 10) throw taken;
+            }
         }
     }
 
