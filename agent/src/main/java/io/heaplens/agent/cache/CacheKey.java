@@ -6,9 +6,6 @@ import io.heaplens.runtime.Layout;
 import java.io.File;
 import java.net.URI;
 import java.net.URL;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.Map;
 import java.util.Set;
 import java.util.zip.CRC32;
@@ -28,17 +25,18 @@ final class CacheKey {
     /** The key text, or null when the agent jar cannot be found (no cache then). */
     static String of(Options options) throws Exception {
         java.util.List<String> jvmArgs = jvmArguments();
-        Path jar = agentJar(jvmArgs);
+        File jar = agentJar(jvmArgs);
         if (jar == null) return null;
         StringBuilder k = new StringBuilder();
         for (String p : new String[] {"java.vm.vendor", "java.vm.name", "java.vm.version", "java.runtime.version", "java.home"}) {
             k.append(p).append('=').append(System.getProperty(p)).append('\n');
         }
-        Path modules = Paths.get(System.getProperty("java.home"), "lib", "modules");
-        if (Files.exists(modules)) {
-            k.append("modules=").append(Files.size(modules)).append('@').append(Files.getLastModifiedTime(modules).toMillis()).append('\n');
+        // java.io, not NIO: read before the transformer is installed (see StartCache's file)
+        File modules = new File(new File(System.getProperty("java.home"), "lib"), "modules");
+        if (modules.exists()) {
+            k.append("modules=").append(modules.length()).append('@').append(modules.lastModified()).append('\n');
         }
-        byte[] bytes = Files.readAllBytes(jar);
+        byte[] bytes = readAll(jar);
         CRC32 crc = new CRC32();
         crc.update(bytes);
         k.append("agent=").append(bytes.length).append(':').append(Long.toHexString(crc.getValue())).append('\n');
@@ -55,9 +53,9 @@ final class CacheKey {
     static java.util.List<String> jvmArguments() {
         java.util.List<String> args = new java.util.ArrayList<>();
         try {
-            Path cmdline = Paths.get("/proc/self/cmdline");
-            if (Files.isReadable(cmdline)) {
-                for (String a : new String(Files.readAllBytes(cmdline), java.nio.charset.StandardCharsets.UTF_8).split("\0")) args.add(a);
+            File cmdline = new File("/proc/self/cmdline");
+            if (cmdline.canRead()) {
+                for (String a : new String(readAll(cmdline), java.nio.charset.StandardCharsets.UTF_8).split("\0")) args.add(a);
             }
         } catch (Throwable ignored) {
             // no command line to read: the key holds the rest
@@ -106,36 +104,40 @@ final class CacheKey {
      * class file's URL (a boot class has no code source) opens it through the class loaders' jar and module readers,
      * ~60 JDK classes that the start then had to redefine. Otherwise (a renamed jar, two agents), by that URL.
      */
-    static Path agentJar(java.util.List<String> jvmArgs) throws Exception {
+    static File agentJar(java.util.List<String> jvmArgs) throws Exception {
         if (CacheKey.class.getClassLoader() == null) {
-            Path named = namedAgentJar(jvmArgs);
-            if (named != null && Files.isRegularFile(named)) return named;
+            File named = namedAgentJar(jvmArgs);
+            if (named != null && named.isFile()) return named;
         }
         return agentJarByUrl();
     }
 
     /** The one {@code -javaagent} jar named heaplens-agent.jar among these arguments, as an absolute path; else null. */
-    static Path namedAgentJar(java.util.List<String> jvmArgs) {
-        Path found = null;
+    static File namedAgentJar(java.util.List<String> jvmArgs) {
+        File found = null;
         for (String a : jvmArgs) {
             if (!a.startsWith("-javaagent:")) continue;
             int eq = a.indexOf('=');
             String jar = a.substring("-javaagent:".length(), eq < 0 ? a.length() : eq);
             if (!jar.endsWith("heaplens-agent.jar")) continue;
-            Path p = Paths.get(jar).toAbsolutePath().normalize();
-            if (!p.getFileName().toString().equals("heaplens-agent.jar") || (found != null && !found.equals(p))) return null;
+            File p = new File(jar).getAbsoluteFile();
+            if (!p.getName().equals("heaplens-agent.jar") || (found != null && !found.equals(p))) return null;
             found = p;
         }
         return found;
     }
 
-    private static Path agentJarByUrl() throws Exception {
+    private static File agentJarByUrl() throws Exception {
         URL u = CacheKey.class.getResource("/io/heaplens/agent/cache/CacheKey.class");
         if (u == null || !"jar".equals(u.getProtocol())) return null;
         String s = u.getPath();                                  // file:/…/heaplens-agent.jar!/io/…
         int bang = s.indexOf("!/");
         if (bang < 0 || !s.startsWith("file:")) return null;
-        Path p = new File(new URI(s.substring(0, bang))).toPath();
-        return Files.isRegularFile(p) ? p : null;
+        File f = new File(new URI(s.substring(0, bang)));
+        return f.isFile() ? f : null;
+    }
+
+    private static byte[] readAll(File f) throws java.io.IOException {
+        try (java.io.FileInputStream in = new java.io.FileInputStream(f)) { return in.readAllBytes(); }
     }
 }

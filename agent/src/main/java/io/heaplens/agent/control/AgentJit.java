@@ -3,8 +3,6 @@ package io.heaplens.agent.control;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 
@@ -37,7 +35,6 @@ public final class AgentJit {
     public static String c1Only(Instrumentation inst) {
         try {
             Class<?> impl = Class.forName(IMPL);
-            Class.forName(NATIVE_LOADER, true, impl.getClassLoader());
             inst.redefineModule(impl.getModule(), Set.of(), Map.of(),
                 Map.of(impl.getPackageName(), Set.of(AgentJit.class.getModule())), Set.of(), Map.of());
             return addDirectives(impl);
@@ -48,33 +45,37 @@ public final class AgentJit {
 
     /** Runs {@code Compiler.directives_add} on {@link #DIRECTIVES}; {@code impl}'s package must be open to the agent. */
     static String addDirectives(Class<?> impl) throws Exception {
-        Path file = directivesFile();
+        Class.forName(NATIVE_LOADER, true, impl.getClassLoader());
+        java.io.File file = directivesFile();
         try {
             return run(impl, "Compiler.directives_add " + file).trim();
         } finally {
-            Files.deleteIfExists(file);
+            file.delete();
         }
     }
 
     /**
-     * A new file holding {@link #DIRECTIVES}, named after the clock rather than by
-     * {@code Files.createTempFile}: its random name sets up {@code SecureRandom} and the security providers, about 130
-     * JDK classes that the start then had to load and redefine, and JDK work the program's own first
-     * {@code SecureRandom} would no longer be charged for. Created new (never
-     * through an existing file or link), so no other user's file is read in its place.
+     * A new file holding {@link #DIRECTIVES}, named after the clock rather than by {@code Files.createTempFile}: its
+     * random name sets up {@code SecureRandom} and the security providers, about 130 JDK classes that the start then
+     * had to load and redefine, and JDK work the program's own first {@code SecureRandom} would no longer be charged
+     * for. java.io rather than NIO for the same reason (NIO's file system is not loaded with the JVM). Created new
+     * (never through an existing file or link), so no other user's file is read in its place.
      */
-    static Path directivesFile() throws java.io.IOException {
-        Path dir = java.nio.file.Paths.get(System.getProperty("java.io.tmpdir"));
-        byte[] text = DIRECTIVES.getBytes(StandardCharsets.UTF_8);
+    static java.io.File directivesFile() throws java.io.IOException {
+        java.io.File dir = new java.io.File(System.getProperty("java.io.tmpdir"));
         for (int attempt = 0; ; attempt++) {
             // not the process id: ProcessHandle's set-up (its reaper's thread pool) is more JDK classes to redefine
-            Path file = dir.resolve("heaplens-jit-" + Long.toHexString(System.nanoTime()) + ".json");
-            try {
-                Files.write(file, text, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
+            java.io.File file = new java.io.File(dir, "heaplens-jit-" + Long.toHexString(System.nanoTime()) + ".json");
+            if (file.createNewFile()) {
+                try (java.io.FileOutputStream out = new java.io.FileOutputStream(file)) {
+                    out.write(DIRECTIVES.getBytes(StandardCharsets.UTF_8));
+                } catch (java.io.IOException e) {
+                    file.delete();
+                    throw e;
+                }
                 return file;
-            } catch (java.nio.file.FileAlreadyExistsException taken) {
-                if (attempt == 10) throw taken;
             }
+            if (attempt == 10) throw new java.io.IOException("could not create a file in " + dir);
         }
     }
 
