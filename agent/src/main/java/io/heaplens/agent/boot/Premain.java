@@ -63,25 +63,6 @@ public final class Premain {
      * database, work the program would then find done and not be charged with (docs/reliability.md §2h). Built here,
      * not in a static field: java.time's classes would load at every start, and each was then redefined.
      */
-    /**
-     * A new private directory in the temporary directory, named after the clock: {@code Files.createTempDirectory}'s
-     * random name would set up {@code SecureRandom} and the security providers, JDK work the program's own first
-     * {@code SecureRandom} would then not be charged for (test/e2e/renamedjar.test.ts). Created new, owner-only.
-     */
-    private static Path newTemporaryDirectory() throws Exception {
-        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-        for (int attempt = 0; ; attempt++) {
-            try {
-                return Files.createDirectory(tmp.resolve("heaplens-" + Long.toHexString(System.nanoTime())),
-                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
-            } catch (java.nio.file.FileAlreadyExistsException taken) {
-                if (attempt == 10) throw taken;
-            } catch (UnsupportedOperationException notPosix) {
-                return Files.createDirectory(tmp.resolve("heaplens-" + Long.toHexString(System.nanoTime())));
-            }
-        }
-    }
-
     private static File runtimeJar() throws Exception {
         File self = new File(Premain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         Path dir = newTemporaryDirectory();
@@ -104,4 +85,22 @@ public final class Premain {
         return jar;
     }
 
+    /**
+     * A new private directory in the temporary directory, named after the clock: {@code Files.createTempDirectory}'s
+     * random name would set up {@code SecureRandom} and the security providers, JDK work the program's own first
+     * {@code SecureRandom} would then not be charged for (test/e2e/renamedjar.test.ts). Created new, owner-only.
+     */
+    private static Path newTemporaryDirectory() throws Exception {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return Files.createDirectory(tmp.resolve("heaplens-" + Long.toHexString(System.nanoTime())),
+                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            } catch (java.nio.file.FileAlreadyExistsException taken) {
+                if (attempt == 10) throw taken;
+            } catch (UnsupportedOperationException notPosix) {
+                return Files.createDirectory(tmp.resolve("heaplens-" + Long.toHexString(System.nanoTime())));
+            }
+        }
+    }
 }
