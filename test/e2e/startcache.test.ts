@@ -61,6 +61,9 @@ for (const jdk of JDKS) {
         assert.match(stderrOf(cold), /start-up cache written/, cold.run.stderr);
         const files = fs.readdirSync(dir).filter((f) => f.endsWith('.bin'));
         assert.equal(files.length, 1, `one cache file in ${dir}: ${files.join(', ')}`);
+        // The directive that keeps the agent's code out of C2 is added from a file the agent names itself (not
+        // Files.createTempFile, which sets up SecureRandom and the security providers for the program).
+        assert.match(stderrOf(cold), /agent code kept out of C2: 1 compiler directives added/, cold.run.stderr);
         const coldCounts = counts(cold.profile);
         assert.ok(coldCounts.some((l) => l.includes('jdkcharge.Main.boxing') && l.includes('java.lang.Integer count=1000')),
           'the cold run charges the 1000 boxed Integers');
@@ -71,6 +74,7 @@ for (const jdk of JDKS) {
         assert.ok(Number(used[1]) > 300, `most JDK classes come from the cache: ${used[0]}`);
         assert.deepEqual(counts(warm.profile), coldCounts, 'warm and cold starts record the same counts');
         assert.match(stderrOf(warm), /\d+ unchanged classes not retransformed/, 'the warm start leaves out the classes that keep their bytes');
+        assert.match(stderrOf(warm), /agent code kept out of C2: 1 compiler directives added/, warm.run.stderr);
 
         // The first warm start adds the classes it had to transform (the cache read's own, or rebuilt differently
         // by the JVM) to the file; the next one reads that file and records the same counts. (How many classes it

@@ -60,11 +60,12 @@ public final class Premain {
     /**
      * Copies the recorder's classes out of this jar into a private temporary jar. The entries get a fixed local time:
      * one from the clock would be turned into a zip time through the default time zone, reading the time zone
-     * database, work the program would then find done and not be charged with (docs/reliability.md §2h).
+     * database, work the program would then find done and not be charged with (docs/reliability.md §2h). Built here,
+     * not in a static field: java.time's classes would load at every start, and each was then redefined.
      */
     private static File runtimeJar() throws Exception {
         File self = new File(Premain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path dir = Files.createTempDirectory("heaplens-");
+        Path dir = newTemporaryDirectory();
         File jar = dir.resolve("heaplens-runtime.jar").toFile();
         try (JarFile in = new JarFile(self); OutputStream fos = Files.newOutputStream(jar.toPath());
              JarOutputStream out = new JarOutputStream(fos)) {
@@ -73,7 +74,7 @@ public final class Premain {
                 JarEntry e = entries.nextElement();
                 if (!e.getName().startsWith(RUNTIME_PACKAGE) || e.isDirectory()) continue;
                 JarEntry copy = new JarEntry(e.getName());
-                copy.setTimeLocal(ENTRY_TIME);
+                copy.setTimeLocal(LocalDateTime.of(2020, 1, 1, 0, 0));
                 out.putNextEntry(copy);
                 try (InputStream is = in.getInputStream(e)) { is.transferTo(out); }
                 out.closeEntry();
@@ -84,5 +85,22 @@ public final class Premain {
         return jar;
     }
 
-    private static final LocalDateTime ENTRY_TIME = LocalDateTime.of(2020, 1, 1, 0, 0);
+    /**
+     * A new private directory in the temporary directory, named after the clock: {@code Files.createTempDirectory}'s
+     * random name would set up {@code SecureRandom} and the security providers, JDK work the program's own first
+     * {@code SecureRandom} would then not be charged for (test/e2e/renamedjar.test.ts). Created new, owner-only.
+     */
+    private static Path newTemporaryDirectory() throws Exception {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return Files.createDirectory(tmp.resolve("heaplens-" + Long.toHexString(System.nanoTime())),
+                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            } catch (java.nio.file.FileAlreadyExistsException taken) {
+                if (attempt == 10) throw taken;
+            } catch (UnsupportedOperationException notPosix) {
+                return Files.createDirectory(tmp.resolve("heaplens-" + Long.toHexString(System.nanoTime())));
+            }
+        }
+    }
 }

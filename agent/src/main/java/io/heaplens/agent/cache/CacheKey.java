@@ -6,9 +6,6 @@ import io.heaplens.runtime.Layout;
 import java.io.File;
 import java.net.URI;
 import java.net.URL;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.Map;
 import java.util.Set;
 import java.util.zip.CRC32;
@@ -27,41 +24,38 @@ final class CacheKey {
 
     /** The key text, or null when the agent jar cannot be found (no cache then). */
     static String of(Options options) throws Exception {
-        Path jar = agentJar();
+        java.util.List<String> jvmArgs = jvmArguments();
+        File jar = agentJar(jvmArgs);
         if (jar == null) return null;
         StringBuilder k = new StringBuilder();
         for (String p : new String[] {"java.vm.vendor", "java.vm.name", "java.vm.version", "java.runtime.version", "java.home"}) {
             k.append(p).append('=').append(System.getProperty(p)).append('\n');
         }
-        Path modules = Paths.get(System.getProperty("java.home"), "lib", "modules");
-        if (Files.exists(modules)) {
-            k.append("modules=").append(Files.size(modules)).append('@').append(Files.getLastModifiedTime(modules).toMillis()).append('\n');
+        // java.io, not NIO: read before the transformer is installed (see StartCache's file)
+        File modules = new File(new File(System.getProperty("java.home"), "lib"), "modules");
+        if (modules.exists()) {
+            k.append("modules=").append(modules.length()).append('@').append(modules.lastModified()).append('\n');
         }
-        byte[] bytes = Files.readAllBytes(jar);
+        byte[] bytes = readAll(jar);
         CRC32 crc = new CRC32();
         crc.update(bytes);
         k.append("agent=").append(bytes.length).append(':').append(Long.toHexString(crc.getValue())).append('\n');
         k.append("reference=").append(Layout.reference).append('\n');
         k.append("mode=").append(options.mode).append('\n');   // the default (exact) is not among the raw options
-        for (String a : classChangingArguments()) k.append("jvm ").append(a).append('\n');
+        for (String a : classChanging(jvmArgs)) k.append("jvm ").append(a).append('\n');
         for (Map.Entry<String, String> e : new java.util.TreeMap<>(options.raw).entrySet()) {
             if (!OUTPUT_ONLY.contains(e.getKey())) k.append("option ").append(e.getKey()).append('=').append(e.getValue()).append('\n');
         }
         return k.toString();
     }
 
-    /**
-     * The JVM arguments that can change the bytes of a JDK class before this agent sees it: other agents and
-     * patched modules (a warm start leaves out classes whose recorded bytes it does not see again). Read from
-     * /proc/self/cmdline and the two environment variables the launcher and the JVM add; empty where there is none.
-     * This agent's own argument counts without its options, which change only the output.
-     */
-    static java.util.List<String> classChangingArguments() {
+    /** The JVM's arguments: /proc/self/cmdline, then the two environment variables; empty where there is none. */
+    static java.util.List<String> jvmArguments() {
         java.util.List<String> args = new java.util.ArrayList<>();
         try {
-            Path cmdline = Paths.get("/proc/self/cmdline");
-            if (Files.isReadable(cmdline)) {
-                for (String a : new String(Files.readAllBytes(cmdline), java.nio.charset.StandardCharsets.UTF_8).split("\0")) args.add(a);
+            File cmdline = new File("/proc/self/cmdline");
+            if (cmdline.canRead()) {
+                for (String a : new String(readAll(cmdline), java.nio.charset.StandardCharsets.UTF_8).split("\0")) args.add(a);
             }
         } catch (Throwable ignored) {
             // no command line to read: the key holds the rest
@@ -70,9 +64,14 @@ final class CacheKey {
             String v = System.getenv(env);
             if (v != null) for (String a : v.trim().split("\\s+")) args.add(a);
         }
-        return classChanging(args);
+        return args;
     }
 
+    /**
+     * The JVM arguments that can change the bytes of a JDK class before this agent sees it: other agents and
+     * patched modules (a warm start leaves out classes whose recorded bytes it does not see again). This agent's own
+     * argument counts without its options, which change only the output.
+     */
     static java.util.List<String> classChanging(java.util.List<String> args) {
         java.util.List<String> out = new java.util.ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
@@ -98,14 +97,47 @@ final class CacheKey {
         return "start-" + Long.toHexString(a.getValue()) + "-" + Integer.toHexString(key.hashCode()) + ".bin";
     }
 
-    /** The agent jar this class was loaded from (found through its own class file's URL: a boot class has no code source). */
-    private static Path agentJar() throws Exception {
+    /**
+     * The agent jar this class was loaded from. A jar named heaplens-agent.jar puts itself on the bootstrap class path
+     * (its manifest's Boot-Class-Path), so when this class is a boot class and exactly one such jar is a
+     * {@code -javaagent}, it is that one: read from the command line, since finding it through this class's own
+     * class file's URL (a boot class has no code source) opens it through the class loaders' jar and module readers,
+     * ~60 JDK classes that the start then had to redefine. Otherwise (a renamed jar, two agents), by that URL.
+     */
+    static File agentJar(java.util.List<String> jvmArgs) throws Exception {
+        if (CacheKey.class.getClassLoader() == null) {
+            File named = namedAgentJar(jvmArgs);
+            if (named != null && named.isFile()) return named;
+        }
+        return agentJarByUrl();
+    }
+
+    /** The one {@code -javaagent} jar named heaplens-agent.jar among these arguments, as an absolute path; else null. */
+    static File namedAgentJar(java.util.List<String> jvmArgs) {
+        File found = null;
+        for (String a : jvmArgs) {
+            if (!a.startsWith("-javaagent:")) continue;
+            int eq = a.indexOf('=');
+            String jar = a.substring("-javaagent:".length(), eq < 0 ? a.length() : eq);
+            if (!jar.endsWith("heaplens-agent.jar")) continue;
+            File p = new File(jar).getAbsoluteFile();
+            if (!p.getName().equals("heaplens-agent.jar") || (found != null && !found.equals(p))) return null;
+            found = p;
+        }
+        return found;
+    }
+
+    private static File agentJarByUrl() throws Exception {
         URL u = CacheKey.class.getResource("/io/heaplens/agent/cache/CacheKey.class");
         if (u == null || !"jar".equals(u.getProtocol())) return null;
         String s = u.getPath();                                  // file:/…/heaplens-agent.jar!/io/…
         int bang = s.indexOf("!/");
         if (bang < 0 || !s.startsWith("file:")) return null;
-        Path p = new File(new URI(s.substring(0, bang))).toPath();
-        return Files.isRegularFile(p) ? p : null;
+        File f = new File(new URI(s.substring(0, bang)));
+        return f.isFile() ? f : null;
+    }
+
+    private static byte[] readAll(File f) throws java.io.IOException {
+        try (java.io.FileInputStream in = new java.io.FileInputStream(f)) { return in.readAllBytes(); }
     }
 }

@@ -8,10 +8,11 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.File;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -51,7 +52,11 @@ public final class StartCache {
         }
     }
 
-    private final Path file;
+    /**
+     * A java.io file, not a Path: the warm start reads it before the transformer is installed, and the JDK classes
+     * loaded by then are redefined at start; java.io's are loaded with the JVM, NIO's file system (~50 classes) is not.
+     */
+    private final File file;
     private final String key;
     private final boolean verbose;
     private Entries entries;                      // warm: read from the file
@@ -88,7 +93,7 @@ public final class StartCache {
     /** classes the warm start did not retransform (see {@link #unchangedAtStart}) */
     public int leftOut;
 
-    private StartCache(Path file, String key, boolean verbose) {
+    private StartCache(File file, String key, boolean verbose) {
         this.file = file;
         this.key = key;
         this.verbose = verbose;
@@ -97,7 +102,7 @@ public final class StartCache {
     /** The cache for these options, read when its file is there and sound; null when the cache is off or unusable. */
     public static StartCache open(Options options) {
         try {
-            Path dir = directory(options.startCache);
+            File dir = directory(options.startCache);
             if (dir == null) return null;
             String key = CacheKey.of(options);
             return key == null ? null : open(dir, key, options.verbose);
@@ -108,26 +113,29 @@ public final class StartCache {
     }
 
     /** The cache file for this key in this directory, read when it is there and sound. */
-    static StartCache open(Path dir, String key, boolean verbose) {
-        StartCache c = new StartCache(dir.resolve(CacheKey.fileName(key)), key, verbose);
+    static StartCache open(Path dir, String key, boolean verbose) { return open(dir.toFile(), key, verbose); }
+
+    private static StartCache open(File dir, String key, boolean verbose) {
+        StartCache c = new StartCache(new File(dir, CacheKey.fileName(key)), key, verbose);
         c.read();
         return c;
     }
 
     /** The cache directory: the option's path, or $XDG_CACHE_HOME/heaplens, or ~/.cache/heaplens; null when off. */
-    static Path directory(String option) {
+    static File directory(String option) {
         if (option == null || option.equals("off")) return null;
-        if (!option.equals("auto")) return Paths.get(option);
+        if (!option.equals("auto")) return new File(option);
         String xdg = System.getenv("XDG_CACHE_HOME");
-        if (xdg != null && !xdg.isEmpty() && Paths.get(xdg).isAbsolute()) return Paths.get(xdg, "heaplens");
+        if (xdg != null && !xdg.isEmpty() && new File(xdg).isAbsolute()) return new File(xdg, "heaplens");
         String home = System.getProperty("user.home");
-        return home == null || home.isEmpty() || home.equals("?") ? null : Paths.get(home, ".cache", "heaplens");
+        return home == null || home.isEmpty() || home.equals("?") ? null : new File(new File(home, ".cache"), "heaplens");
     }
 
     private void read() {
-        if (!Files.isRegularFile(file)) return;
+        if (!file.isFile()) return;
         try {
-            byte[] all = Files.readAllBytes(file);
+            byte[] all;
+            try (FileInputStream fin = new FileInputStream(file)) { all = fin.readAllBytes(); }
             if (all.length < 16) throw new IOException("too short");
             CRC32 crc = new CRC32();
             crc.update(all, 0, all.length - 8);
@@ -291,11 +299,12 @@ public final class StartCache {
             crc.update(body);
             out.writeLong(crc.getValue());
             out.flush();
-            Path dir = file.getParent();
+            Path target = file.toPath();
+            Path dir = target.getParent();
             Files.createDirectories(dir);
-            tmp = Files.createTempFile(dir, "start-", ".tmp");
+            tmp = newTemporary(dir);
             Files.write(tmp, buf.toByteArray());
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             tmp = null;
             prune(dir);
             return true;
@@ -335,6 +344,21 @@ public final class StartCache {
         return now;
     }
 
+    /**
+     * A new file beside the cache file, named after the clock: {@code Files.createTempFile}'s random name would set up
+     * {@code SecureRandom} and the security providers during a cold start only, JDK work a program's own first
+     * {@code SecureRandom} would then not be charged for in that start but in the warm ones.
+     */
+    private static Path newTemporary(Path dir) throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return Files.createFile(dir.resolve("start-" + Long.toHexString(System.nanoTime()) + ".tmp"));
+            } catch (java.nio.file.FileAlreadyExistsException taken) {
+                if (attempt == 10) throw taken;
+            }
+        }
+    }
+
     /** Keeps the newest few cache files (one per JDK build, agent build and options). */
     private void prune(Path dir) throws IOException {
         List<Path> files = new ArrayList<>();
@@ -350,10 +374,10 @@ public final class StartCache {
             java.util.Collections.swap(files, kept, newest);
             long a = age[kept]; age[kept] = age[newest]; age[newest] = a;
         }
-        for (Path p : files.subList(KEEP_FILES, files.size())) if (!p.equals(file)) Files.deleteIfExists(p);
+        for (Path p : files.subList(KEEP_FILES, files.size())) if (!p.equals(file.toPath())) Files.deleteIfExists(p);
     }
 
-    public Path file() { return file; }
+    public Path file() { return file.toPath(); }
 
     private static String id(boolean boot, String name) { return (boot ? "b/" : "p/") + name; }
 

@@ -3,8 +3,6 @@ package io.heaplens.agent.control;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 
@@ -28,6 +26,8 @@ public final class AgentJit {
     static final String DIRECTIVES =
         "[{ match: [\"io/heaplens/agent/*.*\", \"io/heaplens/shaded/*.*\"], c2: { Exclude: true } }]\n";
     private static final String IMPL = "com.sun.management.internal.DiagnosticCommandImpl";
+    /** Loads the command's native library (management_ext) as it initialises; the platform MXBeans would too, and much more. */
+    private static final String NATIVE_LOADER = "com.sun.management.internal.PlatformMBeanProviderImpl";
 
     private AgentJit() {}
 
@@ -45,12 +45,37 @@ public final class AgentJit {
 
     /** Runs {@code Compiler.directives_add} on {@link #DIRECTIVES}; {@code impl}'s package must be open to the agent. */
     static String addDirectives(Class<?> impl) throws Exception {
-        Path file = Files.createTempFile("heaplens-jit", ".json");
+        Class.forName(NATIVE_LOADER, true, impl.getClassLoader());
+        java.io.File file = directivesFile();
         try {
-            Files.write(file, DIRECTIVES.getBytes(StandardCharsets.UTF_8));
             return run(impl, "Compiler.directives_add " + file).trim();
         } finally {
-            Files.deleteIfExists(file);
+            file.delete();
+        }
+    }
+
+    /**
+     * A new file holding {@link #DIRECTIVES}, named after the clock rather than by {@code Files.createTempFile}: its
+     * random name sets up {@code SecureRandom} and the security providers, about 130 JDK classes that the start then
+     * had to load and redefine, and JDK work the program's own first {@code SecureRandom} would no longer be charged
+     * for. java.io rather than NIO for the same reason (NIO's file system is not loaded with the JVM). Created new
+     * (never through an existing file or link), so no other user's file is read in its place.
+     */
+    static java.io.File directivesFile() throws java.io.IOException {
+        java.io.File dir = new java.io.File(System.getProperty("java.io.tmpdir"));
+        for (int attempt = 0; ; attempt++) {
+            // not the process id: ProcessHandle's set-up (its reaper's thread pool) is more JDK classes to redefine
+            java.io.File file = new java.io.File(dir, "heaplens-jit-" + Long.toHexString(System.nanoTime()) + ".json");
+            if (file.createNewFile()) {
+                try (java.io.FileOutputStream out = new java.io.FileOutputStream(file)) {
+                    out.write(DIRECTIVES.getBytes(StandardCharsets.UTF_8));
+                } catch (java.io.IOException e) {
+                    file.delete();
+                    throw e;
+                }
+                return file;
+            }
+            if (attempt == 10) throw new java.io.IOException("could not create a file in " + dir);
         }
     }
 

@@ -51,6 +51,7 @@ public final class AgentMain {
             t0 = step(steps, "warm-up", t0);
             l.install();
             t0 = step(steps, "retransform", t0);
+            l.afterInstall();
             l.collector();
             for (Starter s : starters) s.attach(l);
             l.collector.prepare();

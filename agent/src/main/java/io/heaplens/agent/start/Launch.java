@@ -30,7 +30,10 @@ import java.nio.file.Paths;
 final class Launch {
     final Options options;
     final Instrumentation inst;
-    final AgentInfo info;
+    /** Set once the transformer is installed ({@link #afterInstall}): its process id sets up ProcessHandle's thread pool. */
+    AgentInfo info;
+    private final long startTime = System.currentTimeMillis();
+    private final String layoutSource;
     final Registry registry;
     final TransformStats stats;
     final PackageFilter filter;
@@ -48,11 +51,10 @@ final class Launch {
         this.options = options;
         this.inst = inst;
         ThreadState.maxDepth = options.maxDepth;
-        ThreadState.maxNodes = options.maxNodesSet ? options.maxNodes : HeapGuard.defaultMaxNodes(options.maxNodes);
+        if (options.maxNodesSet) ThreadState.maxNodes = options.maxNodes;
         ClassInstrumenter.skipLeaves = options.skipLeaves;
         ModeControl.start(Mode.parse(options.mode));
-        info = new AgentInfo();
-        info.layoutSource = LayoutProbe.measure(inst);
+        layoutSource = LayoutProbe.measure(inst);
         registry = new Registry();
         Keys.resolver = registry;
         Sampler.frames = registry.samplerFrames();
@@ -100,6 +102,21 @@ final class Launch {
             for (int round = 0; round < 3 && sweep.now() > 0; round++) { /* each round may load classes the next one catches */ }
         }
         if (options.verbose) System.err.println("heaplens: retransformed " + stats.retransformed + " classes in " + (System.nanoTime() - t0) / 1_000_000 + " ms (transformer " + stats.nanos / 1_000_000 + " ms)");
+    }
+
+    /**
+     * What the start needs only once the transformer is installed: the facts every profile repeats and the default
+     * node budget (from the heap's size). JDK classes the agent loads before the transformer are loaded and then
+     * redefined by the retransformation, the JVM parsing each twice; loaded after it, they load once, with their
+     * probes (from the start-up cache when warm). The budget reads the G1 region size through the platform MXBeans
+     * (~150 JDK classes), the process id sets up ProcessHandle's thread pool (~40). Until then the premain thread
+     * records nothing and the budget is the recorder's default, which is never lower.
+     */
+    void afterInstall() {
+        if (!options.maxNodesSet) ThreadState.maxNodes = HeapGuard.defaultMaxNodes(options.maxNodes);
+        info = new AgentInfo();
+        info.startTime = startTime;
+        info.layoutSource = layoutSource;
     }
 
     /** The agent has started: the start-up cache is written (cold) or let go (warm). */

@@ -138,6 +138,18 @@ class StartCacheTest {
     }
 
     @Test
+    void theAgentJarIsTheOneJavaagentNamedHeaplensAgentJar() {
+        java.io.File jar = new java.io.File("/a/b/heaplens-agent.jar");
+        assertEquals(jar, CacheKey.namedAgentJar(List.of("java", "-javaagent:/a/b/heaplens-agent.jar=out=/tmp/x", "-cp", ".", "Hello")));
+        assertEquals(jar, CacheKey.namedAgentJar(List.of("java", "-javaagent:/a/b/heaplens-agent.jar", "-javaagent:/x/other.jar=a=1", "Hello")));
+        assertEquals(new java.io.File("lib/heaplens-agent.jar").getAbsoluteFile(), CacheKey.namedAgentJar(List.of("-javaagent:lib/heaplens-agent.jar")));
+        // renamed (its Boot-Class-Path names another file), two different copies, or none: found by its class file instead
+        assertEquals(null, CacheKey.namedAgentJar(List.of("java", "-javaagent:/a/b/my-heaplens-agent.jar", "Hello")));
+        assertEquals(null, CacheKey.namedAgentJar(List.of("-javaagent:/a/heaplens-agent.jar", "-javaagent:/b/heaplens-agent.jar")));
+        assertEquals(null, CacheKey.namedAgentJar(List.of("java", "-cp", "heaplens-agent.jar", "Hello")));
+    }
+
+    @Test
     void aDamagedTruncatedOrForeignFileIsIgnored(@TempDir Path dir) throws Exception {
         byte[] list = classBytes("java/util/ArrayList"), plain = classBytes("java/lang/Number");
         byte[] listOut = ClassInstrumenter.instrument(list, new Registry(), false).bytes;

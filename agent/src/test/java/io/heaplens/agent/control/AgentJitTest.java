@@ -28,4 +28,17 @@ class AgentJitTest {
             AgentJit.run(impl, "Compiler.directives_remove");
         }
     }
+
+    @Test
+    void eachDirectiveFileIsNewAndHoldsTheDirectives() throws Exception {
+        java.io.File a = AgentJit.directivesFile(), b = AgentJit.directivesFile();
+        try {
+            assertTrue(!a.equals(b), a + " " + b);
+            assertEquals(AgentJit.DIRECTIVES, new String(java.nio.file.Files.readAllBytes(a.toPath()), java.nio.charset.StandardCharsets.UTF_8));
+            assertTrue(a.getName().startsWith("heaplens-jit-") && a.getName().endsWith(".json"), a.getName());
+        } finally {
+            a.delete();
+            b.delete();
+        }
+    }
 }
