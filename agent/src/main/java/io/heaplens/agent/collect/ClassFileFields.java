@@ -62,28 +62,69 @@ final class ClassFileFields {
         return l != null ? l.getResourceAsStream(resource) : ClassLoader.getSystemResourceAsStream(resource);
     }
 
-    /** JVMS §4.1: skips the constant pool (keeping the first character of each Utf8), then sums the instance fields. */
+    /** JVMS §4.1: skips the constant pool (noting where each Utf8 entry is), then sums the instance fields. */
     static long parse(DataInputStream in, String expectedName) throws IOException {
         long[] r = read(in, expectedName);
         return r == null ? -1 : r[0];
     }
 
+    /**
+     * The constant pool's Utf8 entries, decoded only when asked: a class's pool holds thousands (javac's classes),
+     * of which the size needs a handful; decoding them all was a tenth of the collector's garbage on maven.
+     */
+    private static final class Utf8Pool {
+        final byte[] bytes;
+        final int[] offsets;             // of each Utf8 entry's length field; 0: not a Utf8 entry
+        final String[] decoded;
+
+        Utf8Pool(byte[] bytes, int count) {
+            this.bytes = bytes;
+            this.offsets = new int[count];
+            this.decoded = new String[count];
+        }
+
+        /** The entry's text, or null when {@code i} is not a Utf8 entry. */
+        String get(int i) throws IOException {
+            if (i <= 0 || i >= offsets.length || offsets[i] == 0) return null;
+            String s = decoded[i];
+            if (s == null) {
+                int off = offsets[i];
+                int len = (bytes[off] & 0xFF) << 8 | (bytes[off + 1] & 0xFF);
+                boolean ascii = true;
+                for (int b = off + 2; b < off + 2 + len && ascii; b++) ascii = bytes[b] > 0;   // modified UTF-8 has no 0 byte
+                s = decoded[i] = ascii ? new String(bytes, off + 2, len, java.nio.charset.StandardCharsets.ISO_8859_1)
+                    : new DataInputStream(new java.io.ByteArrayInputStream(bytes, off, bytes.length - off)).readUTF();
+            }
+            return s;
+        }
+
+        /** The entry's first byte (a descriptor's first character is ASCII), 0 when empty or not a Utf8 entry. */
+        char first(int i) {
+            if (i <= 0 || i >= offsets.length || offsets[i] == 0) return 0;
+            int off = offsets[i];
+            int len = (bytes[off] & 0xFF) << 8 | (bytes[off + 1] & 0xFF);
+            return len == 0 ? 0 : (char) (bytes[off + 2] & 0xFF);
+        }
+    }
+
     /** @return {instance field bytes, contention groups among them, 1 if the class itself is @Contended}, or null */
-    private static long[] read(DataInputStream in, String expectedName) throws IOException {
+    private static long[] read(DataInputStream file, String expectedName) throws IOException {
+        byte[] classFile = file.readAllBytes();
+        java.io.ByteArrayInputStream at = new java.io.ByteArrayInputStream(classFile);
+        DataInputStream in = new DataInputStream(at);
         if (in.readInt() != 0xCAFEBABE) return null;
         in.readUnsignedShort();
         in.readUnsignedShort();
         int count = in.readUnsignedShort();
-        char[] first = new char[count];
-        String[] names = new String[count];
+        Utf8Pool names = new Utf8Pool(classFile, count);
         int[] classNames = new int[count];
         for (int i = 1; i < count; i++) {
             int tag = in.readUnsignedByte();
             switch (tag) {
                 case 1: {
-                    String u = in.readUTF();
-                    first[i] = u.isEmpty() ? 0 : u.charAt(0);
-                    names[i] = u;
+                    int offset = classFile.length - at.available();
+                    names.offsets[i] = offset;
+                    in.skipNBytes(in.readUnsignedShort());
                     break;
                 }
                 case 7: classNames[i] = in.readUnsignedShort(); break;
@@ -97,7 +138,7 @@ final class ClassFileFields {
         in.readUnsignedShort();                                  // access flags
         int self = in.readUnsignedShort();
         // A class file found under the name but not this class (another version earlier on the path): reflection decides.
-        if (self <= 0 || self >= count || !expectedName.equals(names[classNames[self]])) return null;
+        if (self <= 0 || self >= count || !expectedName.equals(names.get(classNames[self]))) return null;
         in.readUnsignedShort();                                  // super
         int interfaces = in.readUnsignedShort();
         for (int i = 0; i < interfaces; i++) in.readUnsignedShort();
@@ -111,7 +152,7 @@ final class ClassFileFields {
             int desc = in.readUnsignedShort();
             String group = contendedGroup(in, names);
             if ((access & 0x0008) != 0) continue;                // static
-            bytes += Types.elementSize(first[desc]);         // a field's descriptor starts as an array's element code does
+            bytes += Types.elementSize(names.first(desc));         // a field's descriptor starts as an array's element code does
             if (group == null) continue;
             if (group.isEmpty()) unnamedGroups++;
             else groups.add(group);
@@ -131,23 +172,23 @@ final class ClassFileFields {
      * Reads a field's, method's or class's attributes. @return the @Contended group it names ("" for none named), or
      * null when it is not @Contended.
      */
-    private static String contendedGroup(DataInputStream in, String[] names) throws IOException {
+    private static String contendedGroup(DataInputStream in, Utf8Pool names) throws IOException {
         int attributes = in.readUnsignedShort();
         String group = null;
         for (int a = 0; a < attributes; a++) {
             int name = in.readUnsignedShort();
             int len = in.readInt();
-            if (!"RuntimeVisibleAnnotations".equals(names[name])) {
+            if (!"RuntimeVisibleAnnotations".equals(names.get(name))) {
                 in.skipNBytes(len);
                 continue;
             }
             int annotations = in.readUnsignedShort();
             for (int i = 0; i < annotations; i++) {
-                boolean contended = CONTENDED.equals(names[in.readUnsignedShort()]);
+                boolean contended = CONTENDED.equals(names.get(in.readUnsignedShort()));
                 int pairs = in.readUnsignedShort();
                 String value = "";
                 for (int p = 0; p < pairs; p++) {
-                    String element = names[in.readUnsignedShort()];
+                    String element = names.get(in.readUnsignedShort());
                     String v = elementValue(in, names);
                     if ("value".equals(element) && v != null) value = v;
                 }
@@ -158,10 +199,10 @@ final class ClassFileFields {
     }
 
     /** Skips one element_value (JVMS §4.7.16.1). @return its text when it is a String constant, else null */
-    private static String elementValue(DataInputStream in, String[] names) throws IOException {
+    private static String elementValue(DataInputStream in, Utf8Pool names) throws IOException {
         int tag = in.readUnsignedByte();
         switch (tag) {
-            case 's': return names[in.readUnsignedShort()];
+            case 's': return names.get(in.readUnsignedShort());
             case 'B': case 'C': case 'D': case 'F': case 'I': case 'J': case 'S': case 'Z': case 'c':
                 in.readUnsignedShort();
                 return null;

@@ -161,8 +161,10 @@ final class ProfileWriter {
             j.begin('{');
             if (n.method >= 0) {
                 methods.set(n.method);
-                j.field("m", n.method).field("calls", n.calls);
+                // The call's line before the method: the pair "line":L,"m":M recurs wherever the same call is made
+                // in another context, and gzip matches it as one string (maven's profile: 3 % smaller).
                 if (callLine > 0) j.field("line", callLine);
+                j.field("m", n.method).field("calls", n.calls);
             }
             if (n.folded > 0) j.field("folded", n.folded);
             if (records != null) {
@@ -177,9 +179,9 @@ final class ProfileWriter {
                     long line = r[RecordRows.LINE], callee = r[RecordRows.CALLEE];
                     if (line > 0 && callee >= 0) {
                         methods.set((int) callee);
-                        j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes, line, callee);
-                    } else if (line > 0) j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes, line);
-                    else j.numbers(site, type, count, r[RecordRows.ELEMENTS], bytes);
+                        j.row(site, type, count, r[RecordRows.ELEMENTS], bytes, line, callee);
+                    } else if (line > 0) j.row(site, type, count, r[RecordRows.ELEMENTS], bytes, line);
+                    else j.row(site, type, count, r[RecordRows.ELEMENTS], bytes);
                 }
                 j.end(']');
             }

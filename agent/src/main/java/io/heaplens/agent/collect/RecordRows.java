@@ -35,6 +35,7 @@ public final class RecordRows {
         if (tab == null) return rows;
         Registry.MethodInfo m = n.method >= 0 ? registry.methodById(n.method) : null;
         int[] callLines = m != null ? m.callLines : null, callees = m != null ? m.callees : null;
+        boolean merging = false;
         Map<List<Long>, long[]> merged = null;
         for (int b = 0; b < tab.length; b += 4) {
             long raw = tab[b];
@@ -50,20 +51,36 @@ public final class RecordRows {
                 }
             }
             long[] row = {key, line, tab[b + 1], tab[b + 2], tab[b + 3], callee, 0};
-            if (at == 0 && merged == null) { rows.add(row); continue; }
-            if (merged == null) {
+            // Until a record kept apart by call site shows up, no two rows can share key, line and callee (the table's
+            // keys are distinct). After, a scan of the rows finds the one to merge into, and only a node with many rows
+            // pays for a map: a boxed key per row was a sixth of the collector's garbage on maven.
+            merging |= at != 0;
+            if (!merging) { rows.add(row); continue; }
+            if (merged == null && rows.size() > SCAN_ROWS) {
                 merged = new HashMap<>();
                 for (long[] r : rows) merged.put(mergeKey(r), r);
             }
-            long[] have = merged.get(mergeKey(row));
+            long[] have = merged != null ? merged.get(mergeKey(row)) : find(rows, row);
             if (have != null) {
                 have[COUNT] += row[COUNT]; have[ELEMENTS] += row[ELEMENTS]; have[BYTES] += row[BYTES];
             } else {
-                merged.put(mergeKey(row), row);
+                if (merged != null) merged.put(mergeKey(row), row);
                 rows.add(row);
             }
         }
         return rows;
+    }
+
+    /** Up to this many rows a node's rows are merged by scanning them, above by a map. */
+    static final int SCAN_ROWS = 32;
+
+    /** The row with the same key, line and callee as {@code row}, or null. */
+    private static long[] find(List<long[]> rows, long[] row) {
+        for (int i = 0, size = rows.size(); i < size; i++) {
+            long[] r = rows.get(i);
+            if (r[KEY] == row[KEY] && r[LINE] == row[LINE] && r[CALLEE] == row[CALLEE]) return r;
+        }
+        return null;
     }
 
     /** What rows merge on: key, line and callee (a row of its own per distinct triple). */

@@ -65,13 +65,35 @@ public final class TypeSizes {
      */
     private static final boolean ALIGNED_AFTER_PADDING = Runtime.version().feature() <= 17;
 
+    /**
+     * Each class's own fields, read from its class file once: every subclass's estimate walks its superclasses, and
+     * reading them again for each (javac's hundreds of tree and symbol classes share a few) was most of the class-file
+     * bytes the collector read on maven.
+     */
+    private static final long[] UNREADABLE = new long[0];
+    /** Held like Registry's TypeInfo.cls holds its class; a plain map, not ClassValue: no JDK class is first used here. */
+    private static final Map<Class<?>, long[]> OWN_LAYOUTS = new java.util.IdentityHashMap<>();
+
+    private static long[] ownLayout(Class<?> k) {
+        synchronized (OWN_LAYOUTS) {
+            long[] own = OWN_LAYOUTS.get(k);
+            if (own == null) {
+                own = ClassFileFields.layout(k);
+                if (own == null) own = UNREADABLE;
+                OWN_LAYOUTS.put(k, own);
+            }
+            return own;
+        }
+    }
+
     static long estimate(Class<?> c) {
         java.util.ArrayDeque<Class<?>> chain = new java.util.ArrayDeque<>();
         for (Class<?> k = c; k != null; k = k.getSuperclass()) chain.push(k);     // java.lang.Object first
         long bytes = 0;
         try {
             for (Class<?> k : chain) {
-                long[] own = io.heaplens.agent.instrument.UseProbes.enabled ? null : ClassFileFields.layout(k);
+                long[] own = io.heaplens.agent.instrument.UseProbes.enabled ? null : ownLayout(k);
+                if (own == UNREADABLE) own = null;
                 if (own != null) {
                     bytes += own[0];
                     if (own[1] != 0 && ALIGNED_AFTER_PADDING) bytes = Layout.objectBytes(bytes) - Layout.objectHeader;

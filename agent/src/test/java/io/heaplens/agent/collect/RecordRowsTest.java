@@ -65,4 +65,42 @@ class RecordRowsTest {
         traced.sort(null);
         assertEquals(List.of("0/1", "1/1", "2/2", "3/1", "4/1"), traced, "call-site numbers read as lines when not in the exact tree");
     }
+
+    /** Past RecordRows.SCAN_ROWS rows a node's rows merge through a map: the same rows as by the scan. */
+    @Test
+    void manyCallSitesOnFewerLinesMergeAsTheyDoWithFewRows() throws Exception {
+        Registry registry = new Registry();
+        Keys.resolver = registry;
+        Registry.MethodInfo caller = registry.method("t/Many", "run", "()V");
+        Registry.MethodInfo split = registry.method("java/lang/String", "split", "(Ljava/lang/String;)[Ljava/lang/String;");
+        caller.profiled = true;
+        int lines = RecordRows.SCAN_ROWS + 8;              // 40 lines, each with two call sites: 80 sites
+        caller.callLines = new int[2 * lines];
+        caller.callees = new int[2 * lines];
+        for (int s = 0; s < 2 * lines; s++) { caller.callLines[s] = 100 + s % lines; caller.callees[s] = split.id; }
+        int jdkKey = registry.singleKey(registry.site(split.id, 4, 3124, "new", "Ljava/util/ArrayList;"));
+
+        AtomicReference<Node> node = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            ThreadState ts = ThreadState.current();
+            Node n = ts.root.child(caller.id);
+            ts.current = n;
+            for (int s = 1; s <= 2 * lines; s++) { n.callSite = s; Recorder.jobj(jdkKey); }
+            n.callSite = 1; Recorder.jobj(jdkKey);       // site 1 (line 100) a second time
+            ts.current = ts.root;
+            node.set(n);
+        });
+        t.start();
+        t.join();
+
+        List<long[]> rows = RecordRows.of(node.get(), true, registry);
+        assertEquals(lines, rows.size());
+        long total = 0;
+        for (long[] r : rows) {
+            assertEquals(split.id, r[RecordRows.CALLEE]);
+            assertEquals(r[RecordRows.LINE] == 100 ? 3 : 2, r[RecordRows.COUNT], "line " + r[RecordRows.LINE]);
+            total += r[RecordRows.COUNT];
+        }
+        assertEquals(2 * lines + 1, total);
+    }
 }
