@@ -4,7 +4,8 @@
 // (format, version, meta, transform, agent) whole. Written for speed: no allocation per token.
 // With { byType: true } it also sums the records per tree (a thread's `root`, `sites`, `sampled`) and type id, and
 // parses the `types` table whole (see sampled-error.mjs).
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 
 const Q = 0x22, BS = 0x5c, LB = 0x7b, RB = 0x7d, LS = 0x5b, RS = 0x5d, COLON = 0x3a, COMMA = 0x2c;
 // key codes
@@ -48,7 +49,16 @@ export function scanProfile(file, chunkSize = 1 << 24, { byType = false } = {}) 
     if (recCount > 0) { const sz = n / recCount; e.sizes.set(sz, (e.sizes.get(sz) ?? 0) + recCount); }
   };
   const fd = openSync(file, 'r');
-  const buf = Buffer.allocUnsafe(chunkSize);
+  // A gzip-compressed profile (docs/format.md "Compression"; the agent compresses large final writes) is inflated
+  // whole, then scanned in the same chunks: its text is a few tens of MB where the file is a few MB.
+  const magic = Buffer.alloc(2);
+  const inflated = readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b ? gunzipSync(readFileSync(file)) : null;
+  let buf = inflated ? null : Buffer.allocUnsafe(chunkSize);
+  const readChunk = (at) => {
+    if (!inflated) return readSync(fd, buf, 0, chunkSize, at);
+    buf = inflated.subarray(at, at + chunkSize);
+    return buf.length;
+  };
   let cap = 1 << 16;
   let sObj = new Uint8Array(cap), sSlot = new Int8Array(cap), sKey = new Int8Array(cap), sIdx = new Int32Array(cap);
   let d = 0; // stack depth; frame d-1 is the innermost container
@@ -83,7 +93,7 @@ export function scanProfile(file, chunkSize = 1 << 24, { byType = false } = {}) 
   let pos = 0;
   try {
     for (;;) {
-      const n = readSync(fd, buf, 0, chunkSize, pos);
+      const n = readChunk(pos);
       if (n <= 0) break;
       pos += n;
       captStart = 0;

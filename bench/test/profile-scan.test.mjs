@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { scanProfile } from '../lib/profile-scan.mjs';
 import { readProfile } from '../lib/profile.mjs';
 import { generateSql } from '../prepare/gen-sql.mjs';
@@ -43,9 +44,11 @@ function reference(p) {
 
 test('scan equals JSON.parse at all chunk sizes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'scan-'));
-  for (const [i, text] of [JSON.stringify(profile), JSON.stringify(profile, null, 2)].entries()) {
+  // plain, pretty-printed, and gzip-compressed as the agent writes large final profiles
+  const texts = [JSON.stringify(profile), JSON.stringify(profile, null, 2)];
+  for (const [i, bytes] of [...texts, gzipSync(texts[0])].entries()) {
     const f = join(dir, `p${i}.heaplens`);
-    writeFileSync(f, text);
+    writeFileSync(f, bytes);
     const want = reference(profile);
     for (const chunk of [1, 2, 3, 5, 7, 16, 64, 1000, 1 << 20]) {
       const { top, threads } = scanProfile(f, chunk);
