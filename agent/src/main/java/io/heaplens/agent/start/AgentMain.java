@@ -41,13 +41,14 @@ public final class AgentMain {
             // first switch, whose retransformation sweeps up what loads meanwhile (ModeControl): ~40 ASM classes, run
             // in the interpreter, that a paused start would pay for and never use. A warm start-up cache has loaded
             // the classes the warm-up would load and supplies their bytes (agent.cache).
-            if (Mode.level(Mode.get()) != Mode.LEVEL_NONE) {
+            boolean instruments = Mode.level(Mode.get()) != Mode.LEVEL_NONE;
+            if (instruments) {
                 String jit = AgentJit.c1Only(inst);   // before the transformer runs hot (docs/benchmark.md, Round 4)
                 if (options.verbose) System.err.println("heaplens: agent code kept out of C2: " + jit);
             }
             boolean warm = l.startCache();
             t0 = step(steps, "cache", t0);
-            if (Mode.level(Mode.get()) != Mode.LEVEL_NONE && !warm) WarmUp.instrumenter();
+            if (instruments && !warm) WarmUp.instrumenter();
             t0 = step(steps, "warm-up", t0);
             l.install();
             t0 = step(steps, "retransform", t0);
