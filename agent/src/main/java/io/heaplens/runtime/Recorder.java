@@ -264,6 +264,43 @@ public final class Recorder {
         else other(ts, m, key, count, elements, bytes);
     }
 
+    // ---- the same, out of line: the probes of classes instrumented for sites or sampled (no call tree) -------
+    // Each instrumented allocation of those modes is one call and nothing else: no inlined mode check (with C2's
+    // uncommon trap for the exact branch) at every site of every JDK method, so the JIT compiles smaller code and the
+    // instrumented methods keep their inlining (docs/benchmark.md "Round 8"). The probes obey whatever mode is in
+    // effect, as the inline ones do: a switch to a mode of the same level (accounts, lifetime) keeps these bytes.
+    @DontInline
+    @Hidden
+    public static void aobj(int key) {
+        int m = Mode.current();
+        if (m == Mode.SITES) {
+            ThreadState ts = ThreadState.current();
+            if (ts.busy == 0) site(ts, key, 1L, 0L, 0L);
+        } else if (m == Mode.SAMPLED) {
+            if (Mode.sampledByJfr) return;
+            ThreadState ts = ThreadState.current();
+            if (ts.busy == 0) Sampler.allocate(ts, key, Keys.objectSize(key), 0L);
+        } else {
+            jobj(key);
+        }
+    }
+
+    @DontInline
+    @Hidden
+    public static void aarr(int length, int key, int elementSize) {
+        int m = Mode.current();
+        if (m == Mode.SITES) {
+            ThreadState ts = ThreadState.current();
+            if (ts.busy == 0) site(ts, key, 1L, length, Layout.arrayBytes(length, elementSize));
+        } else if (m == Mode.SAMPLED) {
+            if (Mode.sampledByJfr) return;
+            ThreadState ts = ThreadState.current();
+            if (ts.busy == 0) Sampler.allocate(ts, key, Layout.arrayBytes(length, elementSize), length);
+        } else {
+            jarr(length, key, elementSize);
+        }
+    }
+
     /** Before a two-dimensional multianewarray in code without a node (the streaming path has no temporaries). */
     @Hidden
     public static void jmulti(int d1, int d2, int key) {
