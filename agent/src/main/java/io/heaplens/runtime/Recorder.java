@@ -17,7 +17,8 @@ import jdk.internal.vm.annotation.ForceInline;
  * RecorderShapeTest checks the sizes.
  * Profiled methods hold their MCT node in a local and pass it; code without a node (the JDK, excluded packages)
  * calls the {@code j*} variants, which charge the innermost profiled node of the calling thread, kept apart by the
- * call that node's frame is inside ({@link Node#callSite}: the line that asked for the allocation).
+ * call that node's frame is inside ({@link Node#callSite}: the line that asked for the allocation). Classes
+ * instrumented without the call tree (sites, sampled) call {@link #aobj} and {@link #aarr} instead: one call each.
  * Nothing here calls instrumented code, so the probes never re-enter themselves.
  *
  * Every probe first reads the mode ({@link Mode#current()}, a JIT constant): exact records into the call tree,
