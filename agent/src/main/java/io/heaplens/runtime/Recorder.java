@@ -17,7 +17,8 @@ import jdk.internal.vm.annotation.ForceInline;
  * RecorderShapeTest checks the sizes.
  * Profiled methods hold their MCT node in a local and pass it; code without a node (the JDK, excluded packages)
  * calls the {@code j*} variants, which charge the innermost profiled node of the calling thread, kept apart by the
- * call that node's frame is inside ({@link Node#callSite}: the line that asked for the allocation).
+ * call that node's frame is inside ({@link Node#callSite}: the line that asked for the allocation). Classes
+ * instrumented without the call tree (sites, sampled) call {@link #aobj} and {@link #aarr} instead: one call each.
  * Nothing here calls instrumented code, so the probes never re-enter themselves.
  *
  * Every probe first reads the mode ({@link Mode#current()}, a JIT constant): exact records into the call tree,
@@ -262,6 +263,43 @@ public final class Recorder {
         if (m == Mode.SITES) site(ts, key, count, elements, bytes);
         else if (m == Mode.LIFETIME) Lifetimes.tick(bytes > 0 ? bytes : count * Keys.objectSize(key));
         else other(ts, m, key, count, elements, bytes);
+    }
+
+    // ---- the same, out of line: the probes of classes instrumented for sites or sampled (no call tree) -------
+    // Each instrumented allocation of those modes is one call and nothing else: no inlined mode check (with C2's
+    // uncommon trap for the exact branch) at every site of every JDK method, so the JIT compiles smaller code and the
+    // instrumented methods keep their inlining (docs/benchmark.md "Round 8"). The probes obey whatever mode is in
+    // effect, as the inline ones do: a switch to a mode of the same level (accounts, lifetime) keeps these bytes.
+    @DontInline
+    @Hidden
+    public static void aobj(int key) {
+        int m = Mode.current();
+        if (m == Mode.SITES) {
+            ThreadState ts = ThreadState.current();
+            if (ts.busy == 0) site(ts, key, 1L, 0L, 0L);
+        } else if (m == Mode.SAMPLED) {
+            if (Mode.sampledByJfr) return;
+            ThreadState ts = ThreadState.current();
+            if (ts.busy == 0) Sampler.allocate(ts, key, Keys.objectSize(key), 0L);
+        } else {
+            jobj(key);
+        }
+    }
+
+    @DontInline
+    @Hidden
+    public static void aarr(int length, int key, int elementSize) {
+        int m = Mode.current();
+        if (m == Mode.SITES) {
+            ThreadState ts = ThreadState.current();
+            if (ts.busy == 0) site(ts, key, 1L, length, Layout.arrayBytes(length, elementSize));
+        } else if (m == Mode.SAMPLED) {
+            if (Mode.sampledByJfr) return;
+            ThreadState ts = ThreadState.current();
+            if (ts.busy == 0) Sampler.allocate(ts, key, Layout.arrayBytes(length, elementSize), length);
+        } else {
+            jarr(length, key, elementSize);
+        }
     }
 
     /** Before a two-dimensional multianewarray in code without a node (the streaming path has no temporaries). */

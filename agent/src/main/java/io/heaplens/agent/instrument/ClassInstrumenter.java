@@ -79,7 +79,7 @@ public final class ClassInstrumenter {
         Result r = new Result();
         if (!profiled && !boundaryOnly && !(tree && hasBoundary(original))) {
             try {
-                r.bytes = StreamingAllocations.instrument(original, registry, r);
+                r.bytes = StreamingAllocations.instrument(original, registry, r, !tree);
                 return r;
             } catch (StreamingAllocations.NeedsTree e) {
                 r.sites = 0;                               // fall through to the tree instrumenter
@@ -120,6 +120,7 @@ public final class ClassInstrumenter {
             boolean mct = tree && frame;
             if (boundaryOnly && !mct) continue;
             MethodInstrumenter mi = new MethodInstrumenter(registry, plan, (OffsetMethodNode) m, mct, !boundaryOnly);
+            mi.outOfLine = !tree;
             java.util.List<org.objectweb.asm.tree.AbstractInsnNode> before = lifetimes ? UseProbes.snapshot(m) : null;
             mi.run();
             if (frame) mi.registerFrame();

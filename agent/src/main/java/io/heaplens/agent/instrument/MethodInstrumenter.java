@@ -37,6 +37,8 @@ final class MethodInstrumenter implements Opcodes {
     private final boolean mct;
     private final boolean allocations;
     private int nodeLocal = -1;
+    /** Instrumented without the call tree (sites, sampled): the allocation probes are out-of-line calls (Recorder.aobj). */
+    boolean outOfLine;
     private int tempBase = -1;
     int sites;
     /** Allocation instruction → its site key (the lifetime mode's tracking probes use them). */
@@ -139,7 +141,7 @@ final class MethodInstrumenter implements Opcodes {
                 AllocatingCalls.BoxKind box = AllocatingCalls.boxBody(plan.name, mn.name, mn.desc);
                 int key = registry.singleKey(s);
                 allocKeys.put(insn, key);
-                mn.instructions.insert(insn, box != null ? Probes.boxInside(box, key) : Probes.object(key, nodeLocal));
+                mn.instructions.insert(insn, box != null ? Probes.boxInside(box, key) : Probes.object(key, nodeLocal, outOfLine));
                 break;
             }
             case NEWARRAY:
@@ -189,7 +191,7 @@ final class MethodInstrumenter implements Opcodes {
         SiteInfo s = site(bci, line, kind, descriptor);
         int key = registry.singleKey(s);
         allocKeys.put(insn, key);
-        mn.instructions.insert(insn, Probes.array(key, registry.type(s).elementSize, nodeLocal));
+        mn.instructions.insert(insn, Probes.array(key, registry.type(s).elementSize, nodeLocal, outOfLine));
     }
 
     private SiteInfo site(int bci, int line, String kind, String descriptor) {

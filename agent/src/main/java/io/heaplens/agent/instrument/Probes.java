@@ -62,8 +62,12 @@ final class Probes implements Opcodes {
         return l;
     }
 
-    /** After NEW (the uninitialised reference stays untouched on the stack). nodeLocal < 0: no node (JDK code). */
-    static InsnList object(int key, int nodeLocal) {
+    /**
+     * After NEW (the uninitialised reference stays untouched on the stack). nodeLocal < 0: no node (JDK code).
+     * outOfLine: the class is instrumented without the call tree (sites, sampled): one call to Recorder.aobj,
+     * no inlined dispatch.
+     */
+    static InsnList object(int key, int nodeLocal, boolean outOfLine) {
         InsnList l = new InsnList();
         if (nodeLocal >= 0) {
             l.add(new VarInsnNode(ALOAD, nodeLocal));
@@ -71,13 +75,13 @@ final class Probes implements Opcodes {
             l.add(call("obj", "(" + N + "I)V"));
         } else {
             l.add(push(key));
-            l.add(call("jobj", "(I)V"));
+            l.add(call(outOfLine ? "aobj" : "jobj", "(I)V"));
         }
         return l;
     }
 
-    /** After NEWARRAY/ANEWARRAY: [array] → [array], counting only arrays that were really allocated. */
-    static InsnList array(int key, int elementSize, int nodeLocal) {
+    /** After NEWARRAY/ANEWARRAY: [array] → [array], counting only arrays that were really allocated (outOfLine: as {@link #object}). */
+    static InsnList array(int key, int elementSize, int nodeLocal, boolean outOfLine) {
         InsnList l = new InsnList();
         l.add(new InsnNode(DUP));
         l.add(new InsnNode(ARRAYLENGTH));
@@ -89,7 +93,7 @@ final class Probes implements Opcodes {
         } else {
             l.add(push(key));
             l.add(push(elementSize));
-            l.add(call("jarr", "(III)V"));
+            l.add(call(outOfLine ? "aarr" : "jarr", "(III)V"));
         }
         return l;
     }

@@ -28,10 +28,11 @@ final class StreamingAllocations {
     private StreamingAllocations() {}
 
     /** @return the instrumented class, or null when it has no allocation site */
-    static byte[] instrument(byte[] original, Registry registry, ClassInstrumenter.Result result) {
+    static byte[] instrument(byte[] original, Registry registry, ClassInstrumenter.Result result, boolean outOfLine) {
         OffsetReader reader = new OffsetReader(original);
         ClassWriter writer = new ClassWriter(reader, 0);
         Adapter adapter = new Adapter(writer, registry, reader);
+        adapter.outOfLine = outOfLine;
         reader.accept(adapter, 0);
         result.sites = adapter.sites;
         return adapter.sites == 0 ? null : writer.toByteArray();
@@ -42,6 +43,8 @@ final class StreamingAllocations {
         final OffsetReader reader;
         String owner, sourceFile;
         int sites;
+        /** No call tree at this level (sites, sampled): out-of-line allocation probes (Probes.object). */
+        boolean outOfLine;
 
         Adapter(ClassVisitor next, Registry registry, OffsetReader reader) {
             super(Opcodes.ASM9, next);
@@ -101,7 +104,7 @@ final class StreamingAllocations {
             if (opcode == NEW) {
                 int key = cls.registry.singleKey(site("new", Types.descriptorOfInternal(type)));
                 AllocatingCalls.BoxKind box = AllocatingCalls.boxBody(cls.owner, name, desc);
-                emit(box != null ? Probes.boxInside(box, key) : Probes.object(key, -1));
+                emit(box != null ? Probes.boxInside(box, key) : Probes.object(key, -1, cls.outOfLine));
             } else if (opcode == ANEWARRAY) {
                 array("anewarray", "[" + Types.descriptorOfInternal(type));
             }
@@ -152,7 +155,7 @@ final class StreamingAllocations {
 
         private void array(String kind, String descriptor) {
             SiteInfo s = site(kind, descriptor);
-            emit(Probes.array(cls.registry.singleKey(s), cls.registry.type(s).elementSize, -1));
+            emit(Probes.array(cls.registry.singleKey(s), cls.registry.type(s).elementSize, -1, cls.outOfLine));
         }
 
         private void emit(InsnList probe) {

@@ -46,7 +46,8 @@ class LevelsTest {
         Set<String> p = probes(r.bytes);
         assertFalse(p.contains("enter"), "no call-tree probes: " + p);
         assertFalse(p.contains("exit"), "no call-tree probes: " + p);
-        assertTrue(p.contains("jobj"), "allocation probes charge the thread's state: " + p);
+        assertTrue(p.contains("aobj"), "allocation probes, out of line without a tree: " + p);
+        assertFalse(p.contains("jobj"), "no inlined dispatch without a tree: " + p);
         assertEquals(0, r.methodsProfiled);
         // the sampled traces resolve frames through the registry: the methods are still frames
         int id = registry.profiledMethodId("io.heaplens.fixtures.Tricky", "<init>", "()V");
@@ -58,7 +59,17 @@ class LevelsTest {
         ClassInstrumenter.Result r = ClassInstrumenter.instrument(bytes("io.heaplens.fixtures.Tricky"), new Registry(), true, false, true);
         Set<String> p = probes(r.bytes);
         assertTrue(p.contains("enter") && p.contains("exit"), "call-tree probes: " + p);
+        assertFalse(p.contains("aobj") || p.contains("aarr"), "the exact level keeps its inline probes: " + p);
         assertTrue(r.methodsProfiled > 0);
+    }
+
+    @Test
+    void jdkClassesWithoutTreeGetOneCallPerAllocation() throws Exception {
+        byte[] list = java.util.ArrayList.class.getResourceAsStream("/java/util/ArrayList.class").readAllBytes();
+        Set<String> low = probes(ClassInstrumenter.instrument(list, new Registry(), false, false, false).bytes);
+        assertTrue(low.contains("aarr") && !low.contains("jarr") && !low.contains("jobj"), "sites/sampled level: " + low);
+        Set<String> exact = probes(ClassInstrumenter.instrument(list, new Registry(), false, false, true).bytes);
+        assertTrue(exact.contains("jarr") && !exact.contains("aarr"), "exact level: " + exact);
     }
 
     @Test
