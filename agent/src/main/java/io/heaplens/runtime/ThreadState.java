@@ -103,7 +103,7 @@ public final class ThreadState {
         thread = t;
         this.id = id;
         root = new Node(Node.ROOT, null, this, 0, false);
-        foldNode = new Node(Node.FOLD, null, this, 0, true);
+        foldNode = new Node(Node.FOLD, null, SINK != null ? SINK : this, 0, true);
         sites = new Node(Node.ROOT, null, this, 0, false);
         siteTraces = new Node(Node.ROOT, null, this, 0, false);
         sampled = new Node(Node.ROOT, null, this, 0, false);
@@ -119,6 +119,19 @@ public final class ThreadState {
      * thread's state (then the compare fails) or its own.
      */
     private static final ThreadState[] CACHE = new ThreadState[1024];
+
+    /**
+     * The thread of every fold node (the per-thread {@link #foldNode} and {@link #OFF}): the exit probe stores the
+     * caller's node into its node's thread without asking whether the node folded, so a fold node's exit lands here
+     * and the real thread's current node stays as it was. No thread owns it; nothing reads its {@code current}.
+     */
+    static final ThreadState SINK = new ThreadState(null, -2);
+
+    /**
+     * The node handed to methods entered outside the exact mode. Its exit writes into {@link #SINK}, so the tree
+     * stays consistent across switches: frames entered before a switch still restore their caller on exit.
+     */
+    static final Node OFF = new Node(Node.FOLD, null, SINK, 0, true);
 
     @ForceInline
     @Hidden
@@ -283,6 +296,7 @@ public final class ThreadState {
     @DontInline
     @Hidden
     static Node enterCurrent(int mid) {
+        if (Mode.current() != Mode.EXACT) return OFF;
         ThreadState ts = current();
         if (ts.busy != 0) return ts.foldNode;   // the agent's own work on this thread is not part of the tree
         Node cur = ts.current;
