@@ -19,7 +19,7 @@ public final class Node {
     public final int depth;
     /**
      * True for the stand-ins returned when a call gets no node of its own (deeper than the depth limit, past the node
-     * budget, the agent's own work, outside the exact mode); their {@link #thread} is {@link ThreadState#SINK}.
+     * budget, the agent's own work, outside the exact mode); their {@link #thread} is a sink ({@link ThreadState#SINK}).
      */
     public final boolean fold;
 

@@ -55,8 +55,8 @@ public final class Recorder {
     }
 
     /**
-     * At every return: the caller's node becomes current again. No branch: a fold node's thread is
-     * {@link ThreadState#SINK}, so its exit writes there and leaves the real thread's current node as it was.
+     * At every return: the caller's node becomes current again. No branch: a fold node's thread is a sink (see
+     * {@link ThreadState#SINK}), so its exit writes there and leaves the real thread's current node as it was.
      * (With {@code if (!n.fold)} here, C2 pruned the fold path while no call had folded yet; once a program spent its
      * node budget, every compiled method with an inlined exit was deoptimised and compiled again: 130 times on
      * checkstyle, docs/benchmark.md "Round 8".)
@@ -74,7 +74,7 @@ public final class Recorder {
     @DontInline
     @Hidden
     public static void unwind(Node n) {
-        n.thread.current = n.parent;                      // as exit: a fold node writes into SINK
+        n.thread.current = n.parent;                      // as exit: a fold node writes into its sink
     }
 
     // ---- allocations in profiled methods ------------------------------------------------------------------
@@ -176,7 +176,7 @@ public final class Recorder {
     @Hidden
     private static void boxed(long v, Node n, int key) {
         obj(n, key);
-        ThreadState ts = n.fold ? ThreadState.current() : n.thread;   // a fold node's thread is SINK
+        ThreadState ts = n.fold ? ThreadState.current() : n.thread;   // a fold node's thread is a sink
         ts.boxValue = v;
         ts.boxPending = true;
     }
