@@ -17,6 +17,12 @@ import { WORK } from './lib/paths.mjs';
 import { javaCommand } from './lib/runone.mjs';
 
 const argv = process.argv.slice(2);
+if (argv.includes('--help')) {
+  console.log(`usage: node bench/breakdown.mjs --workload NAME [--agent JAR] [--jdk 17|25] [--out file.md] [--mode exact|sites|sampled|paused]
+  [--agent-opts sampler=jfr,…] [--jvm -XX:TLABSize=16k,…] [--no-jfr]
+  NAME: a bench workload (luindex, fop, h2, xalan, javac, smoke) or one outside the bench (maven, checkstyle)`);
+  process.exit(0);
+}
 const flag = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : dflt; };
 const workload = byName(flag('--workload', 'h2'));
 const ctx = makeContext(parseArgs(['--jdk', flag('--jdk', '17')]));

@@ -17,7 +17,10 @@ public final class Node {
     public final Node parent;
     public final ThreadState thread;
     public final int depth;
-    /** True for the per-thread stand-in returned for calls deeper than the depth limit. */
+    /**
+     * True for the stand-ins returned when a call gets no node of its own (deeper than the depth limit, past the node
+     * budget, the agent's own work, outside the exact mode); their {@link #thread} is a sink ({@link ThreadState#SINK}).
+     */
     public final boolean fold;
 
     public long calls;

@@ -26,12 +26,6 @@ import jdk.internal.vm.annotation.ForceInline;
  */
 public final class Recorder {
     /**
-     * The node handed to methods entered outside the exact mode. Its exit does nothing, so the tree stays
-     * consistent across switches: frames entered before a switch still restore their caller on exit.
-     */
-    private static final Node OFF = new Node(Node.FOLD, null, null, 0, true);
-
-    /**
      * The upper bound of Integer's box cache (127 unless -XX:AutoBoxCacheMax raised it), measured when this class
      * initialises — before any class is instrumented — by comparing boxes' identity. A constant for the JIT.
      */
@@ -51,19 +45,27 @@ public final class Recorder {
     private Recorder() {}
 
     // ---- method call tree -------------------------------------------------------------------------------
-    /** The mode check inline, the entry's work in {@link ThreadState#enterCurrent} (a call in C1 and C2 code). */
+    /**
+     * The entry's work, the mode check included, is in {@link ThreadState#enterCurrent}: a call in C1 and C2 code,
+     * so what is inlined at every method entry is the call alone.
+     */
     @ForceInline
     @Hidden
     public static Node enter(int method) {
-        if (Mode.current() != Mode.EXACT) return OFF;
         return ThreadState.enterCurrent(method);
     }
 
-    /** At every return: the caller's node becomes current again. */
+    /**
+     * At every return: the caller's node becomes current again. No branch: a fold node's thread is a sink (see
+     * {@link ThreadState#SINK}), so its exit writes there and leaves the real thread's current node as it was.
+     * (With {@code if (!n.fold)} here, C2 pruned the fold path while no call had folded yet; once a program spent its
+     * node budget, every compiled method with an inlined exit was deoptimised and compiled again: 130 times on
+     * checkstyle, docs/benchmark.md "Round 8".)
+     */
     @ForceInline
     @Hidden
     public static void exit(Node n) {
-        if (!n.fold) n.thread.current = n.parent;
+        n.thread.current = n.parent;
     }
 
     /**
@@ -73,7 +75,7 @@ public final class Recorder {
     @DontInline
     @Hidden
     public static void unwind(Node n) {
-        if (!n.fold) n.thread.current = n.parent;
+        n.thread.current = n.parent;                      // as exit: a fold node writes into its sink
     }
 
     // ---- allocations in profiled methods ------------------------------------------------------------------
@@ -175,7 +177,7 @@ public final class Recorder {
     @Hidden
     private static void boxed(long v, Node n, int key) {
         obj(n, key);
-        ThreadState ts = n.thread != null ? n.thread : ThreadState.current();
+        ThreadState ts = n.fold ? ThreadState.current() : n.thread;   // a fold node's thread is a sink
         ts.boxValue = v;
         ts.boxPending = true;
     }

@@ -103,7 +103,7 @@ public final class ThreadState {
         thread = t;
         this.id = id;
         root = new Node(Node.ROOT, null, this, 0, false);
-        foldNode = new Node(Node.FOLD, null, this, 0, true);
+        foldNode = new Node(Node.FOLD, null, new ThreadState(), 0, true);   // its own sink: no store shared by threads
         sites = new Node(Node.ROOT, null, this, 0, false);
         siteTraces = new Node(Node.ROOT, null, this, 0, false);
         sampled = new Node(Node.ROOT, null, this, 0, false);
@@ -113,12 +113,37 @@ public final class ThreadState {
     }
 
     /**
+     * A sink: the thread of a fold node, whose exits store into its {@link #current} and nowhere else. Each thread's
+     * {@link #foldNode} has a sink of its own (a program past its node budget folds most of its calls: 1.6 billion on
+     * checkstyle, so a shared one would be a store every thread makes to one cache line). No tree, no thread.
+     */
+    private ThreadState() {
+        thread = null;
+        id = -2;
+        root = sites = siteTraces = sampled = foldNode = null;
+    }
+
+    /**
      * A direct-mapped cache in front of the ThreadLocal, indexed by thread id: a probe pays two loads and a
      * compare instead of the ThreadLocal's hash lookup (measured ~9% of the exact mode's cost on javac). Entries
      * are published racily; a ThreadState's {@code thread} is final, so a reader sees either null, another
      * thread's state (then the compare fails) or its own.
      */
     private static final ThreadState[] CACHE = new ThreadState[1024];
+
+    /**
+     * The sink of {@link #OFF} (see the sink constructor): the exit probe stores the caller's node into its node's
+     * thread without asking whether the node folded, so a fold node's exit lands in a sink and the real thread's
+     * current node stays as it was. Shared by all threads, but only code entered outside the exact mode reaches it
+     * (until a mode switch has retransformed the classes).
+     */
+    static final ThreadState SINK = new ThreadState();
+
+    /**
+     * The node handed to methods entered outside the exact mode. Its exit writes into {@link #SINK}, so the tree
+     * stays consistent across switches: frames entered before a switch still restore their caller on exit.
+     */
+    static final Node OFF = new Node(Node.FOLD, null, SINK, 0, true);
 
     @ForceInline
     @Hidden
@@ -283,6 +308,7 @@ public final class ThreadState {
     @DontInline
     @Hidden
     static Node enterCurrent(int mid) {
+        if (Mode.current() != Mode.EXACT) return OFF;
         ThreadState ts = current();
         if (ts.busy != 0) return ts.foldNode;   // the agent's own work on this thread is not part of the tree
         Node cur = ts.current;

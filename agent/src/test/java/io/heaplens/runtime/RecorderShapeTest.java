@@ -100,6 +100,18 @@ class RecorderShapeTest {
         assertFalse(annotations(m).contains(FORCE), "enterCurrent must not be @ForceInline");
     }
 
+    /**
+     * The exit probe, inlined at every return, has no branch: C2 pruned a fold check's untaken path and deoptimised
+     * every method with an inlined exit once calls began to fold (docs/benchmark.md "Round 8").
+     */
+    @Test
+    void theExitHasNoBranch() throws IOException {
+        MethodNode m = method(read(Recorder.class), "exit", "(Lio/heaplens/runtime/Node;)V");
+        for (org.objectweb.asm.tree.AbstractInsnNode i = m.instructions.getFirst(); i != null; i = i.getNext()) {
+            assertFalse(i instanceof org.objectweb.asm.tree.JumpInsnNode, "Recorder.exit must not branch");
+        }
+    }
+
     @Test
     void theInlinedProbesOnlyDispatch() throws IOException {
         ClassNode r = read(Recorder.class);
