@@ -1,9 +1,10 @@
 // UI scenario of memory accounts (issue 8) for ui.mjs's Workbench: profile the fixture server through
 // "Profile Memory: server accounts" (accounts srv.http.* and srv.cache, exact liveness), open the saved profile,
-// and see the Accounts view: the leaking account srv.cache on top of the leak suspects; "Why is it still
+// (it opens by itself when the run ends) and see the Accounts view: the leaking account srv.cache on top of the leak suspects; "Why is it still
 // alive?" opens the Heap view on the dump written at exit, with the path through Cache.STORE. Screenshots go
 // to build/vscode-screenshots/.
 
+import { runProfileView, savedProfileName } from './run-profile.mjs';
 import { picture } from './ui-product.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -19,17 +20,13 @@ export const ACCOUNTS_SCENARIOS = {
     }, 60000);
     console.log(`  status bar: ${counter}`);
     await wb.waitFor('the server session to end', async () => /profile saved to .*Main-\d{8}-\d{6}\.heaplens/.test(await wb.consoleText()), 120000);
+    const saved = await savedProfileName(wb, /Main-\d{8}-\d{6}\.heaplens/);
     // room for the view: no secondary side bar, no panel
     if (await wb.page.locator('.part.auxiliarybar').isVisible().catch(() => false)) await wb.palette('View: Hide Secondary Side Bar').catch(() => undefined);
     await wb.palette('View: Hide Panel').catch(() => undefined);
     await sleep(300);
-    await wb.palette('HeapLens: Open Profile…');
-    const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: /Main-\d{8}-\d{6}\.heaplens/ }).first();
-    await row.waitFor({ timeout: 10000 });
-    await row.click();
-    // the visible webview: earlier scenarios may have left other HeapLens webviews open (hidden)
-    const view = wb.page.frameLocator('iframe.webview:visible').last().frameLocator('#active-frame');
-    await view.locator('.title', { hasText: /Main-\d{8}-\d{6}\.heaplens/ }).waitFor({ timeout: 30000 });
+    // the run's profile opens by itself (the visible webview: earlier scenarios may have left others open, hidden)
+    const view = await runProfileView(wb, saved);
     await view.locator('#tab-accounts').click();
     const firstSuspect = view.locator('.view-accounts table[aria-label="Leak suspects"] tbody tr').first();
     await firstSuspect.waitFor({ timeout: 30000 });

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runProfileView, savedProfileName } from './run-profile.mjs';
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'java', 'lifetimes', 'Main.java');
 /** The line of `Holder.kept = new Kept(7);` in the fixture (read from it: the fixture grows). */
 const KEPT_LINE = readFileSync(FIXTURE, 'utf8').split('\n').findIndex((l) => l.includes('Holder.kept = new Kept(7);')) + 1;
@@ -18,13 +18,7 @@ export const LIFETIME_SCENARIOS = {
     const page = wb.page;
     await wb.startConfiguration('Profile Memory: lifetimes');
     await wb.waitFor('the lifetimes session to end', async () => /profile saved to .*Main-\d{8}-\d{6}\.heaplens/.test(await wb.consoleText()), 180000);
-    await wb.palette('HeapLens: Open Profile…');
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /Main-\d{8}-\d{6}\.heaplens/ }).first();
-    await row.waitFor({ timeout: 10000 });
-    await sleep(500);
-    // the newest profile is the first, focused row; Enter (a click can miss a list still re-rendering under load)
-    await page.keyboard.press('Enter');
-    const view = page.frameLocator('iframe.webview:visible').last().frameLocator('#active-frame');   // not a hidden one of an earlier scenario
+    const view = await runProfileView(wb, await savedProfileName(wb, /Main-\d{8}-\d{6}\.heaplens/));   // opens by itself when the run ends
     await view.locator('#tab-lifetimes').click();
     await view.locator('.view-lifetimes svg.lt-area path.lt-drag').first().waitFor({ state: 'attached', timeout: 30000 });
     const first = view.locator('.view-lifetimes table.grid tbody tr').first();
