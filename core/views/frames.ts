@@ -163,55 +163,107 @@ export function mctInput(root: MctNode, types: ReadonlyMap<number, TypeEntry>): 
 export function frameTree(
   root: MctNode, methods: ReadonlyMap<number, MethodEntry>, types: ReadonlyMap<number, TypeEntry>,
 ): FrameTree {
-  // pass 1: count nodes, find the methods used
-  let n = 0;
+  const isArray = arrayTypes(types);
+  // one walk over the parsed nodes (a count first would read the whole object graph twice: cache misses, not work)
+  const tree = walkMct(root, methodRanks(methods), isArray, false);
+  if (tree) return tree;
+  // a node names no method or one the table lacks (a damaged file): ranked as ever, over the ids the nodes name
   let maxMethod = 0;
   const scan: MctNode[] = [root];
   while (scan.length > 0) {
     const node = scan.pop()!;
-    n++;
     if (node.m !== undefined && node.m > maxMethod) maxMethod = node.m;
     const c = node.c;
     if (c) for (let k = 0; k < c.length; k++) scan.push(c[k]);
   }
-  const rank = new Int32Array(maxMethod + 1);
-  const ids = [...methods.keys()].filter((id) => id <= maxMethod);
+  return walkMct(root, methodRanks(methods, maxMethod), isArray, true)!;
+}
+
+/**
+ * Siblings' order: a rank per method id by `class.method(desc)` (ids tie-broken by value), -1 for an id the table lacks;
+ * with `upTo`, over the ids up to it only, and 0 for the others (the order frameTree always gave such nodes).
+ */
+export function methodRanks(methods: ReadonlyMap<number, MethodEntry>, upTo?: number): Int32Array {
+  let max = 0;
+  for (const id of methods.keys()) if (id > max) max = id;
+  const limit = upTo ?? max;
+  const rank = new Int32Array(limit + 1).fill(upTo === undefined ? -1 : 0);
+  const ids = [...methods.keys()].filter((id) => id <= limit);
   const key = (id: number): string => {
     const m = methods.get(id)!;
     return `${m.class}.${m.name}${m.desc}`;
   };
   ids.map((id) => [id, key(id)] as const).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[0] - b[0]))
     .forEach(([id], k) => { rank[id] = k; });
+  return rank;
+}
+
+function arrayTypes(types: ReadonlyMap<number, TypeEntry>): Uint8Array {
   let maxType = 0;
   for (const id of types.keys()) if (id > maxType) maxType = id;
   const isArray = new Uint8Array(maxType + 1);
   for (const [id, t] of types) if (t.array) isArray[id] = 1;
+  return isArray;
+}
 
-  const tree: FrameTree = {
-    n, method: new Int32Array(n), parent: new Int32Array(n), depth: new Int32Array(n), end: new Int32Array(n),
-    self: metricArrays(n), total: metricArrays(n), recs: new Array(n), entryLine: new Int32Array(n), maxDepth: 0,
-  };
-  const entryLine = tree.entryLine!;
-  const { allocations, objects, bytes, arrays, elements, calls, samples } = tree.self;
-  // pass 2: pre-order, children in ascending rank (pushed in descending rank)
+/** Typed arrays that double when full; the tree keeps views of their first n slots (no copy at the end). */
+class Columns {
+  cap = 1024;
+  method = new Int32Array(this.cap);
+  parent = new Int32Array(this.cap);
+  depth = new Int32Array(this.cap);
+  entryLine = new Int32Array(this.cap);
+  self = metricArrays(this.cap);
+
+  grow(): void {
+    this.cap *= 2;
+    const more = <A extends Int32Array | Float64Array>(a: A): A => {
+      const b = new (a.constructor as new (n: number) => A)(this.cap);
+      b.set(a);
+      return b;
+    };
+    this.method = more(this.method);
+    this.parent = more(this.parent);
+    this.depth = more(this.depth);
+    this.entryLine = more(this.entryLine);
+    for (const k of VIEW_METRICS) this.self[k] = more(this.self[k]);
+  }
+}
+
+/**
+ * Pre-order, children in ascending rank. Undefined when a node has no method or one `rank` does not know (-1),
+ * unless `anyRank` (then the ranks are used as they are, with the sort frameTree always used).
+ */
+function walkMct(root: MctNode, rank: Int32Array, isArray: Uint8Array, anyRank: boolean): FrameTree | undefined {
+  const col = new Columns();
+  let { method, parent, depth, entryLine } = col;
+  let { allocations, objects, bytes, arrays, elements, calls, samples } = col.self;
+  const recs: Array<readonly AllocRecord[] | undefined> = [];
+  let maxDepth = 0;
   const byRankDesc = (a: MctNode, b: MctNode): number => rank[b.m as number] - rank[a.m as number];
   const stackNode: MctNode[] = [root];
   const stackParent: number[] = [-1];
   const stackDepth: number[] = [0];
+  const kids: MctNode[] = [];
   let i = 0;
   while (stackNode.length > 0) {
+    if (i === col.cap) {
+      col.grow();
+      ({ method, parent, depth, entryLine } = col);
+      ({ allocations, objects, bytes, arrays, elements, calls, samples } = col.self);
+    }
     const node = stackNode.pop()!;
     const d = stackDepth.pop()!;
-    tree.parent[i] = stackParent.pop()!;
-    tree.depth[i] = d;
-    if (d > tree.maxDepth) tree.maxDepth = d;
-    tree.method[i] = node.m ?? -1;
+    parent[i] = stackParent.pop()!;
+    depth[i] = d;
+    if (d > maxDepth) maxDepth = d;
+    method[i] = node.m ?? -1;
     if (node.line) entryLine[i] = node.line;
     calls[i] = node.calls ?? 0;
     samples[i] = node.samples ?? 0;
     const a = node.a;
+    recs.push(a);
     if (a) {
-      tree.recs[i] = a;
       // summed in locals, stored once: typed-array read-modify-writes per record cost more than the sums
       let nArr = 0;
       let nObj = 0;
@@ -233,36 +285,76 @@ export function frameTree(
       elements[i] = nElem;
       bytes[i] = nBytes;
     }
-    tree.end[i] = i + 1;
     const c = node.c;
     if (c && c.length > 0) {
-      const kids = c.length > 1 ? c.slice().sort(byRankDesc) : c;
-      for (let k = 0; k < kids.length; k++) {
-        stackNode.push(kids[k]);
-        stackParent.push(i);
-        stackDepth.push(d + 1);
+      if (!anyRank) {
+        for (let k = 0; k < c.length; k++) {
+          const m = c[k].m;
+          if (m === undefined || !(rank[m] >= 0)) return undefined;
+        }
+      }
+      if (c.length === 1 || c.length > 16 || anyRank) {
+        const sorted = c.length > 1 ? c.slice().sort(byRankDesc) : c;
+        for (let k = 0; k < sorted.length; k++) {
+          stackNode.push(sorted[k]);
+          stackParent.push(i);
+          stackDepth.push(d + 1);
+        }
+      } else {
+        // short lists (most): a stable insertion sort by descending rank, the order sort() gives, without a copy and a
+        // callback per node
+        kids.length = 0;
+        for (let k = 0; k < c.length; k++) {
+          const v = c[k];
+          const r = rank[v.m as number];
+          let b = k - 1;
+          kids.push(v);
+          while (b >= 0 && rank[kids[b].m as number] < r) {
+            kids[b + 1] = kids[b];
+            b--;
+          }
+          kids[b + 1] = v;
+        }
+        for (let k = 0; k < kids.length; k++) {
+          stackNode.push(kids[k]);
+          stackParent.push(i);
+          stackDepth.push(d + 1);
+        }
       }
     }
     i++;
   }
+  const n = i;
+  const self = {} as MetricArrays;
+  for (const k of VIEW_METRICS) self[k] = col.self[k].subarray(0, n);
+  const tree: FrameTree = {
+    n, method: method.subarray(0, n), parent: parent.subarray(0, n), depth: depth.subarray(0, n), end: new Int32Array(n),
+    self, total: metricArrays(n), recs, entryLine: entryLine.subarray(0, n), maxDepth,
+  };
+  for (let j = 0; j < n; j++) tree.end[j] = j + 1;
   rollUp(tree);
   return tree;
 }
 
 /**
- * Totals and subtree ends from the self values, children before parents (reverse pre-order). One metric array at a
- * time in a plain loop: looking the seven arrays up by name for every node took longer than the sums.
+ * Totals and subtree ends from the self values, children before parents (reverse pre-order). One loop over the nodes
+ * for all seven metrics, the arrays held in locals: looking them up by name per node cost more than the sums, and
+ * one loop per metric ran eight cold loops on a page's first paint (each waits for the compiler on its own).
  */
 export function rollUp(tree: Pick<FrameTree, 'n' | 'parent' | 'end' | 'self' | 'total'>): void {
-  const { n, parent, end } = tree;
+  const { n, parent, end, total } = tree;
+  for (const k of VIEW_METRICS) total[k].set(tree.self[k]);
+  const { allocations, objects, bytes, arrays, elements, calls, samples } = total;
   for (let j = n - 1; j > 0; j--) {
     const p = parent[j];
     if (end[j] > end[p]) end[p] = end[j];
-  }
-  for (const k of VIEW_METRICS) {
-    const total = tree.total[k];
-    total.set(tree.self[k]);
-    for (let j = n - 1; j > 0; j--) total[parent[j]] += total[j];
+    allocations[p] += allocations[j];
+    objects[p] += objects[j];
+    bytes[p] += bytes[j];
+    arrays[p] += arrays[j];
+    elements[p] += elements[j];
+    calls[p] += calls[j];
+    samples[p] += samples[j];
   }
 }
 

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ancestry, breakdownByType, childrenIndices, findPath, frameTree, pathOf } from '../../core/views/frames';
+import { ancestry, breakdownByType, childrenIndices, findPath, flatten, frameTree, mctInput, pathOf, VIEW_METRICS } from '../../core/views/frames';
 import { loadProfile } from '../../core/profile/load';
 import { mergeThreads } from '../../core/profile/mct';
-import { Profile } from '../../core/profile/types';
+import { MctNode, MethodEntry, Profile, TypeEntry } from '../../core/profile/types';
 import { hitTest, layout, neighbour } from '../../webview/core/layout';
 import { search } from '../../webview/core/search';
 import { dataFile } from './helpers';
@@ -134,4 +134,76 @@ test('search: matches, matched share without double counting, regular expression
   const within = search(t, p.methods, 'grid', 'bytes', 1);
   assert.equal(within.share, 88 / 368);
   assert.deepEqual(search(t, p.methods, '   ', 'bytes').matches, []);
+});
+
+// frameTree walks the parsed nodes once into arrays that grow, sorts short child lists by insertion, and falls back to
+// the ranking over the ids the nodes name when a node's method is not in the table: the same tree as before in all cases
+function method(id: number, cls: string, name: string): MethodEntry {
+  return { id, class: cls, name, desc: '()V', profiled: true };
+}
+
+test('frameTree: siblings of equal names keep id order; a method the table lacks ranks first, as before', () => {
+  // 7 and 3 have the same name (a class loaded twice): ordered by id; 99 is not in the table
+  const methods = new Map([method(3, 'a.B', 'run'), method(7, 'a.B', 'run'), method(5, 'a.A', 'go'), method(9, 'z.Z', 'end')].map((m) => [m.id, m]));
+  const types = new Map<number, TypeEntry>([[1, { id: 1, name: 'int[]', array: true, size: null }], [2, { id: 2, name: 'a.T', array: false, size: 16 }]]);
+  const root: MctNode = {
+    c: [
+      { m: 9, calls: 1, a: [[1, 2, 4, 0, 64]] },
+      { m: 7, calls: 2, line: 12, c: [{ m: 5, calls: 1, a: [[2, 1, 2, 10, 72], [3, 2, 1, 0, 16]] }] },
+      { m: 5, calls: 3 },
+      { m: 3, calls: 4, a: [[4, 1, 1, 3, 32]] },
+    ],
+  };
+  const t = frameTree(root, methods, types);
+  assert.deepEqual([...t.method], [-1, 5, 3, 7, 5, 9]);
+  assert.deepEqual([...t.parent], [-1, 0, 0, 0, 3, 0]);
+  assert.deepEqual([...t.end], [6, 2, 3, 5, 5, 6]);
+  assert.deepEqual([...t.entryLine!], [0, 0, 0, 12, 0, 0]);
+  assert.deepEqual([...t.total.allocations], [8, 0, 1, 3, 3, 4]);
+  assert.deepEqual([...t.total.arrays], [3, 0, 1, 2, 2, 0]);
+  assert.deepEqual([...t.total.elements], [13, 0, 3, 10, 10, 0]);
+  assert.deepEqual([...t.total.bytes], [184, 0, 32, 88, 88, 64]);
+  assert.deepEqual([...t.total.calls], [11, 3, 4, 3, 1, 1]);
+  assert.equal(t.recs[4]!.length, 2);
+  assert.equal(t.recs[1], undefined);
+  // an unknown method (99): rank 0 as frameTree always gave it, tied with the first name (a.A.go), and a tie is drawn
+  // in reverse input order (the walk's stack), as the code before the one-pass walk drew it
+  const withUnknown: MctNode = { c: [{ m: 9 }, { m: 99, calls: 5 }, { m: 5 }, { m: 3 }] };
+  const u = frameTree(withUnknown, methods, types);
+  assert.deepEqual([...u.method], [-1, 5, 99, 3, 9]);
+  assert.deepEqual([...u.total.calls], [5, 0, 5, 0, 0]);
+});
+
+test('frameTree: a large tree (arrays grown past their first size, child lists short and long) as the generic flatten makes it', () => {
+  let s = 7;
+  const rnd = (k: number) => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) % k);
+  const methods = new Map<number, MethodEntry>();
+  // 40 ids over 25 names: some names shared by two ids
+  for (let id = 1; id <= 40; id++) methods.set(id, method(id, `p.C${id % 25}`, 'm'));
+  const types = new Map<number, TypeEntry>([[1, { id: 1, name: 'long[]', array: true, size: null }], [2, { id: 2, name: 'p.T', array: false, size: 24 }]]);
+  const root: MctNode = { c: [] };
+  const open: MctNode[] = [root];
+  let made = 0;
+  while (made < 5000) {
+    const parent = open[rnd(open.length)];
+    // now and then a parent of 20-39 children (sort()), mostly 1-4 (insertion sort)
+    const kids = rnd(50) === 0 ? 20 + rnd(20) : 1 + rnd(4);
+    for (let k = 0; k < kids; k++, made++) {
+      const node: MctNode = { m: 1 + rnd(40), calls: rnd(3), a: rnd(2) ? [[1 + rnd(9), 1 + rnd(2), 1 + rnd(5), rnd(9), 8 * (1 + rnd(20))]] : undefined };
+      (parent.c ??= []).push(node);
+      open.push(node);
+    }
+  }
+  const t = frameTree(root, methods, types);
+  const ref = flatten(mctInput(root, types), (m) => `${methods.get(m)!.class}.${methods.get(m)!.name}${methods.get(m)!.desc}`);
+  assert.equal(t.n, made + 1);
+  assert.equal(t.n, ref.n);
+  assert.equal(t.maxDepth, ref.maxDepth);
+  for (const k of ['method', 'parent', 'depth', 'end'] as const) assert.deepEqual([...t[k]], [...ref[k]], k);
+  for (const k of VIEW_METRICS) {
+    assert.deepEqual([...t.self[k]], [...ref.self[k]], `self ${k}`);
+    assert.deepEqual([...t.total[k]], [...ref.total[k]], `total ${k}`);
+  }
+  for (let i = 0; i < t.n; i++) assert.equal(t.recs[i], ref.recs[i]);
+  assert.equal(t.total.calls[0], ref.total.calls[0]);
 });
