@@ -2,7 +2,6 @@ package io.heaplens.agent.core;
 
 import io.heaplens.runtime.Keys;
 
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -88,10 +87,20 @@ public final class RegistryImage {
     }
 
     /** Reads an image and checks that every id in it points inside its tables; throws IOException otherwise. */
-    public static RegistryImage read(DataInputStream in) throws IOException {
+    public static RegistryImage read(ByteBuffer in) throws IOException {
+        try {
+            return readImage(in);
+        } catch (java.nio.BufferUnderflowException | IndexOutOfBoundsException cut) {
+            throw new IOException("registry image: cut short");
+        }
+    }
+
+    private static RegistryImage readImage(ByteBuffer in) throws IOException {
         int[] lengths = readInts(in, count(in));
-        byte[] blob = new byte[count(in)];
-        in.readFully(blob);
+        int blobLength = count(in);
+        check(blobLength <= in.remaining());
+        byte[] blob = new byte[blobLength];
+        in.get(blob);
         String[] strings = new String[lengths.length];
         for (int i = 0, at = 0; i < lengths.length; i++) {
             check(lengths[i] >= 0 && at + lengths[i] <= blob.length);
@@ -146,6 +155,7 @@ public final class RegistryImage {
     public boolean applyTo(Registry r) {
         synchronized (r) {
             if (r.methodCount() != 0 || r.typeCount() != 0 || r.siteCount() != 0 || Keys.count() != 0) return false;
+            r.reserve(methods.size(), types.size(), sites.size(), siteKeys.size());
             for (int i = 0; i < methods.size(); i++) {
                 Method m = methods.get(i);
                 Registry.MethodInfo mi = r.method(m.owner, m.name, m.desc);
@@ -156,7 +166,7 @@ public final class RegistryImage {
             for (int i = 0; i < types.size(); i++) if (r.type(types.get(i)).id != i) return false;
             for (int i = 0; i < sites.size(); i++) {
                 int[] s = sites.get(i);
-                if (r.site(s[0], s[1], s[2], siteKinds.get(i), types.get(s[3])).id != i) return false;
+                if (r.site(s[0], s[1], s[2], siteKinds.get(i), s[3]).id != i) return false;
             }
             if (Keys.addAll(keySites, keyTypes, keySizes, keySites.length) != 0) return false;
             for (int[] e : siteKeys) r.siteKeysView().put(e[0], e[1]);
@@ -165,8 +175,8 @@ public final class RegistryImage {
         }
     }
 
-    private static int count(DataInputStream in) throws IOException {
-        int n = in.readInt();
+    private static int count(ByteBuffer in) throws IOException {
+        int n = in.getInt();
         check(n >= 0 && n <= 100_000_000);
         return n;
     }
@@ -188,11 +198,12 @@ public final class RegistryImage {
         out.write(b.array());
     }
 
-    private static int[] readInts(DataInputStream in, int n) throws IOException {
-        byte[] bytes = new byte[n * 4];
-        in.readFully(bytes);
+    private static int[] readInts(ByteBuffer in, int n) throws IOException {
+        check(n <= in.remaining() / 4);
         int[] a = new int[n];
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(a);
+        ByteBuffer ints = in.slice().order(ByteOrder.LITTLE_ENDIAN);
+        ints.asIntBuffer().get(a);
+        in.position(in.position() + n * 4);
         return a;
     }
 
