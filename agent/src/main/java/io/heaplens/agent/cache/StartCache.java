@@ -1,5 +1,6 @@
 package io.heaplens.agent.cache;
 
+import io.heaplens.agent.core.ByteReader;
 import io.heaplens.agent.core.Options;
 import io.heaplens.agent.core.Registry;
 import io.heaplens.agent.core.RegistryImage;
@@ -10,7 +11,6 @@ import java.io.DataOutputStream;
 import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -139,70 +139,51 @@ public final class StartCache {
             if (all.length < 16) throw new IOException("too short");
             CRC32 crc = new CRC32();
             crc.update(all, 0, all.length - 8);
-            // A ByteBuffer, not a DataInputStream: one call per field instead of one synchronized read() per byte,
-            // run in the interpreter ~30,000 times per start; and DataInputStream, not loaded with the JVM, would
-            // be one more class redefined at start. Same big-endian layout as DataOutputStream wrote.
-            ByteBuffer in = ByteBuffer.wrap(all);
-            if (in.getLong(all.length - 8) != crc.getValue()) throw new IOException("checksum mismatch");
-            in.limit(all.length - 8);
-            if (in.getInt() != MAGIC || in.getInt() != VERSION) throw new IOException("not a cache file of this version");
-            if (!readUTF(in).equals(key)) throw new IOException("made for another JDK, agent or options");
-            int heals = in.getInt();
-            int n = in.getInt();
+            if (readLong(all, all.length - 8) != crc.getValue()) throw new IOException("checksum mismatch");
+            // not a DataInputStream: see ByteReader; and DataInputStream, not loaded with the JVM, would be one more
+            // class redefined at start
+            ByteReader in = new ByteReader(all, 0, all.length - 8);
+            if (in.readInt() != MAGIC || in.readInt() != VERSION) throw new IOException("not a cache file of this version");
+            if (!in.readUTF().equals(key)) throw new IOException("made for another JDK, agent or options");
+            int heals = in.readInt();
+            int n = in.readInt();
             if (n < 0 || n > 1_000_000) throw new IOException("bad entry count");
             Entries map = new Entries(n);
             for (int i = 0; i < n; i++) {
-                boolean boot = in.get() != 0, retransformed = in.get() != 0;
-                String name = readUTF(in);
-                int inLength = in.getInt();
-                long inCrc = in.getLong();
-                int outLength = in.getInt();
+                boolean boot = in.readBoolean(), retransformed = in.readBoolean();
+                String name = in.readUTF();
+                int inLength = in.readInt();
+                long inCrc = in.readLong();
+                int outLength = in.readInt();
                 if (outLength < -1 || outLength > in.remaining()) throw new IOException("bad class length");
                 byte[] out = outLength < 0 ? null : new byte[outLength];
-                if (out != null) in.get(out);
-                int methods = in.getInt(), sites = in.getInt(), nw = in.getInt();
+                if (out != null) in.readFully(out);
+                int methods = in.readInt(), sites = in.readInt(), nw = in.readInt();
                 if (nw < 0 || nw > 10_000) throw new IOException("bad warning count");
                 List<String> warnings = nw == 0 ? List.of() : new ArrayList<>(nw);
-                for (int w = 0; w < nw; w++) warnings.add(readUTF(in));
+                for (int w = 0; w < nw; w++) warnings.add(in.readUTF());
                 Entry e = new Entry(boot, retransformed, name, inLength, inCrc, out, methods, sites, warnings);
                 e.other = map.put(e);
             }
             image = RegistryImage.read(in);
-            if (in.hasRemaining()) throw new IOException("trailing bytes");
+            if (in.remaining() != 0) throw new IOException("trailing bytes");
             entries = map;
             // Some classes come rebuilt differently at every start (their state at the retransformation varies with
             // what other threads ran): adding them again and again would cost a write per start, so twice at most.
             healing = heals < MAX_HEALS;
             this.heals = heals;
         } catch (Throwable t) {
-            // Unreadable or damaged (a short buffer throws BufferUnderflowException): transform as without a cache;
-            // this start records a fresh file over it.
+            // Unreadable or damaged: transform as without a cache; this start records a fresh file over it.
             entries = null;
             image = null;
             if (verbose) System.err.println("heaplens: start-up cache " + file + " ignored (" + t + "); transforming the JDK classes");
         }
     }
 
-    /**
-     * A string as {@code DataOutputStream.writeUTF} wrote it (a 2-byte length, then modified UTF-8). Class names are
-     * ASCII, whose bytes are their chars; anything else is decoded by {@code DataInputStream.readUTF} itself.
-     */
-    static String readUTF(ByteBuffer in) throws IOException {
-        int length = in.getShort() & 0xFFFF;
-        if (length > in.remaining()) throw new IOException("bad string length");
-        int at = in.position();
-        byte[] a = in.array();
-        int start = in.arrayOffset() + at;
-        for (int i = start; i < start + length; i++) {
-            if (a[i] <= 0) {       // not ASCII (or a NUL, which modified UTF-8 writes in two bytes)
-                in.position(at - 2);
-                byte[] whole = new byte[length + 2];
-                in.get(whole);
-                return java.io.DataInputStream.readUTF(new java.io.DataInputStream(new java.io.ByteArrayInputStream(whole)));
-            }
-        }
-        in.position(at + length);
-        return new String(a, start, length, java.nio.charset.StandardCharsets.ISO_8859_1);
+    private static long readLong(byte[] a, int p) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) v = (v << 8) | (a[p + i] & 0xFF);
+        return v;
     }
 
     /**

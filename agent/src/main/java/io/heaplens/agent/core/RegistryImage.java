@@ -87,27 +87,17 @@ public final class RegistryImage {
     }
 
     /** Reads an image and checks that every id in it points inside its tables; throws IOException otherwise. */
-    public static RegistryImage read(ByteBuffer in) throws IOException {
-        try {
-            return readImage(in);
-        } catch (java.nio.BufferUnderflowException | IndexOutOfBoundsException cut) {
-            throw new IOException("registry image: cut short");
-        }
-    }
-
-    private static RegistryImage readImage(ByteBuffer in) throws IOException {
-        int[] lengths = readInts(in, count(in));
-        int blobLength = count(in);
-        check(blobLength <= in.remaining());
-        byte[] blob = new byte[blobLength];
-        in.get(blob);
+    public static RegistryImage read(ByteReader in) throws IOException {
+        int[] lengths = in.readIntsLE(count(in));
+        byte[] blob = new byte[count(in)];
+        in.readFully(blob);
         String[] strings = new String[lengths.length];
         for (int i = 0, at = 0; i < lengths.length; i++) {
             check(lengths[i] >= 0 && at + lengths[i] <= blob.length);
             strings[i] = new String(blob, at, lengths[i], StandardCharsets.UTF_8);
             at += lengths[i];
         }
-        Cursor c = new Cursor(readInts(in, count(in)), strings);
+        Cursor c = new Cursor(in.readIntsLE(count(in)), strings);
         RegistryImage im = new RegistryImage();
         int nm = c.count();
         for (int i = 0; i < nm; i++) {
@@ -175,8 +165,8 @@ public final class RegistryImage {
         }
     }
 
-    private static int count(ByteBuffer in) throws IOException {
-        int n = in.getInt();
+    private static int count(ByteReader in) throws IOException {
+        int n = in.readInt();
         check(n >= 0 && n <= 100_000_000);
         return n;
     }
@@ -196,15 +186,6 @@ public final class RegistryImage {
         ByteBuffer b = ByteBuffer.allocate(n * 4).order(ByteOrder.LITTLE_ENDIAN);
         b.asIntBuffer().put(a, 0, n);
         out.write(b.array());
-    }
-
-    private static int[] readInts(ByteBuffer in, int n) throws IOException {
-        check(n <= in.remaining() / 4);
-        int[] a = new int[n];
-        ByteBuffer ints = in.slice().order(ByteOrder.LITTLE_ENDIAN);
-        ints.asIntBuffer().get(a);
-        in.position(in.position() + n * 4);
-        return a;
     }
 
     /** A growable int array. */

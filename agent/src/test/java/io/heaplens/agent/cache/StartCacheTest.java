@@ -201,7 +201,7 @@ class StartCacheTest {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         RegistryImage.write(r, new DataOutputStream(buf));
         byte[] bytes = buf.toByteArray();
-        RegistryImage image = RegistryImage.read(java.nio.ByteBuffer.wrap(bytes));
+        RegistryImage image = RegistryImage.read(new io.heaplens.agent.core.ByteReader(bytes, 0, bytes.length));
         assertNotNull(image);
         // This registry is not empty (and in a test JVM neither is the key table): nothing may be applied.
         assertFalse(image.applyTo(r));
@@ -211,6 +211,6 @@ class StartCacheTest {
         assertEquals(1, other.methodCount(), "a refused image adds nothing");
 
         byte[] cut = java.util.Arrays.copyOf(bytes, bytes.length - 8);
-        assertThrows(java.io.IOException.class, () -> RegistryImage.read(java.nio.ByteBuffer.wrap(cut)));
+        assertThrows(java.io.IOException.class, () -> RegistryImage.read(new io.heaplens.agent.core.ByteReader(cut, 0, cut.length)));
     }
 }
