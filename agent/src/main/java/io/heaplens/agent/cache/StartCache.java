@@ -1,12 +1,12 @@
 package io.heaplens.agent.cache;
 
-import io.heaplens.agent.core.ByteReader;
 import io.heaplens.agent.core.Options;
 import io.heaplens.agent.core.Registry;
 import io.heaplens.agent.core.RegistryImage;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.File;
 import java.io.FileInputStream;
@@ -139,10 +139,10 @@ public final class StartCache {
             if (all.length < 16) throw new IOException("too short");
             CRC32 crc = new CRC32();
             crc.update(all, 0, all.length - 8);
-            if (readLong(all, all.length - 8) != crc.getValue()) throw new IOException("checksum mismatch");
-            // not a DataInputStream: see ByteReader; and DataInputStream, not loaded with the JVM, would be one more
-            // class redefined at start
-            ByteReader in = new ByteReader(all, 0, all.length - 8);
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(all));
+            in.skipBytes(all.length - 8);
+            if (in.readLong() != crc.getValue()) throw new IOException("checksum mismatch");
+            in = new DataInputStream(new ByteArrayInputStream(all, 0, all.length - 8));
             if (in.readInt() != MAGIC || in.readInt() != VERSION) throw new IOException("not a cache file of this version");
             if (!in.readUTF().equals(key)) throw new IOException("made for another JDK, agent or options");
             int heals = in.readInt();
@@ -155,18 +155,18 @@ public final class StartCache {
                 int inLength = in.readInt();
                 long inCrc = in.readLong();
                 int outLength = in.readInt();
-                if (outLength < -1 || outLength > in.remaining()) throw new IOException("bad class length");
+                if (outLength < -1 || outLength > all.length) throw new IOException("bad class length");
                 byte[] out = outLength < 0 ? null : new byte[outLength];
                 if (out != null) in.readFully(out);
                 int methods = in.readInt(), sites = in.readInt(), nw = in.readInt();
                 if (nw < 0 || nw > 10_000) throw new IOException("bad warning count");
-                List<String> warnings = nw == 0 ? List.of() : new ArrayList<>(nw);
+                List<String> warnings = new ArrayList<>(nw);
                 for (int w = 0; w < nw; w++) warnings.add(in.readUTF());
                 Entry e = new Entry(boot, retransformed, name, inLength, inCrc, out, methods, sites, warnings);
                 e.other = map.put(e);
             }
             image = RegistryImage.read(in);
-            if (in.remaining() != 0) throw new IOException("trailing bytes");
+            if (in.available() != 0) throw new IOException("trailing bytes");
             entries = map;
             // Some classes come rebuilt differently at every start (their state at the retransformation varies with
             // what other threads ran): adding them again and again would cost a write per start, so twice at most.
@@ -178,12 +178,6 @@ public final class StartCache {
             image = null;
             if (verbose) System.err.println("heaplens: start-up cache " + file + " ignored (" + t + "); transforming the JDK classes");
         }
-    }
-
-    private static long readLong(byte[] a, int p) {
-        long v = 0;
-        for (int i = 0; i < 8; i++) v = (v << 8) | (a[p + i] & 0xFF);
-        return v;
     }
 
     /**

@@ -84,6 +84,7 @@ public final class Collector {
      */
     public void prepare() { prepare(null); }
 
+    /** @param steps verbose's start-up line, to which each part's milliseconds are added (null: not verbose) */
     public void prepare(StringBuilder steps) {
         long ts = System.nanoTime();
         try {

@@ -70,42 +70,13 @@ public final class Registry implements Keys.Resolver {
         }
     }
 
-    private final ArrayList<MethodInfo> methods = new ArrayList<>();
-    private Map<MethodKey, MethodInfo> methodIndex = new HashMap<>();
-    /**
-     * owner and name → its overloads, in registration order (stack frames seen during class loading: no descriptor).
-     * Built on its first use (the sampler's): a warm start fills ~4,000 methods in the interpreter, and most runs
-     * never ask by name.
-     */
-    private Map<MethodKey, List<MethodInfo>> nameIndex;
-    private final ArrayList<SiteInfo> sites = new ArrayList<>();
-    private final ArrayList<TypeInfo> types = new ArrayList<>();
-    private Map<String, TypeInfo> typeIndex = new HashMap<>();
-
-    /**
-     * Sizes the empty tables for a start-up cache's image (RegistryImage): filling ~12,000 entries in the
-     * interpreter, the maps would otherwise be rehashed ten times each on the way up.
-     */
-    synchronized void reserve(int methodCount, int typeCount, int siteCount, int siteKeyCount) {
-        if (!methods.isEmpty() || !types.isEmpty() || !sites.isEmpty() || !siteKeys.isEmpty()) return;
-        methods.ensureCapacity(methodCount);
-        types.ensureCapacity(typeCount);
-        sites.ensureCapacity(siteCount);
-        methodIndex = new HashMap<>(capacity(methodCount));
-        typeIndex = new HashMap<>(capacity(typeCount));
-        siteIndex = new HashMap<>(capacity(siteCount));
-        siteKeys = new HashMap<>(capacity(siteKeyCount));
-    }
-
-    /** A HashMap capacity that holds n entries without a rehash (load factor 0.75). */
-    private static int capacity(int n) { return n / 3 * 4 + 16; }
-
-    private void indexByName(MethodInfo m) {
-        MethodKey byName = new MethodKey(m.owner, m.name, null);
-        List<MethodInfo> same = nameIndex.get(byName);
-        if (same == null) nameIndex.put(byName, same = new ArrayList<>(1));
-        same.add(m);
-    }
+    private final List<MethodInfo> methods = new ArrayList<>();
+    private final Map<MethodKey, MethodInfo> methodIndex = new HashMap<>();
+    /** owner and name → its overloads, in registration order (stack frames seen during class loading: no descriptor). */
+    private final Map<MethodKey, List<MethodInfo>> nameIndex = new HashMap<>();
+    private final List<SiteInfo> sites = new ArrayList<>();
+    private final List<TypeInfo> types = new ArrayList<>();
+    private final Map<String, TypeInfo> typeIndex = new HashMap<>();
 
     public synchronized MethodInfo method(String owner, String name, String desc) {
         MethodKey k = new MethodKey(owner, name, desc);
@@ -114,7 +85,10 @@ public final class Registry implements Keys.Resolver {
             m = new MethodInfo(methods.size(), owner, name, desc);
             methods.add(m);
             methodIndex.put(k, m);
-            if (nameIndex != null) indexByName(m);
+            MethodKey byName = new MethodKey(owner, name, null);
+            List<MethodInfo> same = nameIndex.get(byName);
+            if (same == null) nameIndex.put(byName, same = new ArrayList<>(1));
+            same.add(m);
         }
         return m;
     }
@@ -142,23 +116,19 @@ public final class Registry implements Keys.Resolver {
         }
     }
 
-    private Map<SiteKey, SiteInfo> siteIndex = new HashMap<>();
-    private Map<Integer, Integer> siteKeys = new HashMap<>();
+    private final Map<SiteKey, SiteInfo> siteIndex = new HashMap<>();
+    private final Map<Integer, Integer> siteKeys = new HashMap<>();
 
     /**
      * The site of an instruction. A class is instrumented again when a mode switch retransforms it: the same
      * instruction keeps its site and keys, so its counts continue instead of splitting into a second row.
      */
     public synchronized SiteInfo site(int method, int bci, int line, String kind, String typeDescriptor) {
-        return site(method, bci, line, kind, type(typeDescriptor).id);
-    }
-
-    /** The same, by a registered type's id (RegistryImage: no look-up of the descriptor). */
-    synchronized SiteInfo site(int method, int bci, int line, String kind, int type) {
-        SiteKey k = new SiteKey(method, bci, kind, type);
+        TypeInfo t = type(typeDescriptor);
+        SiteKey k = new SiteKey(method, bci, kind, t.id);
         SiteInfo s = siteIndex.get(k);
         if (s == null) {
-            s = new SiteInfo(sites.size(), method, bci, line, kind, type);
+            s = new SiteInfo(sites.size(), method, bci, line, kind, t.id);
             sites.add(s);
             siteIndex.put(k, s);
         }
@@ -213,10 +183,6 @@ public final class Registry implements Keys.Resolver {
 
     /** The first registered profiled overload of a method, by name alone (-1 when none is profiled). */
     public synchronized int profiledMethodIdByName(String className, String name) {
-        if (nameIndex == null) {
-            nameIndex = new HashMap<>(capacity(methods.size()));
-            for (MethodInfo m : methods) indexByName(m);
-        }
         List<MethodInfo> same = nameIndex.get(new MethodKey(className.replace('.', '/'), name, null));
         if (same != null) for (MethodInfo m : same) if (m.profiled) return m.id;
         return -1;

@@ -2,6 +2,7 @@ package io.heaplens.agent.core;
 
 import io.heaplens.runtime.Keys;
 
+import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -87,8 +88,8 @@ public final class RegistryImage {
     }
 
     /** Reads an image and checks that every id in it points inside its tables; throws IOException otherwise. */
-    public static RegistryImage read(ByteReader in) throws IOException {
-        int[] lengths = in.readIntsLE(count(in));
+    public static RegistryImage read(DataInputStream in) throws IOException {
+        int[] lengths = readInts(in, count(in));
         byte[] blob = new byte[count(in)];
         in.readFully(blob);
         String[] strings = new String[lengths.length];
@@ -97,7 +98,7 @@ public final class RegistryImage {
             strings[i] = new String(blob, at, lengths[i], StandardCharsets.UTF_8);
             at += lengths[i];
         }
-        Cursor c = new Cursor(in.readIntsLE(count(in)), strings);
+        Cursor c = new Cursor(readInts(in, count(in)), strings);
         RegistryImage im = new RegistryImage();
         int nm = c.count();
         for (int i = 0; i < nm; i++) {
@@ -145,7 +146,6 @@ public final class RegistryImage {
     public boolean applyTo(Registry r) {
         synchronized (r) {
             if (r.methodCount() != 0 || r.typeCount() != 0 || r.siteCount() != 0 || Keys.count() != 0) return false;
-            r.reserve(methods.size(), types.size(), sites.size(), siteKeys.size());
             for (int i = 0; i < methods.size(); i++) {
                 Method m = methods.get(i);
                 Registry.MethodInfo mi = r.method(m.owner, m.name, m.desc);
@@ -156,7 +156,7 @@ public final class RegistryImage {
             for (int i = 0; i < types.size(); i++) if (r.type(types.get(i)).id != i) return false;
             for (int i = 0; i < sites.size(); i++) {
                 int[] s = sites.get(i);
-                if (r.site(s[0], s[1], s[2], siteKinds.get(i), s[3]).id != i) return false;
+                if (r.site(s[0], s[1], s[2], siteKinds.get(i), types.get(s[3])).id != i) return false;
             }
             if (Keys.addAll(keySites, keyTypes, keySizes, keySites.length) != 0) return false;
             for (int[] e : siteKeys) r.siteKeysView().put(e[0], e[1]);
@@ -165,7 +165,7 @@ public final class RegistryImage {
         }
     }
 
-    private static int count(ByteReader in) throws IOException {
+    private static int count(DataInputStream in) throws IOException {
         int n = in.readInt();
         check(n >= 0 && n <= 100_000_000);
         return n;
@@ -186,6 +186,14 @@ public final class RegistryImage {
         ByteBuffer b = ByteBuffer.allocate(n * 4).order(ByteOrder.LITTLE_ENDIAN);
         b.asIntBuffer().put(a, 0, n);
         out.write(b.array());
+    }
+
+    private static int[] readInts(DataInputStream in, int n) throws IOException {
+        byte[] bytes = new byte[n * 4];
+        in.readFully(bytes);
+        int[] a = new int[n];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(a);
+        return a;
     }
 
     /** A growable int array. */

@@ -6,7 +6,9 @@ import io.heaplens.agent.instrument.ClassInstrumenter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -201,7 +203,7 @@ class StartCacheTest {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         RegistryImage.write(r, new DataOutputStream(buf));
         byte[] bytes = buf.toByteArray();
-        RegistryImage image = RegistryImage.read(new io.heaplens.agent.core.ByteReader(bytes, 0, bytes.length));
+        RegistryImage image = RegistryImage.read(new DataInputStream(new ByteArrayInputStream(bytes)));
         assertNotNull(image);
         // This registry is not empty (and in a test JVM neither is the key table): nothing may be applied.
         assertFalse(image.applyTo(r));
@@ -211,6 +213,6 @@ class StartCacheTest {
         assertEquals(1, other.methodCount(), "a refused image adds nothing");
 
         byte[] cut = java.util.Arrays.copyOf(bytes, bytes.length - 8);
-        assertThrows(java.io.IOException.class, () -> RegistryImage.read(new io.heaplens.agent.core.ByteReader(cut, 0, cut.length)));
+        assertThrows(java.io.IOException.class, () -> RegistryImage.read(new DataInputStream(new ByteArrayInputStream(cut))));
     }
 }
