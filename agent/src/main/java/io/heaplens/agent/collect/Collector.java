@@ -82,11 +82,17 @@ public final class Collector {
      * later on the collector thread, it raced the program, and whichever thread initialised a JDK class first was
      * charged for it — counts varied from run to run.
      */
-    public void prepare() {
+    public void prepare() { prepare(null); }
+
+    /** @param steps verbose's start-up line, to which each part's milliseconds are added (null: not verbose) */
+    public void prepare(StringBuilder steps) {
+        long ts = System.nanoTime();
         try {
             info.jvmArgs = ManagementFactory.getRuntimeMXBean().getInputArguments();
         } catch (Throwable ignored) { }
+        ts = step(steps, "runtime-bean", ts);
         heapGuard.install();
+        ts = step(steps, "heap-guard", ts);
         if (options.memoryMillis > 0) {
             // the MXBeans load here, under the premain's guard, like the runtime bean above
             try {
@@ -100,9 +106,18 @@ public final class Collector {
                 if (options.verbose) System.err.println("heaplens: memory chart: " + t);
             }
         }
+        ts = step(steps, "memory-chart", ts);
         MemoryReserve.hold(heapGuard.heapMax());
         MemoryReserve.releaseOnUncaughtOutOfMemory();
+        ts = step(steps, "reserve", ts);
         write(false);                 // the file exists from the start, so even a JVM killed at once leaves one
+        step(steps, "first-write", ts);
+    }
+
+    private static long step(StringBuilder steps, String name, long since) {
+        long now = System.nanoTime();
+        if (steps != null) steps.append(' ').append(name).append(' ').append((now - since) / 1_000_000);
+        return now;
     }
 
     public void start() {

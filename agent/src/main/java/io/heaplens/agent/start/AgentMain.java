@@ -53,9 +53,11 @@ public final class AgentMain {
             l.install();
             t0 = step(steps, "retransform", t0);
             l.afterInstall();
+            t0 = step(steps, "after-install", t0);
             l.collector();
             for (Starter s : starters) s.attach(l);
-            l.collector.prepare();
+            l.collector.prepare(steps);
+            t0 = step(steps, "prepared", t0);
             l.collector.start();
             for (Starter s : starters) s.started(l);
             JfrSampling.started();                    // JFR samples count from here (sampler=jfr)
