@@ -45,9 +45,16 @@ public final class Sampler {
         return Math.max(1, v);
     }
 
-    /** Sites mode: a trace for the 1st, 2nd, 4th, … 1024th allocation of a site on a thread, then every 1024th. */
+    /**
+     * Sites mode: a trace for the 1st, 2nd, 4th, … 16384th allocation of a site on a thread, then every 16384th.
+     * Each trace walks the stack and looks its frames up: on h2 the walks (and the JIT compiling the walker) were
+     * about half of what sites mode added, every 1024th allocation of the hot sites most of them (docs/benchmark.md
+     * "Round 10"). The counts do not depend on this: every allocation is counted.
+     */
+    static final long TRACE_EVERY = 16384;
+
     static boolean wantsTrace(long n) {
-        return n <= 1024 ? (n & (n - 1)) == 0 : (n & 1023) == 0;
+        return n <= TRACE_EVERY ? (n & (n - 1)) == 0 : (n & (TRACE_EVERY - 1)) == 0;
     }
 
     @DontInline
