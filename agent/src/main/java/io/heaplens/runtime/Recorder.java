@@ -83,8 +83,9 @@ public final class Recorder {
     // only the exact mode's fast path is inline; every other mode takes one call to an out-of-line method. A fold
     // node needs no test here: its record table never matches, so its allocations take Node.record's slow path,
     // which charges them to the thread's current node (Node.records). With a test, C2 compiled the fold path as a
-    // trap while nothing folded, and deoptimised the method once calls began to fold (checkstyle: 48 times). Inlined code is what the JIT compiles again at every site (issue 26: the JIT threads
-    // were half of the exact mode's added CPU) and what C1 keeps in its frames (issue 20: usable stack depth).
+    // trap while nothing folded, and deoptimised the method once calls began to fold (checkstyle: 43 times,
+    // docs/benchmark.md "Round 10"). Inlined code is what the JIT compiles again at every site (issue 26: the JIT
+    // threads were half of the exact mode's added CPU) and what C1 keeps in its frames (issue 20: usable stack depth).
     /**
      * After {@code new} in a profiled method. Not {@code @ForceInline} and more than 35 bytes: C1 calls it (measured
      * on the depth fixture, JDK 17: this probe inlined into C1 code cut the usable stack depth in half), C2 inlines

@@ -132,7 +132,7 @@ class RecorderShapeTest {
     /**
      * The allocation probes in profiled methods read no fold flag: a fold node's record table never matches, so its
      * allocations take the slow path (NodeTablesTest). The test was compiled by C2 as a trap while nothing folded and
-     * deoptimised 48 methods on checkstyle once its node budget was spent (docs/benchmark.md "Round 8").
+     * deoptimised them 43 times on checkstyle once its node budget was spent (docs/benchmark.md "Round 10").
      */
     @Test
     void theAllocationProbesDoNotAskWhetherTheNodeFolded() throws IOException {
