@@ -8,6 +8,11 @@ import jdk.internal.vm.annotation.ForceInline;
  * One method invocation context (Binder 2006 §2): all invocations of one method with the same call stack, on one
  * thread. Only its own thread mutates it; the collector reads it racily (counters are plain longs, tables are
  * replaced whole, so a reader always sees a consistent array).
+ *
+ * Kept small (72 bytes with compressed oops, 11 references or ints and two longs): a compiler makes a million of these
+ * in seconds and every one survives every young collection (maven: 945,710 nodes, docs/benchmark.md "Round 10").
+ * So the counts of the two tables live in the tables (see {@link #childIds}, {@link #records}), a fold node is
+ * known by its method id, and a node with one child keeps it in {@link #lastChild} alone, without a table.
  */
 public final class Node {
     public static final int ROOT = -1;
@@ -17,24 +22,24 @@ public final class Node {
     public final Node parent;
     public final ThreadState thread;
     public final int depth;
-    /**
-     * True for the stand-ins returned when a call gets no node of its own (deeper than the depth limit, past the node
-     * budget, the agent's own work, outside the exact mode); their {@link #thread} is a sink ({@link ThreadState#SINK}).
-     */
-    public final boolean fold;
 
     public long calls;
     /** Calls made deeper than the depth limit below this node; their allocations are charged here. */
     public long folded;
 
-    // Children: open addressing on method id. The ids live in their own int[] (id + 1; 0 = empty), so probing
-    // reads one compact array instead of dereferencing a node per step: on a tree of a million nodes each of
-    // those reads was a cache miss, and the lookup dominated the cost of a call.
+    // Children: open addressing on method id, made at the second child (the first lives in lastChild alone: most
+    // nodes of a deep tree have one child). The ids live in their own int[] (id + 1; 0 = empty), so probing reads one
+    // compact array instead of dereferencing a node per step: on a tree of a million nodes each of those reads was a
+    // cache miss, and the lookup dominated the cost of a call. childIds has one more entry than children: the last
+    // one is the number of children.
     private Node[] children;
     private int[] childIds;
-    private int childCount;
-    Node lastChild;                   // one-entry cache: loops call the same callee again and again; the call-site
-                                      // cache below exists only once a node has two children
+    /**
+     * While {@link #children} is null: the only child (null: none). After: a one-entry cache, the child last looked
+     * up (loops call the same callee again and again; the call-site cache below exists only once a node has two
+     * children).
+     */
+    Node lastChild;
 
     /**
      * The call site (1-based, numbered per method by the instrumenter; 0 = none) this node's frame passed last:
@@ -58,19 +63,35 @@ public final class Node {
     Node[] siteChildren;
 
     /**
-     * Allocation records, stride 4: key+1 (0 = empty slot), count, elements, bytes. Open addressing on key. A key is
-     * the {@link Keys} key in its low 32 bits and, for allocations charged from code without a node, the call site
-     * (or line) in its high 32 bits (see {@link #recordAt}).
+     * Allocation records, stride 4: key+1 (0 = empty slot), count, elements, bytes. Open addressing on key, a power
+     * of two of slots, then one more stride that is always empty to readers (its key is 0) and holds the number of
+     * records in its count ({@link #COUNT_FROM_END}). A key is the {@link Keys} key in its low 32 bits and, for
+     * allocations charged from code without a node, the call site (or line) in its high 32 bits (see {@link #recordAt}).
+     * A fold node has a table of one empty slot, so every allocation probe misses its fast path and lands in
+     * {@link #recordProbing}, which charges the thread's current node: the probes need no fold check (a test C2 would
+     * compile as a trap while nothing folds, docs/benchmark.md "Round 8").
+     * The sites mode's flat nodes use the dense layout of {@link #recordDense} instead (no count stride).
      */
     long[] records;                   // read by Recorder.obj's fast path (Node.slot), written only here
-    private int recordCount;
+    /** Where the record count is, counted from the end of {@link #records}. */
+    private static final int COUNT_FROM_END = 3;
+    /** Slots of a node's first record table: 84,314 of maven's 121,732 nodes with records have one. */
+    private static final int FIRST_RECORD_SLOTS = 2;
 
-    Node(int method, Node parent, ThreadState thread, int depth, boolean fold) {
+    Node(int method, Node parent, ThreadState thread, int depth) {
         this.method = method;
         this.parent = parent;
         this.thread = thread;
         this.depth = depth;
-        this.fold = fold;
+        if (method == FOLD) records = new long[2 * 4];   // one empty slot, never matched; the count stride
+    }
+
+    /**
+     * A stand-in returned when a call gets no node of its own (deeper than the depth limit, past the node budget, the
+     * agent's own work, outside the exact mode); its {@link #thread} is a sink ({@link ThreadState#SINK}).
+     */
+    public boolean isFold() {
+        return method == FOLD;
     }
 
     @Hidden
@@ -86,7 +107,7 @@ public final class Node {
         if (last != null && last.method == mid) return last;
         int[] ids = childIds;
         if (ids != null) {
-            int mask = ids.length - 1, want = mid + 1;
+            int mask = ids.length - 2, want = mid + 1;
             for (int i = mix(mid) & mask; ; i = (i + 1) & mask) {
                 int id = ids[i];
                 if (id == want) { Node c = children[i]; lastChild = c; return c; }
@@ -103,8 +124,9 @@ public final class Node {
      */
     @Hidden
     void cacheChild(int site, Node c) {
-        int n = childCount;
-        if (n < 2) return;                // one child: lastChild is the cache (most nodes of deep trees)
+        int[] ids = childIds;
+        if (ids == null) return;          // one child: lastChild is the cache (most nodes of deep trees)
+        int n = ids[ids.length - 1];
         Node[] ic = siteChildren;
         int want = Math.min(64, Integer.highestOneBit(n - 1) << 2);
         if (ic == null || ic.length < want) siteChildren = ic = new Node[want];
@@ -115,27 +137,33 @@ public final class Node {
     @Hidden
     private Node addChild(int mid) {
         if ((++ThreadState.nodes & (ThreadState.CHECK_EVERY - 1)) == 0) ThreadState.checkGrowth();
-        Node c = new Node(mid, this, thread, depth + 1, false);
+        Node c = new Node(mid, this, thread, depth + 1);
         Node[] tab = children;
         int[] ids = childIds;
         if (tab == null) {
+            Node only = lastChild;
+            if (only == null) {           // the first child: no table
+                lastChild = c;
+                return c;
+            }
             tab = new Node[4];
-            ids = new int[4];
-        } else if ((childCount + 1) * 2 > tab.length) {
+            ids = new int[4 + 1];
+            insertChild(tab, ids, only);
+        } else if ((ids[tab.length] + 1) * 2 > tab.length) {
             Node[] bigger = new Node[tab.length * 2];
-            int[] biggerIds = new int[tab.length * 2];
+            int[] biggerIds = new int[tab.length * 2 + 1];
             for (Node o : tab) if (o != null) insertChild(bigger, biggerIds, o);
             tab = bigger;
             ids = biggerIds;
         }
         insertChild(tab, ids, c);
-        childCount++;
-        children = tab;               // publish after the slot is filled (readers use only this array)
+        children = tab;               // publish after the slots are filled, before lastChild moves (see onlyChild)
         childIds = ids;
         lastChild = c;
         return c;
     }
 
+    /** Puts {@code c} into a children table and counts it (the count is the id table's last entry). */
     @Hidden
     private static void insertChild(Node[] tab, int[] ids, Node c) {
         int mask = tab.length - 1;
@@ -143,6 +171,7 @@ public final class Node {
         while (ids[i] != 0) i = (i + 1) & mask;
         tab[i] = c;
         ids[i] = c.method + 1;
+        ids[tab.length]++;
     }
 
     /**
@@ -188,16 +217,21 @@ public final class Node {
     @ForceInline
     @Hidden
     static int slot(long[] tab, long key) {
-        return (mix(key) & ((tab.length >> 2) - 1)) << 2;
+        return (mix(key) & ((tab.length >> 2) - 2)) << 2;
     }
 
-    /** The rest of {@link #record}: linear probing from the key's slot, or a new record. */
+    /**
+     * The rest of {@link #record}: linear probing from the key's slot, or a new record. A fold node's allocation
+     * comes here (its table never matches) and is charged to the thread's current node, by the call that node's
+     * frame is inside, as an allocation in code without a node.
+     */
     @DontInline
     @Hidden
     private long recordProbing(long key, long count, long elements, long bytes) {
+        if (method == FOLD) return chargeCurrent((int) key, count, elements, bytes);
         long[] tab = records;
         if (tab != null) {
-            int slots = tab.length >> 2, mask = slots - 1;
+            int slots = (tab.length >> 2) - 1, mask = slots - 1;
             long k = key + 1L;
             for (int i = mix(key) & mask; ; i = (i + 1) & mask) {
                 int b = i << 2;
@@ -238,34 +272,48 @@ public final class Node {
         return tab;
     }
 
+    /** An allocation of a fold node, charged as {@link Recorder}'s j-probes charge code without a node. */
+    @Hidden
+    private static long chargeCurrent(int key, long count, long elements, long bytes) {
+        ThreadState ts = ThreadState.current();
+        if (ts.busy != 0) return count;                    // the agent's own work: not recorded
+        Node c = ts.current;
+        c.recordAt(key, c.callSite, count, elements, bytes);
+        return count;
+    }
+
     @DontInline
     @Hidden
     private void addRecord(long key, long count, long elements, long bytes) {
         long[] tab = records;
-        if (tab == null) tab = new long[4 * 4];
-        else if ((recordCount + 1) * 2 > (tab.length >> 2)) tab = rehashRecords(tab, (tab.length >> 2) * 2);
+        if (tab == null) tab = new long[(FIRST_RECORD_SLOTS + 1) * 4];
+        else {
+            int slots = (tab.length >> 2) - 1;
+            if ((tab[tab.length - COUNT_FROM_END] + 1) * 2 > slots) tab = rehashRecords(tab, slots * 2);
+        }
         int b = insertRecord(tab, key);
         tab[b + 1] = count; tab[b + 2] = elements; tab[b + 3] = bytes;
         tab[b] = key + 1L;
-        recordCount++;
+        tab[tab.length - COUNT_FROM_END]++;
         records = tab;
     }
 
     @Hidden
     private static long[] rehashRecords(long[] old, int slots) {
-        long[] tab = new long[slots * 4];
+        long[] tab = new long[(slots + 1) * 4];
         for (int b = 0; b < old.length; b += 4) {
-            if (old[b] == 0) continue;
+            if (old[b] == 0) continue;                     // empty, or the count stride
             int nb = insertRecord(tab, old[b] - 1);
             tab[nb + 1] = old[b + 1]; tab[nb + 2] = old[b + 2]; tab[nb + 3] = old[b + 3];
             tab[nb] = old[b];
         }
+        tab[tab.length - COUNT_FROM_END] = old[old.length - COUNT_FROM_END];
         return tab;
     }
 
     @Hidden
     private static int insertRecord(long[] tab, long key) {
-        int mask = (tab.length >> 2) - 1;
+        int mask = (tab.length >> 2) - 2;
         int i = mix(key) & mask;
         while (tab[i << 2] != 0) i = (i + 1) & mask;
         return i << 2;
@@ -288,11 +336,28 @@ public final class Node {
         calls = 0;
         folded = 0;
         long[] tab = records;
-        if (tab != null) for (int b = 0; b < tab.length; b += 4) { tab[b + 1] = 0; tab[b + 2] = 0; tab[b + 3] = 0; }
+        if (tab == null) return;
+        for (int b = 0; b < tab.length; b += 4) {
+            if (tab[b] == 0) continue;                     // empty, or the count stride: keep the count
+            tab[b + 1] = 0; tab[b + 2] = 0; tab[b + 3] = 0;
+        }
     }
 
-    /** The current children table (may contain null slots). For readers. */
+    /**
+     * For readers: the children table (may contain null slots) once this node has two children or more; null before
+     * (see {@link #onlyChild}).
+     */
     public Node[] childrenSnapshot() { return children; }
+
+    /**
+     * For readers: the child of a node with exactly one (null: none, or a children table, then see
+     * {@link #childrenSnapshot}). It reads {@link #lastChild} before {@link #children}, and the owner publishes the
+     * table before it moves lastChild, so a racing reader sees the first child alone or the whole table.
+     */
+    public Node onlyChild() {
+        Node c = lastChild;
+        return children == null ? c : null;
+    }
 
     /**
      * The current record table, stride 4 (key+1, count, elements, bytes; key+1 == 0 is an empty slot). The key's low

@@ -80,9 +80,12 @@ public final class Recorder {
 
     // ---- allocations in profiled methods ------------------------------------------------------------------
     // Each probe below is inlined at every allocation site of every instrumented method, by C1 as well as C2, so
-    // only the exact mode's fast path is inline; every other mode, and the exact mode's fold node, take one call to
-    // an out-of-line method. Inlined code is what the JIT compiles again at every site (issue 26: the JIT threads
-    // were half of the exact mode's added CPU) and what C1 keeps in its frames (issue 20: usable stack depth).
+    // only the exact mode's fast path is inline; every other mode takes one call to an out-of-line method. A fold
+    // node needs no test here: its record table never matches, so its allocations take Node.record's slow path,
+    // which charges them to the thread's current node (Node.records). With a test, C2 compiled the fold path as a
+    // trap while nothing folded, and deoptimised the method once calls began to fold (checkstyle: 43 times,
+    // docs/benchmark.md "Round 10"). Inlined code is what the JIT compiles again at every site (issue 26: the JIT
+    // threads were half of the exact mode's added CPU) and what C1 keeps in its frames (issue 20: usable stack depth).
     /**
      * After {@code new} in a profiled method. Not {@code @ForceInline} and more than 35 bytes: C1 calls it (measured
      * on the depth fixture, JDK 17: this probe inlined into C1 code cut the usable stack depth in half), C2 inlines
@@ -92,7 +95,7 @@ public final class Recorder {
     @Hidden
     public static void obj(Node n, int key) {
         int m = Mode.current();
-        if (m == Mode.EXACT && !n.fold) {
+        if (m == Mode.EXACT) {
             long[] tab = n.records;
             if (tab != null) {
                 int b = Node.slot(tab, key);
@@ -115,7 +118,7 @@ public final class Recorder {
     @Hidden
     public static void arr(int length, Node n, int key, int elementSize) {
         int m = Mode.current();
-        if (m == Mode.EXACT && !n.fold) n.record(key, 1L, length, Layout.arrayBytes(length, elementSize));
+        if (m == Mode.EXACT) n.record(key, 1L, length, Layout.arrayBytes(length, elementSize));
         else arrOther(m, length, key, elementSize);
     }
 
@@ -141,7 +144,7 @@ public final class Recorder {
             if (arrays == 0) break;                       // nothing allocated at this level or below
             int k = key + i;
             long bytes = arrays * Layout.arrayBytes(dims[i], Keys.elementSize(k));
-            if (m == Mode.EXACT && n != null && !n.fold) n.record(k, arrays, levels[i][1], bytes);
+            if (m == Mode.EXACT && n != null && !n.isFold()) n.record(k, arrays, levels[i][1], bytes);
             else charge(null, m, k, arrays, levels[i][1], bytes);
         }
     }
@@ -159,7 +162,7 @@ public final class Recorder {
         if (key < 0) return;
         long len = c.isArray() ? java.lang.reflect.Array.getLength(o) : 0;
         long bytes = c.isArray() ? Layout.arrayBytes(len, Keys.elementSize(key)) : 0;
-        if (m == Mode.EXACT && n != null && !n.fold) n.record(key, 1, len, bytes);
+        if (m == Mode.EXACT && n != null && !n.isFold()) n.record(key, 1, len, bytes);
         else charge(ts, m, key, 1, len, bytes);
     }
 
@@ -177,7 +180,7 @@ public final class Recorder {
     @Hidden
     private static void boxed(long v, Node n, int key) {
         obj(n, key);
-        ThreadState ts = n.fold ? ThreadState.current() : n.thread;   // a fold node's thread is a sink
+        ThreadState ts = n.isFold() ? ThreadState.current() : n.thread;   // a fold node's thread is a sink
         ts.boxValue = v;
         ts.boxPending = true;
     }

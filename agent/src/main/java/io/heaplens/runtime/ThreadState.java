@@ -102,11 +102,11 @@ public final class ThreadState {
     private ThreadState(Thread t, long id) {
         thread = t;
         this.id = id;
-        root = new Node(Node.ROOT, null, this, 0, false);
-        foldNode = new Node(Node.FOLD, null, new ThreadState(), 0, true);   // its own sink: no store shared by threads
-        sites = new Node(Node.ROOT, null, this, 0, false);
-        siteTraces = new Node(Node.ROOT, null, this, 0, false);
-        sampled = new Node(Node.ROOT, null, this, 0, false);
+        root = new Node(Node.ROOT, null, this, 0);
+        foldNode = new Node(Node.FOLD, null, new ThreadState(), 0);   // its own sink: no store shared by threads
+        sites = new Node(Node.ROOT, null, this, 0);
+        siteTraces = new Node(Node.ROOT, null, this, 0);
+        sampled = new Node(Node.ROOT, null, this, 0);
         current = root;
         random = id * 0x9E3779B97F4A7C15L ^ System.nanoTime();
         sampleInterval = sampleLeft = Sampler.nextInterval(this);
@@ -143,7 +143,7 @@ public final class ThreadState {
      * The node handed to methods entered outside the exact mode. Its exit writes into {@link #SINK}, so the tree
      * stays consistent across switches: frames entered before a switch still restore their caller on exit.
      */
-    static final Node OFF = new Node(Node.FOLD, null, SINK, 0, true);
+    static final Node OFF = new Node(Node.FOLD, null, SINK, 0);
 
     @ForceInline
     @Hidden
@@ -240,7 +240,7 @@ public final class ThreadState {
                 if (t != null ? s.thread == t : s.id == id) return s;
             }
             foreignStates = true;
-            return register(new ThreadState(t != null ? t : new Thread(null, null, name != null ? name : "thread-" + id, 0, false), id));
+            return register(new ThreadState(t != null ? t : new Thread(null, null, name != null ? name : "thread-" + id, 0), id));
         }
     }
 
@@ -287,7 +287,7 @@ public final class ThreadState {
             System.arraycopy(accounts, 0, bigger, 0, accounts.length);
             accounts = bigger;
         }
-        Node n = new Node(Node.ROOT, null, this, 0, false);
+        Node n = new Node(Node.ROOT, null, this, 0);
         accounts[a] = n;
         return n;
     }

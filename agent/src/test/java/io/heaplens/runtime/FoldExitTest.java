@@ -35,12 +35,12 @@ class FoldExitTest {
     private static void foldAndExit() {
         ThreadState ts = ThreadState.current();
         Node caller = Recorder.enter(900_001);
-        assertFalse(caller.fold);
+        assertFalse(caller.isFold());
         assertSame(caller, ts.current);
         ts.busy++;                                       // the agent's own work: the entry folds
         try {
             Node folded = Recorder.enter(900_002);
-            assertTrue(folded.fold);
+            assertTrue(folded.isFold());
             assertTrue(folded.thread != ts && folded.thread.thread == null, "a fold node's thread is a sink");
             assertSame(caller, ts.current);
             Recorder.exit(folded);
@@ -64,7 +64,7 @@ class FoldExitTest {
         Mode.set(Mode.SITES);
         try {
             Node off = Recorder.enter(900_004);
-            assertTrue(off.fold);
+            assertTrue(off.isFold());
             Recorder.exit(off);
             assertSame(before, ts.current);
         } finally {

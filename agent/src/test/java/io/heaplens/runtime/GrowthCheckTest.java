@@ -17,7 +17,7 @@ class GrowthCheckTest {
      * finds the made-up method ids in the thread's tree (ChannelServerTest's delta looked them up in its registry).
      */
     private static Node detached(ThreadState ts, int method) {
-        return new Node(method, null, ts, 1, false);
+        return new Node(method, null, ts, 1);
     }
 
     @Test

@@ -128,4 +128,41 @@ class RecorderShapeTest {
             assertTrue(annotations(method(r, p[0], p[1])).contains(DONT), p[0]);
         }
     }
+
+    /**
+     * The allocation probes in profiled methods read no fold flag: a fold node's record table never matches, so its
+     * allocations take the slow path (NodeTablesTest). The test was compiled by C2 as a trap while nothing folded and
+     * deoptimised them 43 times on checkstyle once its node budget was spent (docs/benchmark.md "Round 10").
+     */
+    @Test
+    void theAllocationProbesDoNotAskWhetherTheNodeFolded() throws IOException {
+        ClassNode r = read(Recorder.class);
+        for (String[] p : new String[][] {{"obj", "(Lio/heaplens/runtime/Node;I)V"}, {"arr", "(ILio/heaplens/runtime/Node;II)V"}}) {
+            MethodNode m = method(r, p[0], p[1]);
+            for (org.objectweb.asm.tree.AbstractInsnNode i = m.instructions.getFirst(); i != null; i = i.getNext()) {
+                if (i instanceof org.objectweb.asm.tree.MethodInsnNode) {
+                    assertFalse(((org.objectweb.asm.tree.MethodInsnNode) i).name.equals("isFold"), p[0] + " asks isFold");
+                }
+                if (i instanceof org.objectweb.asm.tree.FieldInsnNode) {
+                    String f = ((org.objectweb.asm.tree.FieldInsnNode) i).name;
+                    assertTrue(f.equals("records"), p[0] + " reads the node's " + f);
+                }
+            }
+        }
+    }
+
+    /**
+     * A node is 72 bytes with compressed oops: a 12-byte header, two longs and at most 11 ints or references. Every
+     * field more is 4 or 8 bytes on each of a million nodes (maven, docs/benchmark.md "Round 10").
+     */
+    @Test
+    void aNodeHasTwoLongsAndElevenSmallFields() throws IOException {
+        int longs = 0, small = 0;
+        for (org.objectweb.asm.tree.FieldNode f : read(Node.class).fields) {
+            if ((f.access & org.objectweb.asm.Opcodes.ACC_STATIC) != 0) continue;
+            if (f.desc.equals("J") || f.desc.equals("D")) longs++; else small++;
+        }
+        assertEquals(2, longs, "calls and folded");
+        assertTrue(small <= 11, small + " int or reference fields");
+    }
 }

@@ -146,7 +146,7 @@ public final class AccountsWriter {
 
         AccountTree(Map<String, Row> rows) { this.rows = rows; }
 
-        @Override public void node(Node n, int callLine, long[] records, List<long[]> recordRows, Node[] children) {
+        @Override public void node(Node n, int callLine, long[] records, List<long[]> recordRows, boolean hasChildren) {
             int account = accounts.isEmpty() ? 0 : accounts.peek();
             if (n.method >= 0) {
                 String owner = registry.methodById(n.method).owner;
@@ -165,7 +165,7 @@ public final class AccountsWriter {
             accounts.push(account);
         }
 
-        @Override public void endNode(Node n, Node[] children) { accounts.pop(); }
+        @Override public void endNode(Node n, boolean hasChildren) { accounts.pop(); }
     }
 
     /** Walks the tracked objects: those still reachable are live, scaled up when sampled. */

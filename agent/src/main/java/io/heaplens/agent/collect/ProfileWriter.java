@@ -155,7 +155,7 @@ final class ProfileWriter {
 
         @Override public void beginTree(ThreadState ts, String tree) throws IOException { j.name(tree); }
 
-        @Override public void node(Node n, int callLine, long[] records, List<long[]> rows, Node[] children) throws IOException {
+        @Override public void node(Node n, int callLine, long[] records, List<long[]> rows, boolean hasChildren) throws IOException {
             nodes++;
             treeBytes += NODE_OBJECT_BYTES;
             j.begin('{');
@@ -185,14 +185,15 @@ final class ProfileWriter {
                 }
                 j.end(']');
             }
-            if (children != null) {
-                treeBytes += 2 * (16 + 4L * children.length);   // the node table and its id table
+            if (hasChildren) {
+                Node[] table = n.childrenSnapshot();             // none for a node with one child
+                if (table != null) treeBytes += 2 * (16 + 4L * table.length);   // the node table and its id table
                 j.name("c").begin('[');
             }
         }
 
-        @Override public void endNode(Node n, Node[] children) throws IOException {
-            if (children != null) j.end(']');
+        @Override public void endNode(Node n, boolean hasChildren) throws IOException {
+            if (hasChildren) j.end(']');
             j.end('}');
         }
 

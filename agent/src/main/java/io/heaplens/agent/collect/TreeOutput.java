@@ -26,11 +26,12 @@ public interface TreeOutput {
      * @param callLine in the exact tree, the source line of the call in the parent's method that entered this node (0: not known)
      * @param records  the node's records table as the walker read it (null: the node has none)
      * @param rows     its rows in RecordRows' layout with {@link RecordRows#ESTIMATE} filled in (null when records is null)
-     * @param children the node's children table (null: none); its non-null entries are walked next
+     * @param hasChildren whether the walker found children (walked next); a node with one has no table
+     *                    ({@link Node#onlyChild})
      */
-    void node(Node n, int callLine, long[] records, List<long[]> rows, Node[] children) throws IOException;
+    void node(Node n, int callLine, long[] records, List<long[]> rows, boolean hasChildren) throws IOException;
 
-    default void endNode(Node n, Node[] children) throws IOException {}
+    default void endNode(Node n, boolean hasChildren) throws IOException {}
 
     default void endTree(ThreadState ts, String tree) throws IOException {}
 

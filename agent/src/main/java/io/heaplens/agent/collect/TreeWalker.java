@@ -48,7 +48,9 @@ public final class TreeWalker {
         out.endThread(ts);
     }
 
-    private static boolean empty(Node n) { return n.recordsSnapshot() == null && n.childrenSnapshot() == null; }
+    private static boolean empty(Node n) {
+        return n.recordsSnapshot() == null && n.onlyChild() == null && n.childrenSnapshot() == null;
+    }
 
     private void tree(ThreadState ts, String name, Node root, TreeOutput out) throws IOException {
         out.beginTree(ts, name);
@@ -73,12 +75,15 @@ public final class TreeWalker {
                     r[RecordRows.COUNT], r[RecordRows.BYTES]);
             }
         }
-        Node[] children = n.childrenSnapshot();
-        out.node(n, callLine, records, rows, children);
-        if (children != null) {
+        Node only = n.onlyChild();                          // before the table: see Node.onlyChild
+        Node[] children = only == null ? n.childrenSnapshot() : null;
+        boolean hasChildren = only != null || children != null;
+        out.node(n, callLine, records, rows, hasChildren);
+        if (hasChildren) {
             MethodInfo self = n.method >= 0 ? registry.methodById(n.method) : null;
-            for (Node c : children) if (c != null) node(c, self, callSites, out);
+            if (only != null) node(only, self, callSites, out);
+            else for (Node c : children) if (c != null) node(c, self, callSites, out);
         }
-        out.endNode(n, children);
+        out.endNode(n, hasChildren);
     }
 }

@@ -48,8 +48,10 @@ public final class Channel {
             while (!todo.isEmpty()) {
                 Node n = todo.pop();
                 n.clear();
-                Node[] ch = n.childrenSnapshot();
-                if (ch != null) for (Node c : ch) if (c != null) todo.push(c);
+                Node only = n.onlyChild();
+                Node[] ch = only == null ? n.childrenSnapshot() : null;
+                if (only != null) todo.push(only);
+                else if (ch != null) for (Node c : ch) if (c != null) todo.push(c);
             }
             for (Node a : ts.accountsSnapshot()) if (a != null) a.clear();   // memory accounts' allocated counts
         }

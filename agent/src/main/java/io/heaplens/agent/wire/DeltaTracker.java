@@ -124,7 +124,7 @@ final class DeltaTracker {
             this.tree = tree;
         }
 
-        @Override public void node(Node n, int callLine, long[] records, List<long[]> rows, Node[] children) throws IOException {
+        @Override public void node(Node n, int callLine, long[] records, List<long[]> rows, boolean hasChildren) throws IOException {
             nodes++;
             long parentId = parents.isEmpty() ? -1 : parents.peek();
             Mirror m = mirrors.get(n);
@@ -176,7 +176,7 @@ final class DeltaTracker {
             parents.push(m.id);
         }
 
-        @Override public void endNode(Node n, Node[] children) { parents.pop(); }
+        @Override public void endNode(Node n, boolean hasChildren) { parents.pop(); }
     }
 
     private void need(int site, int type, BitSet newSites, BitSet newTypes) {

@@ -24,14 +24,20 @@ final class TreeDump {
 
     private static Node find(Node n, Registry reg, String[] path, int i) {
         if (i == path.length) return n;
-        Node[] ch = n.childrenSnapshot();
-        if (ch == null) return null;
-        for (Node c : ch) {
+        for (Node c : children(n)) {
             if (c == null) continue;
             Registry.MethodInfo m = reg.methodById(c.method);
             if ((simple(m.owner) + "." + m.name).equals(path[i])) return find(c, reg, path, i + 1);
         }
         return null;
+    }
+
+    /** The node's children, whether it keeps one alone or a table (null slots possible). */
+    static Node[] children(Node n) {
+        Node only = n.onlyChild();
+        if (only != null) return new Node[] {only};
+        Node[] ch = n.childrenSnapshot();
+        return ch != null ? ch : new Node[0];
     }
 
     private static String simple(String owner) { return owner.substring(owner.lastIndexOf('/') + 1); }
@@ -51,7 +57,6 @@ final class TreeDump {
                 out.merge(path + ";" + type, rec[b + 1], Long::sum);
             }
         }
-        Node[] ch = n.childrenSnapshot();
-        if (ch != null) for (Node c : ch) if (c != null) walk(c, path, reg, out);
+        for (Node c : children(n)) if (c != null) walk(c, path, reg, out);
     }
 }
