@@ -6,7 +6,7 @@
 // trees. A shape it does not know (a null in a record, a node without a method, …) makes it give up (undefined):
 // the caller then takes the JSON.parse path.
 import { TREE_KINDS, TreeKind } from '../../core/profile/modes';
-import { MctNode, ProfileFile } from '../../core/profile/types';
+import { MctNode, ProfileFile, PROFILE_SHAPE_VERSION } from '../../core/profile/types';
 
 /** Numbers per record in the packed arrays (tree-pack.ts). */
 export const STRIDE = 7;
@@ -64,11 +64,48 @@ function isWs(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
 }
 
+// Format version 2 writes a node's call line only where it changes for the pair (parent's method, method)
+// (docs/format.md, core/profile/version2.ts): `lines` maps the pair to the line last read, across threads. Until a
+// node is settled (before its first child is read, or when it ends) its line is NO_LINE (none read) or -2 - the line
+// read (its method may come after it).
+const NO_LINE = -1;
+
+/** The key of the pair (parent's method, method) in `lines`, exact while method ids stay below 2^22. */
+function pairKey(parent: number, method: number): number {
+  if (parent >= 4194304) throw new GiveUp();
+  return parent * 2147483648 + method;
+}
+
+/** Node k's `line` as read in a version 2 tree: pending until the node is settled. */
+function noteLine(raw: RawTrees, k: number, v: number): void {
+  if (raw.firstChild[k] >= 0 || v < 0) throw new GiveUp();        // after its children: not the writer's order
+  raw.line[k] = -2 - v;
+}
+
+/** Node k of a version 2 tree below `parent` (-1: none), in file order: its line read, or the pair's line (0: none). */
+function settleLine(raw: RawTrees, k: number, parent: number, lines: Map<number, number>): void {
+  const v = raw.line[k];
+  if (v >= 0) return;
+  const { m } = raw;
+  if (parent < 0 || m[parent] < 0) {
+    raw.line[k] = v === NO_LINE ? 0 : -2 - v;
+    return;
+  }
+  if (m[k] < 0) throw new GiveUp();                            // its method after its children
+  const key = pairKey(m[parent], m[k]);
+  if (v === NO_LINE) raw.line[k] = lines.get(key) ?? 0;
+  else {
+    raw.line[k] = -2 - v;
+    lines.set(key, -2 - v);
+  }
+}
+
 /**
  * Reads the call tree at `pos` (an MCT node object and its descendants) into `raw`, without recursion (trees are up
  * to 4,096 levels deep); returns the position after it. Keys are told apart by their characters, not as strings.
+ * `lines`: a version 2 exact tree's call lines so far (undefined: version 1).
  */
-function readTree(t: string, pos: number, raw: RawTrees): number {
+function readTree(t: string, pos: number, raw: RawTrees, lines?: Map<number, number>): number {
   const { m, calls, line, samples, recFirst, recCount, firstChild, nextSibling, lastChild, recLen } = raw;
   let rec = raw.rec;
   let nv = recLen.length * STRIDE;
@@ -76,7 +113,7 @@ function readTree(t: string, pos: number, raw: RawTrees): number {
     const k = m.length;
     m.push(-2);
     calls.push(0);
-    line.push(0);
+    line.push(noLine);
     samples.push(0);
     recFirst.push(-1);
     recCount.push(0);
@@ -91,6 +128,7 @@ function readTree(t: string, pos: number, raw: RawTrees): number {
     }
     return k;
   };
+  const noLine = lines ? NO_LINE : 0;
   let c = t.charCodeAt(pos);
   if (c !== 123) throw new GiveUp();
   pos++;
@@ -107,6 +145,7 @@ function readTree(t: string, pos: number, raw: RawTrees): number {
     if (c === 125) {
       // the node ends: back in its parent's child list (a node below the root names its method)
       if (cur !== root && m[cur] === -2) throw new GiveUp();
+      if (lines) settleLine(raw, cur, open.length > 0 ? open[open.length - 1] : -1, lines);
       pos++;
       if (open.length === 0) return pos;
       cur = open.pop()!;
@@ -149,6 +188,7 @@ function readTree(t: string, pos: number, raw: RawTrees): number {
       pos = numEnd;
     } else if (len === 1 && k0 === 99) {                         // c: the children
       if (c !== 91) throw new GiveUp();
+      if (lines) settleLine(raw, cur, open.length > 0 ? open[open.length - 1] : -1, lines);
       c = t.charCodeAt(++pos);
       while (isWs(c)) c = t.charCodeAt(++pos);
       if (c === 93) {
@@ -207,7 +247,8 @@ function readTree(t: string, pos: number, raw: RawTrees): number {
     } else if (len === 4 && k0 === 108 && t.startsWith('line', q - 4)) {
       const v = readNumber(t, pos);
       if (!Number.isInteger(v) || v < -2147483648 || v > 2147483647) throw new GiveUp();
-      line[cur] = v;
+      if (lines) noteLine(raw, cur, v);
+      else line[cur] = v;
       pos = numEnd;
     } else if (len === 7 && k0 === 115 && t.startsWith('samples', q - 7)) {
       samples[cur] = readNumber(t, pos);
@@ -281,11 +322,15 @@ class Reader {
   private readonly threads: FlatThread[] = [];
   /** per thread, whether each kind's tree holds data (modes.treesIn) */
   private readonly has: Record<TreeKind, boolean> = { exact: false, sites: false, traces: false, sampled: false };
+  /** the document's `version` once read (the agent writes it before the threads); version 2's call lines so far */
+  private version: unknown;
+  private lines?: Map<number, number>;
+  private treesBeforeVersion = false;
 
   constructor(private readonly text: string) {}
 
   top(): FlatParse {
-    const fields = this.object((key) => (key === 'profile' ? this.profileObject() : key === 'threads' ? this.threadList() : undefined));
+    const fields = this.object((key) => (key === 'profile' ? this.profileObject() : key === 'threads' ? this.threadList() : this.versionOf(key)));
     let light: ProfileFile;
     let embedded: FlatParse['embedded'];
     if ('format' in fields) light = fields as unknown as ProfileFile;
@@ -293,6 +338,7 @@ class Reader {
       light = fields.profile as ProfileFile;
       embedded = { title: fields.title as string | undefined, baseline: fields.baseline as never, tree: fields.tree as TreeKind | undefined };
     } else throw new GiveUp();
+    this.checkVersion(light);
     if (!Array.isArray(light.threads) || light.threads.length !== this.threads.length) throw new GiveUp();
     const kinds = TREE_KINDS.filter((k) => this.has[k]);
     const defaultKind: TreeKind = kinds.length === 0 || kinds.includes('exact') ? 'exact'
@@ -305,7 +351,24 @@ class Reader {
 
   /** The profile object: its threads read here, every other field by JSON.parse. */
   private profileObject(): Record<string, unknown> {
-    return this.object((key) => (key === 'threads' ? this.threadList() : undefined));
+    return this.object((key) => (key === 'threads' ? this.threadList() : this.versionOf(key)));
+  }
+
+  /** The `version` field: read here, so that the trees after it know how their call lines are written. */
+  private versionOf(key: string): unknown {
+    if (key !== 'version') return undefined;
+    const at = this.pos;
+    this.skipValue();
+    this.version = JSON.parse(this.text.slice(at, this.pos));
+    if (this.version === 2) this.lines = new Map();
+    return this.version;
+  }
+
+  /** A version 2 document whose trees came before its version cannot be read here; its trees are expanded (shape 1). */
+  private checkVersion(light: ProfileFile): void {
+    if (light.version !== 2) return;
+    if (this.treesBeforeVersion) throw new GiveUp();
+    light.version = PROFILE_SHAPE_VERSION;
   }
 
   private threadList(): unknown[] {
@@ -388,7 +451,8 @@ class Reader {
   /** One call tree, read by readTree into the shared arrays; its root's index. */
   private tree(): number {
     const root = this.raw.m.length;
-    this.pos = readTree(this.text, this.pos, this.raw);
+    if (this.version === undefined) this.treesBeforeVersion = true;
+    this.pos = readTree(this.text, this.pos, this.raw, this.lines);
     return root;
   }
 
