@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * The profile's call lines as format version 2 writes them (docs/format.md, Node {@code line}): a node's line is
  * written only when it differs from the line last written for the same pair (parent's method, method), since the
- * same call made in another context is nearly always made from the same line (maven's profile: 99 % of the lines
- * repeat; leaving them out takes its gzip from 5.5 to 4.4 MB). An open-addressing map from the pair to that line,
+ * same call made in another context is nearly always made from the same line (maven's profile: 30,693 of its
+ * 945,229 lines are written; its gzip goes from 5.4 to 4.4 MB). An open-addressing map from the pair to that line,
  * primitive so that a write of a million nodes allocates nothing per node.
  */
 final class CallLines {
