@@ -1,5 +1,5 @@
 // Format version 2 (docs/format.md, Node `line`) writes a node's call line only where it changes for the pair
-// (parent's method, method); this fills the lines in and drops its "line": 0, turning the document into version 1's
+// (parent's method, method); this fills the lines in and drops its "line": -1 (none), turning the document into version 1's
 // shape in place (core/profile/version2.ts does the same for the extension; bench scripts do not load its build).
 export function expandVersion2(doc) {
   if (doc?.version !== 2 || !Array.isArray(doc.threads)) return;
@@ -11,10 +11,10 @@ export function expandVersion2(doc) {
       if (!n || typeof n !== 'object') continue;
       if (parent >= 0 && typeof n.m === 'number') {
         const key = `${parent},${n.m}`;
-        if (typeof n.line === 'number') last.set(key, n.line);
+        if (typeof n.line === 'number' && n.line !== 0) last.set(key, Math.max(n.line, 0));
         else n.line = last.get(key) ?? 0;
       }
-      if (n.line === 0) delete n.line;
+      if (typeof n.line === 'number' && n.line <= 0) delete n.line;
       const kids = Array.isArray(n.c) ? n.c : [];
       for (let i = kids.length - 1; i >= 0; i--) { nodes.push(kids[i]); parents.push(typeof n.m === 'number' ? n.m : -1); }
     }

@@ -1,6 +1,6 @@
 // Format version 2 (docs/format.md, Node `line`) writes a node's call line only where it changes: in the exact trees
 // (`root`), a node below a method node that has no `line` has the line last written for the same pair (parent's
-// method, method), in file order (depth first, a node before its children, across threads); `"line": 0` says the
+// method, method), in file order (depth first, a node before its children, across threads); `"line": -1` says the
 // call has no line. Version 1 wrote every line. Loading turns a version 2 document into version 1's shape, in place,
 // so the views, the exports and every later reader of the object see one shape.
 import { PROFILE_SHAPE_VERSION } from './types';
@@ -12,7 +12,7 @@ function isObj(v: unknown): v is Obj {
 }
 
 /**
- * Fills in the call lines a version 2 document left out and removes its `"line": 0`, then marks the document version 1
+ * Fills in the call lines a version 2 document left out and removes its `"line": -1`, then marks the document version 1
  * (its shape now); returns the version it had. Anything else (version 1, a malformed document) is left as it is:
  * validation names what is wrong with it.
  */
@@ -38,10 +38,10 @@ function expandTree(root: Obj, last: Map<number, Map<number, number>>): void {
     if (parent >= 0 && typeof m === 'number') {
       let byMethod = last.get(parent);
       if (!byMethod) last.set(parent, (byMethod = new Map()));
-      if (typeof node.line === 'number') byMethod.set(m, node.line);
-      else if (node.line === undefined) node.line = byMethod.get(m) ?? 0;
+      if (typeof node.line === 'number' && node.line !== 0) byMethod.set(m, Math.max(node.line, 0));
+      else if (node.line === undefined || node.line === 0) node.line = byMethod.get(m) ?? 0;     // 0: as absent
     }
-    if (node.line === 0) delete node.line;
+    if (typeof node.line === 'number' && node.line <= 0) delete node.line;
     const kids = node.c;
     if (!Array.isArray(kids)) continue;
     const self = typeof m === 'number' ? m : -1;

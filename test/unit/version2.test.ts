@@ -21,7 +21,7 @@ function file(version: number, roots: MctNode[]): ProfileFile {
 /**
  * main (1) calls load (2) on line 11 twice in two contexts, parse (3) on line 12, then on line 13; load calls parse
  * on line 21, and (recursion) load on line 22, whose own load call has no line; a second thread repeats main → load.
- * Version 1 writes every line; version 2 only the changes, "line": 0 for "none".
+ * Version 1 writes every line; version 2 only the changes, "line": -1 for "none".
  */
 const V1: MctNode[] = [
   {
@@ -44,7 +44,7 @@ const V2: MctNode[] = [
       m: 1, calls: 1, a: [[1, 1, 2, 0, 32]], c: [
         { line: 11, m: 2, calls: 3, c: [
           { line: 21, m: 3, calls: 4, a: [[3, 1, 4, 0, 64]] },
-          { line: 22, m: 2, calls: 2, c: [{ line: 0, m: 2, calls: 1 }, { m: 3, calls: 1 }] },
+          { line: 22, m: 2, calls: 2, c: [{ line: -1, m: 2, calls: 1 }, { m: 3, calls: 1 }] },
         ] },
         { line: 12, m: 3, calls: 5 },
         { line: 13, m: 4, calls: 1, c: [{ line: 40, m: 2, calls: 1, c: [{ m: 3, calls: 7 }] }] },

@@ -64,48 +64,38 @@ function isWs(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
 }
 
-// Format version 2 writes a node's call line only where it changes for the pair (parent's method, method)
-// (docs/format.md, core/profile/version2.ts): `lines` maps the pair to the line last read, across threads. Until a
-// node is settled (before its first child is read, or when it ends) its line is NO_LINE (none read) or -2 - the line
-// read (its method may come after it).
-const NO_LINE = -1;
-
-/** The key of the pair (parent's method, method) in `lines`, exact while method ids stay below 2^22. */
-function pairKey(parent: number, method: number): number {
-  if (parent >= 4194304) throw new GiveUp();
-  return parent * 2147483648 + method;
-}
-
-/** Node k's `line` as read in a version 2 tree: pending until the node is settled. */
-function noteLine(raw: RawTrees, k: number, v: number): void {
-  if (raw.firstChild[k] >= 0 || v < 0) throw new GiveUp();        // after its children: not the writer's order
-  raw.line[k] = -2 - v;
-}
-
-/** Node k of a version 2 tree below `parent` (-1: none), in file order: its line read, or the pair's line (0: none). */
-function settleLine(raw: RawTrees, k: number, parent: number, lines: Map<number, number>): void {
-  const v = raw.line[k];
-  if (v >= 0) return;
-  const { m } = raw;
-  if (parent < 0 || m[parent] < 0) {
-    raw.line[k] = v === NO_LINE ? 0 : -2 - v;
-    return;
-  }
-  if (m[k] < 0) throw new GiveUp();                            // its method after its children
-  const key = pairKey(m[parent], m[k]);
-  if (v === NO_LINE) raw.line[k] = lines.get(key) ?? 0;
-  else {
-    raw.line[k] = -2 - v;
-    lines.set(key, -2 - v);
+/**
+ * Format version 2 writes a node's call line only where it changes for the pair (parent's method, method), `-1` for
+ * "none" (docs/format.md, core/profile/version2.ts): fills in the lines of the exact tree read into raw nodes
+ * [from, to) (depth first, a node before its children: file order). `lines` maps the pair to its last line, across
+ * threads. An absent line was read as 0.
+ */
+function expandLines(raw: RawTrees, from: number, to: number, lines: Map<number, number>): void {
+  const { m, line, firstChild, nextSibling } = raw;
+  const parent = new Int32Array(to - from).fill(-1);
+  for (let k = from; k < to; k++) {
+    for (let c = firstChild[k]; c >= 0; c = nextSibling[c]) parent[c - from] = k;
+    const p = parent[k - from];
+    if (p < 0 || m[p] < 0 || m[k] < 0) {
+      if (line[k] < 0) line[k] = 0;
+      continue;
+    }
+    if (m[p] >= 4194304) throw new GiveUp();             // the pair's key is exact below 2^22 · 2^31
+    const key = m[p] * 2147483648 + m[k];
+    const v = line[k];
+    if (v === 0) line[k] = lines.get(key) ?? 0;
+    else {
+      if (v < 0) line[k] = 0;
+      lines.set(key, line[k]);
+    }
   }
 }
 
 /**
  * Reads the call tree at `pos` (an MCT node object and its descendants) into `raw`, without recursion (trees are up
  * to 4,096 levels deep); returns the position after it. Keys are told apart by their characters, not as strings.
- * `lines`: a version 2 exact tree's call lines so far (undefined: version 1).
  */
-function readTree(t: string, pos: number, raw: RawTrees, lines?: Map<number, number>): number {
+function readTree(t: string, pos: number, raw: RawTrees): number {
   const { m, calls, line, samples, recFirst, recCount, firstChild, nextSibling, lastChild, recLen } = raw;
   let rec = raw.rec;
   let nv = recLen.length * STRIDE;
@@ -113,7 +103,7 @@ function readTree(t: string, pos: number, raw: RawTrees, lines?: Map<number, num
     const k = m.length;
     m.push(-2);
     calls.push(0);
-    line.push(noLine);
+    line.push(0);
     samples.push(0);
     recFirst.push(-1);
     recCount.push(0);
@@ -128,7 +118,6 @@ function readTree(t: string, pos: number, raw: RawTrees, lines?: Map<number, num
     }
     return k;
   };
-  const noLine = lines ? NO_LINE : 0;
   let c = t.charCodeAt(pos);
   if (c !== 123) throw new GiveUp();
   pos++;
@@ -145,7 +134,6 @@ function readTree(t: string, pos: number, raw: RawTrees, lines?: Map<number, num
     if (c === 125) {
       // the node ends: back in its parent's child list (a node below the root names its method)
       if (cur !== root && m[cur] === -2) throw new GiveUp();
-      if (lines) settleLine(raw, cur, open.length > 0 ? open[open.length - 1] : -1, lines);
       pos++;
       if (open.length === 0) return pos;
       cur = open.pop()!;
@@ -188,7 +176,6 @@ function readTree(t: string, pos: number, raw: RawTrees, lines?: Map<number, num
       pos = numEnd;
     } else if (len === 1 && k0 === 99) {                         // c: the children
       if (c !== 91) throw new GiveUp();
-      if (lines) settleLine(raw, cur, open.length > 0 ? open[open.length - 1] : -1, lines);
       c = t.charCodeAt(++pos);
       while (isWs(c)) c = t.charCodeAt(++pos);
       if (c === 93) {
@@ -247,8 +234,7 @@ function readTree(t: string, pos: number, raw: RawTrees, lines?: Map<number, num
     } else if (len === 4 && k0 === 108 && t.startsWith('line', q - 4)) {
       const v = readNumber(t, pos);
       if (!Number.isInteger(v) || v < -2147483648 || v > 2147483647) throw new GiveUp();
-      if (lines) noteLine(raw, cur, v);
-      else line[cur] = v;
+      line[cur] = v;
       pos = numEnd;
     } else if (len === 7 && k0 === 115 && t.startsWith('samples', q - 7)) {
       samples[cur] = readNumber(t, pos);
@@ -452,7 +438,8 @@ class Reader {
   private tree(): number {
     const root = this.raw.m.length;
     if (this.version === undefined) this.treesBeforeVersion = true;
-    this.pos = readTree(this.text, this.pos, this.raw, this.lines);
+    this.pos = readTree(this.text, this.pos, this.raw);
+    if (this.lines) expandLines(this.raw, root, this.raw.m.length, this.lines);
     return root;
   }
 

@@ -26,7 +26,7 @@ final class CallLines {
 
     /**
      * Whether the node's line must be written: false when {@code line} equals the line last given for the pair (0, no
-     * line, when none was), true otherwise, and then {@code line} becomes the pair's line.
+     * line, when none was), true otherwise, and then {@code line} becomes the pair's line (0 is written as -1).
      */
     boolean changes(int parentMethod, int method, int line) {
         long key = ((long) parentMethod << 32) | (method & 0xffffffffL);

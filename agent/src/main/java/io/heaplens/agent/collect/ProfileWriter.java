@@ -177,9 +177,9 @@ final class ProfileWriter {
             if (n.method >= 0) {
                 methods.set(n.method);
                 // The call's line before the method, and only where it changes for the pair (parent's method, method)
-                // (CallLines; "line":0 says this call has none): the pair "line":L,"m":M recurs wherever the same call
+                // (CallLines; "line":-1 says this call has none): the pair "line":L,"m":M recurs wherever the same call
                 // is made in another context, and gzip matches it as one string.
-                if (exact && parent >= 0 ? callLines.changes(parent, n.method, callLine) : callLine > 0) j.field("line", callLine);
+                if (exact && parent >= 0 ? callLines.changes(parent, n.method, callLine) : callLine > 0) j.field("line", callLine > 0 ? callLine : -1);
                 j.field("m", n.method).field("calls", n.calls);
             }
             if (n.folded > 0) j.field("folded", n.folded);
