@@ -28,8 +28,11 @@ import java.util.zip.GZIPOutputStream;
 
 /** Writes the whole profile (docs/format.md) to FILE.tmp and renames it over FILE: readers never see half a file. */
 final class ProfileWriter {
-    /** 2: a node's call line only where it changes (CallLines); readers of version 1 refuse the file. */
-    static final int FORMAT_VERSION = 2;
+    /**
+     * 2: a node's call line only where it changes (CallLines), written by the final write only: the periodic writes
+     * (every second) stay version 1 and skip the pair map's look-up per node; the file a user keeps is the small one.
+     */
+    static final int FORMAT_VERSION = 2, PERIODIC_FORMAT_VERSION = 1;
 
     private final Registry registry;
     private final TransformStats stats;
@@ -95,11 +98,11 @@ final class ProfileWriter {
                 { def.setLevel(level); }
             } : Files.newOutputStream(tmp), StandardCharsets.UTF_8), 1 << 16)) {
             Json j = new Json(bw);
-            j.begin('{').field("format", "heaplens-profile").field("version", FORMAT_VERSION);
+            j.begin('{').field("format", "heaplens-profile").field("version", fin ? FORMAT_VERSION : PERIODIC_FORMAT_VERSION);
             meta(j, fin, sequence);
             ThreadState[] all = ThreadState.snapshot();
             j.name("threads").begin('[');
-            walker.all(all, new FileTree(j));
+            walker.all(all, new FileTree(j, fin));
             j.end(']');
             LifetimeWatcher lw = lifetimes;
             if (lw != null) lw.write(j, sites, types, methods);
@@ -156,14 +159,19 @@ final class ProfileWriter {
         private int[] path = new int[64];
         private int depth;
         private boolean exact;
+        /** format version 2's call lines (CallLines) */
+        private final boolean compactLines;
 
-        FileTree(Json j) { this.j = j; }
+        FileTree(Json j, boolean compactLines) {
+            this.j = j;
+            this.compactLines = compactLines;
+        }
 
         @Override public void beginThread(ThreadState ts) throws IOException { Tables.threadHead(j, ts); }
 
         @Override public void beginTree(ThreadState ts, String tree) throws IOException {
             j.name(tree);
-            exact = tree.equals(TreeWalker.ROOT);
+            exact = compactLines && tree.equals(TreeWalker.ROOT);
             depth = 0;
         }
 
