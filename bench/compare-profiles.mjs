@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Are two exact-mode profiles of the same program the same for the application's frames? Compares, per calling
-// context (the chain of method names from the thread's root), the calls of every application method and the
-// allocation counts (objects/arrays, elements, bytes) recorded in it per site and type. JDK frames (java., javax.,
+// context (the chain of method names from the thread's root), the calls of every application method, the line of the
+// call that entered it (format version 2 files expanded first: profile-version2.mjs) and the allocation counts (objects/arrays, elements, bytes) recorded in it per site and type. JDK frames (java., javax.,
 // jdk., sun., com.sun.) are left out: the JDK's own work varies with JIT and class-loading timing.
 //
 //   node bench/compare-profiles.mjs before.heaplens after.heaplens      exits 1 when they differ
 import { readProfileText } from './lib/profile-text.mjs';
+import { expandVersion2 } from './lib/profile-version2.mjs';
 
 const JDK = /^(java|javax|jdk|sun|com\.sun)\./;
 
@@ -13,6 +14,7 @@ const CONTEXTS = new Map();
 
 function contexts(file) {
   const p = JSON.parse(readProfileText(file));
+  expandVersion2(p);
   const methods = new Map(p.methods.map((m) => [m.id, m]));
   const sites = new Map(p.sites.map((s) => [s.id, s]));
   const types = new Map(p.types.map((t) => [t.id, t]));
@@ -29,7 +31,10 @@ function contexts(file) {
       if (!CONTEXTS.has(step)) CONTEXTS.set(step, CONTEXTS.size);
       here = `#${CONTEXTS.get(step)}`;
       isApp = !JDK.test(methods.get(n.m)?.class ?? '');
-      if (isApp) add(`${here} calls`, n.calls);
+      if (isApp) {
+        add(`${here} calls`, n.calls);
+        add(`${here} line`, n.line ?? 0);
+      }
     }
     if (isApp && n.a) {
       for (const [site, type, count, elements, bytes] of n.a) {
@@ -61,5 +66,5 @@ for (const k of new Set([...ca.keys(), ...cb.keys()])) {
   const x = ca.get(k) ?? 0, y = cb.get(k) ?? 0;
   if (x !== y) { if (diffs < 10) console.log(`differs: context ${k}: ${x} vs ${y}`); diffs++; }
 }
-console.log(`${ca.size} vs ${cb.size} application values (calls and allocation counts per calling context); ${diffs} differ`);
+console.log(`${ca.size} vs ${cb.size} application values (calls, lines and allocation counts per calling context); ${diffs} differ`);
 process.exit(diffs ? 1 : 0);

@@ -2,7 +2,7 @@
 // (docs/protocol.md) and produces a Profile of the same shape the file loader returns, so every model
 // function and view works on live data. No `vscode` import.
 import {
-  AllocRecord, Meta, MethodEntry, MctNode, ModeSwitch, Profile, ProfileFile, PROFILE_FORMAT, PROFILE_VERSION, SiteEntry,
+  AllocRecord, Meta, MethodEntry, MctNode, ModeSwitch, Profile, ProfileFile, PROFILE_FORMAT, PROFILE_SHAPE_VERSION, SiteEntry,
   ThreadEntry, TypeEntry,
 } from './types';
 import { copyRecord, recordKey } from './mct';
@@ -199,7 +199,7 @@ export class LiveProfile {
     const sites = new Map([...this.sites].filter(([, s]) => this.methods.has(s.method) && this.types.has(s.type)));
     const file: ProfileFile = {
       format: PROFILE_FORMAT,
-      version: PROFILE_VERSION,
+      version: PROFILE_SHAPE_VERSION,
       meta: this.fileMeta(),
       types: [...this.types.values()],
       methods: [...this.methods.values()],

@@ -4,6 +4,7 @@ import {
   AllocRecord, ELEMENT_CODES, MethodEntry, Profile, ProfileFile, PROFILE_FORMAT,
   PROFILE_VERSION, SiteEntry, ThreadEntry, TypeEntry,
 } from './types';
+import { expandVersion2 } from './version2';
 
 /** Raised for any file that is not a valid profile this build can read. */
 export class ProfileError extends Error {
@@ -56,6 +57,7 @@ export function validateProfile(doc: unknown): Profile {
   if (version > PROFILE_VERSION) {
     fail(`written by a newer HeapLens (format version ${version}); this build reads version ${PROFILE_VERSION}`);
   }
+  const fileVersion = expandVersion2(doc) as number;
   for (const key of ['meta', 'transform', 'agent']) {
     if (!isObj(doc[key])) fail(`invalid profile: missing "${key}" object`);
   }
@@ -87,7 +89,7 @@ export function validateProfile(doc: unknown): Profile {
       if (node !== undefined) checkTree(t, node, tree, methods, types, sites);
     }
   }
-  return { file, types, methods, sites, threads: file.threads };
+  return { file, types, methods, sites, threads: file.threads, fileVersion };
 }
 
 function checkMeta(meta: Obj): void {

@@ -1,8 +1,12 @@
-// Types mirroring docs/format.md (the `.heaplens` profile file, format version 1).
+// Types mirroring docs/format.md (the `.heaplens` profile file in format version 1's shape; version 2 files are
+// expanded to it on load, version2.ts).
 // These describe the JSON exactly as the agent writes it; see load.ts for validation.
 
 export const PROFILE_FORMAT = 'heaplens-profile';
-export const PROFILE_VERSION = 1;
+/** The newest format version this build reads. */
+export const PROFILE_VERSION = 2;
+/** The version whose shape a loaded profile has: what profiles made in memory (live, JFR import) say they are. */
+export const PROFILE_SHAPE_VERSION = 1;
 
 /** Binder 2006 element type of an array: primitive codes, or R for references (arrays of arrays too). */
 export type ElementCode = 'B' | 'C' | 'D' | 'F' | 'I' | 'J' | 'S' | 'Z' | 'R';
@@ -183,6 +187,8 @@ export interface Profile {
   methods: Map<number, MethodEntry>;
   sites: Map<number, SiteEntry>;
   threads: ThreadEntry[];
+  /** the format version of the file as read (`file.version` says 1 once a version 2 file is expanded, version2.ts) */
+  fileVersion?: number;
   /** set by withTree (modes.ts): the mode's tree standing in each thread's `root` when it is not the exact one */
   shown?: 'sites' | 'traces' | 'sampled';
 }

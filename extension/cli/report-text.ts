@@ -30,8 +30,8 @@ export function reportText(profile: Profile, opts: TextReportOptions = {}): stri
   };
   const meta = profile.file.meta;
   const jvm = meta.jvm ? `${meta.jvm.name ?? '?'} ${meta.jvm.version ?? '?'} (${meta.jvm.vendor ?? '?'})` : '?';
-  out.push(meta.imported ? `HeapLens profile (format version ${profile.file.version}, imported from a JFR recording)`
-    : `HeapLens profile (format version ${profile.file.version}, agent ${meta.agentVersion ?? '?'})`);
+  out.push(meta.imported ? `HeapLens profile (format version ${profile.fileVersion ?? profile.file.version}, imported from a JFR recording)`
+    : `HeapLens profile (format version ${profile.fileVersion ?? profile.file.version}, agent ${meta.agentVersion ?? '?'})`);
   out.push(`JVM:       ${jvm}${meta.pid !== undefined ? `, pid ${meta.pid}` : ''}`);
   out.push(`Command:   ${meta.command ?? '?'}`);
   out.push(`Mode:      ${modeTimeline(profile)}`);

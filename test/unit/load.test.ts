@@ -49,7 +49,7 @@ test('a wrong magic is refused', () => {
 });
 
 test('a newer format version is refused with both versions named', () => {
-  rejects({ ...valid(), version: 2 }, 'written by a newer HeapLens (format version 2); this build reads version 1');
+  rejects({ ...valid(), version: 3 }, 'written by a newer HeapLens (format version 3); this build reads version 2');
   rejects({ ...valid(), version: 0 }, /"version" is 0, expected a positive integer/);
 });
 

@@ -6,7 +6,7 @@
 // trees. A shape it does not know (a null in a record, a node without a method, …) makes it give up (undefined):
 // the caller then takes the JSON.parse path.
 import { TREE_KINDS, TreeKind } from '../../core/profile/modes';
-import { MctNode, ProfileFile } from '../../core/profile/types';
+import { MctNode, ProfileFile, PROFILE_SHAPE_VERSION } from '../../core/profile/types';
 
 /** Numbers per record in the packed arrays (tree-pack.ts). */
 export const STRIDE = 7;
@@ -62,6 +62,33 @@ function readNumber(t: string, pos: number): number {
 
 function isWs(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+/**
+ * Format version 2 writes a node's call line only where it changes for the pair (parent's method, method), `-1` for
+ * "none" (docs/format.md, core/profile/version2.ts): fills in the lines of the exact tree read into raw nodes
+ * [from, to) (depth first, a node before its children: file order). `lines` maps the pair to its last line, across
+ * threads. An absent line was read as 0.
+ */
+function expandLines(raw: RawTrees, from: number, to: number, lines: Map<number, number>): void {
+  const { m, line, firstChild, nextSibling } = raw;
+  const parent = new Int32Array(to - from).fill(-1);
+  for (let k = from; k < to; k++) {
+    for (let c = firstChild[k]; c >= 0; c = nextSibling[c]) parent[c - from] = k;
+    const p = parent[k - from];
+    if (p < 0 || m[p] < 0 || m[k] < 0) {
+      if (line[k] < 0) line[k] = 0;
+      continue;
+    }
+    if (m[p] >= 4194304) throw new GiveUp();             // the pair's key is exact below 2^22 · 2^31
+    const key = m[p] * 2147483648 + m[k];
+    const v = line[k];
+    if (v === 0) line[k] = lines.get(key) ?? 0;
+    else {
+      if (v < 0) line[k] = 0;
+      lines.set(key, line[k]);
+    }
+  }
 }
 
 /**
@@ -281,11 +308,15 @@ class Reader {
   private readonly threads: FlatThread[] = [];
   /** per thread, whether each kind's tree holds data (modes.treesIn) */
   private readonly has: Record<TreeKind, boolean> = { exact: false, sites: false, traces: false, sampled: false };
+  /** the document's `version` once read (the agent writes it before the threads); version 2's call lines so far */
+  private version: unknown;
+  private lines?: Map<number, number>;
+  private treesBeforeVersion = false;
 
   constructor(private readonly text: string) {}
 
   top(): FlatParse {
-    const fields = this.object((key) => (key === 'profile' ? this.profileObject() : key === 'threads' ? this.threadList() : undefined));
+    const fields = this.object((key) => (key === 'profile' ? this.profileObject() : key === 'threads' ? this.threadList() : this.versionOf(key)));
     let light: ProfileFile;
     let embedded: FlatParse['embedded'];
     if ('format' in fields) light = fields as unknown as ProfileFile;
@@ -293,6 +324,7 @@ class Reader {
       light = fields.profile as ProfileFile;
       embedded = { title: fields.title as string | undefined, baseline: fields.baseline as never, tree: fields.tree as TreeKind | undefined };
     } else throw new GiveUp();
+    this.checkVersion(light);
     if (!Array.isArray(light.threads) || light.threads.length !== this.threads.length) throw new GiveUp();
     const kinds = TREE_KINDS.filter((k) => this.has[k]);
     const defaultKind: TreeKind = kinds.length === 0 || kinds.includes('exact') ? 'exact'
@@ -305,7 +337,24 @@ class Reader {
 
   /** The profile object: its threads read here, every other field by JSON.parse. */
   private profileObject(): Record<string, unknown> {
-    return this.object((key) => (key === 'threads' ? this.threadList() : undefined));
+    return this.object((key) => (key === 'threads' ? this.threadList() : this.versionOf(key)));
+  }
+
+  /** The `version` field: read here, so that the trees after it know how their call lines are written. */
+  private versionOf(key: string): unknown {
+    if (key !== 'version') return undefined;
+    const at = this.pos;
+    this.skipValue();
+    this.version = JSON.parse(this.text.slice(at, this.pos));
+    if (this.version === 2) this.lines = new Map();
+    return this.version;
+  }
+
+  /** A version 2 document whose trees came before its version cannot be read here; its trees are expanded (shape 1). */
+  private checkVersion(light: ProfileFile): void {
+    if (light.version !== 2) return;
+    if (this.treesBeforeVersion) throw new GiveUp();
+    light.version = PROFILE_SHAPE_VERSION;
   }
 
   private threadList(): unknown[] {
@@ -388,7 +437,9 @@ class Reader {
   /** One call tree, read by readTree into the shared arrays; its root's index. */
   private tree(): number {
     const root = this.raw.m.length;
+    if (this.version === undefined) this.treesBeforeVersion = true;
     this.pos = readTree(this.text, this.pos, this.raw);
+    if (this.lines) expandLines(this.raw, root, this.raw.m.length, this.lines);
     return root;
   }
 

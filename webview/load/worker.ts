@@ -4,6 +4,7 @@
 import { ProfileData, TreeOptions, treeKey } from '../data';
 import { TreeKind } from '../../core/profile/modes';
 import { ProfileFile } from '../../core/profile/types';
+import { expandVersion2 } from '../../core/profile/version2';
 import { timings } from '../timing';
 import { LoadReply, LoadRequest } from './protocol';
 import { PackedTree, packRecords, packTree, recordBuffers, transferables } from './tree-pack';
@@ -85,6 +86,7 @@ function fastFirst(m: Extract<LoadRequest, { type: 'load' }>): boolean {
   f = undefined;      // the flat arrays can go before the object graph comes
   // the object graph for the other trees (another thread, inverted, only my code, …): the page has drawn meanwhile
   const parsed = JSON.parse(m.text) as ProfileFile | { profile: ProfileFile };
+  expandVersion2('format' in parsed ? parsed : parsed.profile);
   data = new ProfileData('format' in parsed ? parsed : parsed.profile, m.title);
   data.useTree('exact');
   if (m.ahead) setTimeout(() => buildAhead(data!.kind, m.opts), 0);
@@ -106,6 +108,7 @@ scope.onmessage = (e: MessageEvent) => {
       timings.parseJson = Math.round((performance.now() - t0) * 10) / 10;
       const embedded = 'format' in parsed ? undefined : parsed;
       const file = embedded ? embedded.profile : parsed as ProfileFile;
+      expandVersion2(file);
       data = new ProfileData(file, m.title);
       const kind = m.kind === 'auto' && embedded?.tree ? embedded.tree : m.kind;
       data.useTree(kind);

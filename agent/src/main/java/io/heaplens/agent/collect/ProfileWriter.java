@@ -19,6 +19,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,11 @@ import java.util.zip.GZIPOutputStream;
 
 /** Writes the whole profile (docs/format.md) to FILE.tmp and renames it over FILE: readers never see half a file. */
 final class ProfileWriter {
-    static final int FORMAT_VERSION = 1;
+    /**
+     * 2: a node's call line only where it changes (CallLines), written by the final write only: the periodic writes
+     * (every second) stay version 1 and skip the pair map's look-up per node; the file a user keeps is the small one.
+     */
+    static final int FORMAT_VERSION = 2, PERIODIC_FORMAT_VERSION = 1;
 
     private final Registry registry;
     private final TransformStats stats;
@@ -36,6 +41,7 @@ final class ProfileWriter {
     private final AgentInfo info;
     private final TreeWalker walker;
     private final BitSet methods = new BitSet(), sites = new BitSet(), types = new BitSet();
+    private final CallLines callLines = new CallLines();
     /** A Node object with compressed references: header and fields (runtime.Node). */
     private static final long NODE_OBJECT_BYTES = 72;
     private long nodes, treeBytes;
@@ -79,6 +85,7 @@ final class ProfileWriter {
     void write(Path out, boolean fin, int sequence, long cycles) throws IOException {
         long t0 = System.nanoTime();
         methods.clear(); sites.clear(); types.clear();
+        callLines.clear();
         nodes = 0;
         treeBytes = 0;
         Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
@@ -91,11 +98,11 @@ final class ProfileWriter {
                 { def.setLevel(level); }
             } : Files.newOutputStream(tmp), StandardCharsets.UTF_8), 1 << 16)) {
             Json j = new Json(bw);
-            j.begin('{').field("format", "heaplens-profile").field("version", FORMAT_VERSION);
+            j.begin('{').field("format", "heaplens-profile").field("version", fin ? FORMAT_VERSION : PERIODIC_FORMAT_VERSION);
             meta(j, fin, sequence);
             ThreadState[] all = ThreadState.snapshot();
             j.name("threads").begin('[');
-            walker.all(all, new FileTree(j));
+            walker.all(all, new FileTree(j, fin));
             j.end(']');
             LifetimeWatcher lw = lifetimes;
             if (lw != null) lw.write(j, sites, types, methods);
@@ -145,25 +152,42 @@ final class ProfileWriter {
         Tables.meta(j, options, info, fin, sequence);
     }
 
-    /** The threads' trees as docs/format.md nests them: {"m", "calls", "line", "folded", "a": rows, "c": children}. */
+    /** The threads' trees as docs/format.md nests them: {"line", "m", "calls", "folded", "a": rows, "c": children}. */
     private final class FileTree implements TreeOutput {
         private final Json j;
+        /** in the exact tree being written: the method of each node on the path from the root (-1: the root) */
+        private int[] path = new int[64];
+        private int depth;
+        private boolean exact;
+        /** format version 2's call lines (CallLines) */
+        private final boolean compactLines;
 
-        FileTree(Json j) { this.j = j; }
+        FileTree(Json j, boolean compactLines) {
+            this.j = j;
+            this.compactLines = compactLines;
+        }
 
         @Override public void beginThread(ThreadState ts) throws IOException { Tables.threadHead(j, ts); }
 
-        @Override public void beginTree(ThreadState ts, String tree) throws IOException { j.name(tree); }
+        @Override public void beginTree(ThreadState ts, String tree) throws IOException {
+            j.name(tree);
+            exact = compactLines && tree.equals(TreeWalker.ROOT);
+            depth = 0;
+        }
 
         @Override public void node(Node n, int callLine, long[] records, List<long[]> rows, boolean hasChildren) throws IOException {
             nodes++;
             treeBytes += NODE_OBJECT_BYTES;
             j.begin('{');
+            int parent = depth > 0 ? path[depth - 1] : -1;
+            if (depth == path.length) path = Arrays.copyOf(path, depth * 2);
+            path[depth++] = n.method;
             if (n.method >= 0) {
                 methods.set(n.method);
-                // The call's line before the method: the pair "line":L,"m":M recurs wherever the same call is made
-                // in another context, and gzip matches it as one string (maven's profile: 3 % smaller).
-                if (callLine > 0) j.field("line", callLine);
+                // The call's line before the method, and only where it changes for the pair (parent's method, method)
+                // (CallLines; "line":-1 says this call has none): the pair "line":L,"m":M recurs wherever the same call
+                // is made in another context, and gzip matches it as one string.
+                if (exact && parent >= 0 ? callLines.changes(parent, n.method, callLine) : callLine > 0) j.field("line", callLine > 0 ? callLine : -1);
                 j.field("m", n.method).field("calls", n.calls);
             }
             if (n.folded > 0) j.field("folded", n.folded);
@@ -193,6 +217,7 @@ final class ProfileWriter {
         }
 
         @Override public void endNode(Node n, boolean hasChildren) throws IOException {
+            depth--;
             if (hasChildren) j.end(']');
             j.end('}');
         }
