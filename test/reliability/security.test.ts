@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { CLI, ROOT } from '../e2e/support/env';
 import { exec } from '../e2e/support/heaplens';
 import { loadProfile, parseProfile, ProfileError } from '../../core/profile/load';
+import { PROFILE_VERSION } from '../../core/profile/types';
 import { panelHtml, reportHtml } from '../../extension/panels/html';
 import { bestMatch, sourceName } from '../../extension/panels/source-match';
 
@@ -24,7 +25,8 @@ function brokenFiles(): { name: string; file: string; message: RegExp }[] {
   return [
     { name: 'truncated', file: write('truncated.heaplens', text.slice(0, Math.floor(text.length / 2))), message: /truncated or corrupted/ },
     { name: 'corrupted bytes', file: write('corrupt.heaplens', text.slice(0, 200) + '\u0000\u00ff{{' + text.slice(204)), message: /truncated or corrupted/ },
-    { name: 'future version', file: write('future.heaplens', JSON.stringify({ ...doc, version: doc.version + 1 })), message: new RegExp(`version ${doc.version + 1}`) },
+    // one past the newest version this build reads (the sample itself is an older version, which must still load)
+    { name: 'future version', file: write('future.heaplens', JSON.stringify({ ...doc, version: PROFILE_VERSION + 1 })), message: new RegExp(`version ${PROFILE_VERSION + 1}`) },
     { name: 'not a profile', file: write('other.heaplens', JSON.stringify({ hello: 'world' })), message: /not a HeapLens profile/ },
     { name: 'empty', file: write('empty.heaplens', ''), message: /truncated or corrupted|empty/ },
   ];
