@@ -76,10 +76,10 @@ final class CacheKey {
         java.util.List<String> out = new java.util.ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
-            if (a.startsWith("-javaagent:")) {
-                int eq = a.indexOf('=');
-                String jar = eq < 0 ? a : a.substring(0, eq);
-                out.add(jar.endsWith("heaplens-agent.jar") ? "-javaagent:heaplens" : a);
+            String form = agentFormOf(a);
+            if (form != null) {
+                // the form stays in the key: the two start the JVM with different module graphs (docs/agent-options.md)
+                out.add(agentJarOf(a).endsWith("heaplens-agent.jar") ? form + "heaplens" : a);
             } else if (a.startsWith("-agentlib:") || a.startsWith("-agentpath:") || a.startsWith("-Xbootclasspath")
                 || a.startsWith("--patch-module=")) {
                 out.add(a);
@@ -88,6 +88,26 @@ final class CacheKey {
             }
         }
         return out;
+    }
+
+    /**
+     * The two ways to hand the JVM a Java agent, each followed by JAR[=OPTIONS]: {@code -javaagent:}, and what the JVM
+     * turns it into, {@code -agentlib:instrument=}.
+     */
+    private static final String[] AGENT_FORMS = {"-javaagent:", "-agentlib:instrument="};
+
+    /** The form of a Java agent argument ("-javaagent:" or "-agentlib:instrument="); null for any other argument. */
+    static String agentFormOf(String a) {
+        for (String f : AGENT_FORMS) if (a.startsWith(f)) return f;
+        return null;
+    }
+
+    /** The jar of a Java agent argument in either form; null for any other argument. */
+    static String agentJarOf(String a) {
+        String form = agentFormOf(a);
+        if (form == null) return null;
+        int eq = a.indexOf('=', form.length());
+        return a.substring(form.length(), eq < 0 ? a.length() : eq);
     }
 
     /** The file name of a key: a hash of its text (the text itself is stored inside and compared on reading). */
@@ -99,8 +119,8 @@ final class CacheKey {
 
     /**
      * The agent jar this class was loaded from. A jar named heaplens-agent.jar puts itself on the bootstrap class path
-     * (its manifest's Boot-Class-Path), so when this class is a boot class and exactly one such jar is a
-     * {@code -javaagent}, it is that one: read from the command line, since finding it through this class's own
+     * (its manifest's Boot-Class-Path), so when this class is a boot class and exactly one such jar is a Java agent
+     * (in either form), it is that one: read from the command line, since finding it through this class's own
      * class file's URL (a boot class has no code source) opens it through the class loaders' jar and module readers,
      * ~60 JDK classes that the start then had to redefine. Otherwise (a renamed jar, two agents), by that URL.
      */
@@ -112,14 +132,12 @@ final class CacheKey {
         return agentJarByUrl();
     }
 
-    /** The one {@code -javaagent} jar named heaplens-agent.jar among these arguments, as an absolute path; else null. */
+    /** The one Java agent jar named heaplens-agent.jar among these arguments (either form), as an absolute path; else null. */
     static File namedAgentJar(java.util.List<String> jvmArgs) {
         File found = null;
         for (String a : jvmArgs) {
-            if (!a.startsWith("-javaagent:")) continue;
-            int eq = a.indexOf('=');
-            String jar = a.substring("-javaagent:".length(), eq < 0 ? a.length() : eq);
-            if (!jar.endsWith("heaplens-agent.jar")) continue;
+            String jar = agentJarOf(a);
+            if (jar == null || !jar.endsWith("heaplens-agent.jar")) continue;
             File p = new File(jar).getAbsoluteFile();
             if (!p.getName().equals("heaplens-agent.jar") || (found != null && !found.equals(p))) return null;
             found = p;

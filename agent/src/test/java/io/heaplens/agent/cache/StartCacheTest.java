@@ -138,6 +138,19 @@ class StartCacheTest {
     }
 
     @Test
+    void theAgentlibFormOfThisAgentCountsWithoutItsOptionsAndApartFromJavaagent() {
+        // what the launchers pass (docs/agent-options.md): two runs with different profile paths share one key
+        assertEquals(List.of("-agentlib:instrument=heaplens", "-agentlib:instrument=/x/other.jar=a=1"),
+            CacheKey.classChanging(List.of("java", "-agentlib:instrument=/a/b/heaplens-agent.jar=out=/tmp/x,portFile=/tmp/p",
+                "-agentlib:instrument=/x/other.jar=a=1", "-cp", "app.jar", "Main")));
+        assertEquals(CacheKey.classChanging(List.of("-agentlib:instrument=/a/heaplens-agent.jar=out=/tmp/one.heaplens")),
+            CacheKey.classChanging(List.of("-agentlib:instrument=/b/heaplens-agent.jar=out=/tmp/two.heaplens,verbose=true")));
+        assertEquals(new java.io.File("/a/b/heaplens-agent.jar"),
+            CacheKey.namedAgentJar(List.of("java", "-agentlib:instrument=/a/b/heaplens-agent.jar=out=/tmp/x", "Hello")));
+        assertEquals(null, CacheKey.namedAgentJar(List.of("-agentlib:instrument=/a/heaplens-agent.jar", "-javaagent:/b/heaplens-agent.jar")));
+    }
+
+    @Test
     void theAgentJarIsTheOneJavaagentNamedHeaplensAgentJar() {
         java.io.File jar = new java.io.File("/a/b/heaplens-agent.jar");
         assertEquals(jar, CacheKey.namedAgentJar(List.of("java", "-javaagent:/a/b/heaplens-agent.jar=out=/tmp/x", "-cp", ".", "Hello")));
