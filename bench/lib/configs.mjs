@@ -20,6 +20,15 @@ export function withJvmArgs(cfg, args) {
   return { ...cfg, jvmArgs: (c) => [...args, ...cfg.jvmArgs(c)] };
 }
 
+/**
+ * The same configuration handing the agent to the JVM as `-agentlib:instrument=JAR=OPTIONS`, the form `-javaagent`
+ * becomes inside the JVM, without the root module the JVM then adds (docs/benchmark.md, "Start-up, Round 5").
+ */
+export function asAgentlib(cfg, name) {
+  const flag = (a) => a.startsWith('-javaagent:') ? `-agentlib:instrument=${a.slice('-javaagent:'.length)}` : a;
+  return { ...cfg, name, jvmArgs: (c) => cfg.jvmArgs(c).map(flag) };
+}
+
 const warned = new Set();
 
 /** A jar not named heaplens-agent.jar starts another way (bench/lib/context.mjs, privateAgentJar): say so once. */
@@ -105,6 +114,8 @@ export const EXTRA_CONFIGS = [
   withJvmArgs(jfrTlab('jfr-tlab16k-depth64', true), tlabArgs('16k').slice(1)),
   heaplens('paused', 'threads=true', 'heaplens-threads'),
   heaplens('exact', 'threads=true', 'heaplens-exact-threads'),
+  // the agent as -agentlib:instrument=… (keeps class-data sharing's archived module graph; not what the launchers run)
+  asAgentlib(heaplens('exact'), 'heaplens-exact-agentlib'),
   withAgentJar(heaplens('exact'), 'heaplens-exact-baseline', () => process.env.HEAPLENS_BASELINE_AGENT),
   withAgentJar(heaplens('sites'), 'heaplens-sites-baseline', () => process.env.HEAPLENS_BASELINE_AGENT),
 ];

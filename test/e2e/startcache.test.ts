@@ -5,8 +5,9 @@ import * as assert from 'assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { spawnSync } from 'child_process';
 import { describe, it } from 'node:test';
-import { JDK17, JDKS } from './support/env';
+import { JDK17, JDKS, ROOT } from './support/env';
 import { compileFixture, FixtureRun, runFixture } from './support/heaplens';
 import { isMethodTypeLinking, perSite, RawNode, RawProfile } from './support/profile';
 
@@ -46,6 +47,8 @@ function counts(p: RawProfile): string[] {
 }
 
 const stderrOf = (r: FixtureRun): string => r.run.stderr;
+
+const AGENT = process.env.HEAPLENS_AGENT ?? path.join(ROOT, 'dist', 'heaplens-agent.jar');
 
 for (const jdk of JDKS) {
   describe(`start-up cache on JDK ${jdk.name}`, () => {
@@ -124,6 +127,28 @@ for (const jdk of JDKS) {
         const used = /start-up cache used \((\d+) classes from it/.exec(stderrOf(warm));
         assert.ok(used && Number(used[1]) > 300, `the warm sites start uses the cache:\n${warm.run.stderr}`);
         assert.deepEqual(perSite(warm.profile.json, 'sites', 'jdkcharge'), coldSites, 'warm and cold sites starts count the same per site');
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('the agent given as -agentlib:instrument=JAR=OPTIONS: a second run with another profile path starts warm', async () => {
+      const classes = await compileFixture('jdkcharge', { jdk: JDK17, release: 17 });
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), `heaplens-startcache-agentlib-${jdk.name}-`));
+      try {
+        const run = (name: string): string => {
+          const out = path.join(dir, `${name}.heaplens`);
+          const r = spawnSync(jdk.java, [`-agentlib:instrument=${AGENT}=out=${out},startCache=${dir},verbose=true`, '-cp', classes, 'jdkcharge.Main'],
+            { encoding: 'utf8', timeout: 120_000 });
+          assert.equal(r.status, 0, r.stderr);
+          assert.ok(fs.statSync(out).size > 0, `${out} written`);
+          return r.stderr;
+        };
+        assert.match(run('first'), /start-up cache written/);
+        const second = run('second');
+        const used = /start-up cache used \((\d+) classes from it/.exec(second);
+        assert.ok(used && Number(used[1]) > 300, `the second start takes the JDK classes from the cache:\n${second}`);
+        assert.equal(fs.readdirSync(dir).filter((f) => f.endsWith('.bin')).length, 1, 'one cache file for both profile paths');
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
