@@ -6,11 +6,14 @@ import { bytes, num } from '../core/format';
 import { Theme } from './core/colors';
 import { timed } from './timing';
 import { AppContext, View } from './context';
-import { ProfileData, TreePending } from './data';
+import { ProfileData, TreeOptions, TreePending, treeKey } from './data';
 import { LoadWorker } from './load/loader';
+import { builtColumns, builtRecords } from './load/built-tree';
+import { EmbeddedTrees } from './load/embedded-trees';
+import { unpackTree } from './load/tree-pack';
 import { LoadProgress } from './load/progress';
 import { Host } from './host';
-import { HostMessage, isHostMessage } from '../core/protocol/webview-protocol';
+import { BuiltTree, HostMessage, isHostMessage } from '../core/protocol/webview-protocol';
 import { restoreState, UiState, ViewName, VIEWS } from './state';
 import { AccountsView } from './views/accounts';
 import { ArraysView } from './views/arrays';
@@ -119,6 +122,15 @@ export class App {
     const msg = this.pendingProfile;
     this.pendingProfile = undefined;
     if (!msg) return Promise.resolve();
+    if (msg.built && msg.json !== undefined) {
+      try {
+        this.applyBuilt(msg.json, msg.built, msg.title);
+      } catch (e) {
+        this.error.textContent = `Cannot show ${msg.title}: ${(e as Error).message}`;
+        this.error.hidden = false;
+      }
+      return Promise.resolve();
+    }
     // small profiles are parsed here (a worker's start and the copy of the text cost more than they save)
     const large = msg.json !== undefined && msg.json.length >= App.WORKER_FROM;
     const worker = large ? this.worker() : undefined;
@@ -173,6 +185,35 @@ export class App {
       }
     }
     return Promise.resolve();
+  }
+
+  /**
+   * A profile whose first tree was built where it was read (the report's, extension/panels/first-tree.ts): the page
+   * reads the profile without its call trees, decodes the tree and paints; the call trees are parsed afterwards by the
+   * load worker (or here, without one) for every other tree, and the first tree's records are decoded after the paint.
+   */
+  private applyBuilt(json: string, built: BuiltTree, title: string): void {
+    const embedded = timed('parseJson', () => JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } });
+    const packed = builtColumns(built.columns);
+    const s = this.state;
+    const opts: TreeOptions = { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted };
+    const trees = new EmbeddedTrees(json, built, title, () => this.worker(), () => this.render());
+    const data = new ProfileData(embedded.profile, title, trees, built.kind);
+    // the tree is of all threads merged, nothing folded, top-down: the views find it under those options
+    data.accept(built.kind, treeKey({ thread: -1, myCode: false, collapseRecursion: false, inverted: false }, false), unpackTree(packed));
+    if (embedded.baseline) this.baseline = this.load(embedded.baseline.profile, embedded.baseline.title) ?? this.baseline;
+    this.show(data, false);
+    // after the paint: the records (tooltips' types, the tables), and the call trees to the worker (the inverted tree ahead)
+    setTimeout(() => {
+      builtRecords(built.records).then((recs) => {
+        packed.recs = recs;
+        if (this.state.view !== 'flame' && this.data === data) this.render();
+      }, (e: Error) => {
+        this.error.textContent = `Cannot read the allocation records of ${title}: ${e.message}`;
+        this.error.hidden = false;
+      });
+      trees.hand(data, opts);
+    }, 0);
   }
 
   /** Profile texts from this size on are parsed by the load worker (the 100,000-node bench profile is 8.6 MB, 1M 64 MB). */

@@ -1,0 +1,30 @@
+// The page's side of a first tree built where the profile was read (extension/panels/first-tree.ts): bytes in, the
+// tree-pack.ts shapes out, so that the views take it as they take a tree from the load worker.
+import { decodeFrameColumns, decodeFrameRecords } from '../../core/views/frame-columns';
+import { PackedRecords, PackedTree } from './tree-pack';
+import { timed } from '../timing';
+
+/** Base64 text to bytes: the browser's own decoder where it has one (Chromium 140+), else atob. */
+export function fromBase64(text: string): Uint8Array {
+  const native = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
+  if (native) return native.call(Uint8Array, text);
+  const bin = atob(text);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Gunzips with the browser's DecompressionStream (native zlib; no library in the bundle). */
+export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** The tree without its records (they follow: builtRecords). */
+export function builtColumns(bytes: Uint8Array): PackedTree {
+  return timed('decodeColumns', () => decodeFrameColumns(bytes));
+}
+
+export async function builtRecords(gzipped: Uint8Array): Promise<PackedRecords> {
+  return decodeFrameRecords(await gunzip(gzipped));
+}
