@@ -8,7 +8,7 @@ import { timed } from './timing';
 import { AppContext, View } from './context';
 import { ProfileData, TreeOptions, TreePending, treeKey } from './data';
 import { LoadWorker } from './load/loader';
-import { builtColumns, builtRecords } from './load/built-tree';
+import { builtColumns, builtRecords, whenParsed } from './load/built-tree';
 import { EmbeddedTrees } from './load/embedded-trees';
 import { unpackTree } from './load/tree-pack';
 import { LoadProgress } from './load/progress';
@@ -123,13 +123,15 @@ export class App {
     this.pendingProfile = undefined;
     if (!msg) return Promise.resolve();
     if (msg.built && msg.json !== undefined) {
-      try {
-        this.applyBuilt(msg.json, msg.built, msg.title);
-      } catch (e) {
-        this.error.textContent = `Cannot show ${msg.title}: ${(e as Error).message}`;
+      this.loading = this.applyBuilt(msg.json, msg.built, msg.title).catch((e: Error) => {
+        this.error.textContent = `Cannot show ${msg.title}: ${e.message}`;
         this.error.hidden = false;
-      }
-      return Promise.resolve();
+      }).then(() => {
+        this.loading = undefined;
+        if (this.pendingProfile) return this.applyProfile();
+        return undefined;
+      });
+      return this.loading;
     }
     // small profiles are parsed here (a worker's start and the copy of the text cost more than they save)
     const large = msg.json !== undefined && msg.json.length >= App.WORKER_FROM;
@@ -192,9 +194,14 @@ export class App {
    * reads the profile without its call trees, decodes the tree and paints; the call trees are parsed afterwards by the
    * load worker (or here, without one) for every other tree, and the first tree's records are decoded after the paint.
    */
-  private applyBuilt(json: string, built: BuiltTree, title: string): void {
+  private async applyBuilt(json: string, built: BuiltTree, title: string): Promise<void> {
+    // a large tree is decoded and painted in tasks of their own, so that the page is not frozen for their sum
+    const large = built.columns.byteLength >= App.SPLIT_FROM;
+    const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
     const embedded = timed('parseJson', () => JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } });
+    if (large) await nextTask();
     const packed = builtColumns(built.columns);
+    if (large) await nextTask();
     const s = this.state;
     const opts: TreeOptions = { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted };
     const trees = new EmbeddedTrees(json, built, title, () => this.worker(), () => this.render());
@@ -204,7 +211,7 @@ export class App {
     if (embedded.baseline) this.baseline = this.load(embedded.baseline.profile, embedded.baseline.title) ?? this.baseline;
     this.show(data, false);
     // after the paint: the records (tooltips' types, the tables), and the call trees to the worker (the inverted tree ahead)
-    setTimeout(() => {
+    whenParsed(() => {
       builtRecords(built.records).then((recs) => {
         packed.recs = recs;
         if (this.state.view !== 'flame' && this.data === data) this.render();
@@ -213,8 +220,12 @@ export class App {
         this.error.hidden = false;
       });
       trees.hand(data, opts);
-    }, 0);
+    });
   }
+
+  /** Built trees from this size on (bytes of columns; ~2 MB for the 100,000-node bench tree, ~20 MB for 1M) are decoded
+   *  and painted in separate tasks. */
+  static readonly SPLIT_FROM = 8 * 1024 * 1024;
 
   /** Profile texts from this size on are parsed by the load worker (the 100,000-node bench profile is 8.6 MB, 1M 64 MB). */
   static readonly WORKER_FROM = 24 * 1024 * 1024;

@@ -50,19 +50,28 @@ function start(): void {
   }
 }
 
-/** The first tree `heaplens report` built (extension/panels/first-tree.ts), with the call trees apart; none in older reports. */
+/**
+ * The first tree `heaplens report` built (extension/panels/first-tree.ts), with the call trees apart; none in older
+ * reports. The trees and records come after this script in the page: read on first use, once the page is parsed
+ * (app.ts and embedded-trees.ts wait for that).
+ */
 function builtTree(): BuiltTree | undefined {
   const cols = document.getElementById('heaplens-first-tree');
-  const recs = document.getElementById('heaplens-first-records');
-  const trees = document.getElementById('heaplens-trees');
-  if (!cols || !recs || !trees) return undefined;
+  if (!cols) return undefined;
+  const text = (id: string): string => document.getElementById(id)?.textContent ?? '';
+  let records: Uint8Array | undefined;
+  let trees: string | undefined;
   return timed('readTree', () => ({
     kind: cols.getAttribute('data-kind') as TreeKind,
     kinds: (cols.getAttribute('data-kinds') ?? '').split(' ').filter(Boolean) as TreeKind[],
     defaultKind: cols.getAttribute('data-default-kind') as TreeKind,
     columns: fromBase64(cols.textContent ?? ''),
-    records: fromBase64(recs.textContent ?? ''),
-    trees: trees.textContent ?? '',
+    get records() {
+      return (records ??= fromBase64(text('heaplens-first-records')));
+    },
+    get trees() {
+      return (trees ??= text('heaplens-trees'));
+    },
   }));
 }
 

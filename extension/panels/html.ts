@@ -92,22 +92,28 @@ export function reportHtml(assets: ReportAssets, data: ReportData): string {
   const csp = ["default-src 'none'", "img-src data:", "font-src data:", `style-src 'nonce-${n}'`, `script-src 'nonce-${n}'`, 'worker-src blob:'].join('; ');
   const { firstTree, ...embedded } = data;
   const attrs = `data-title="${escapeHtml(data.title)}"${data.tree ? ` data-tree="${escapeHtml(data.tree)}"` : ''}`;
+  const parts = firstTree ? splitData(embedded, firstTree, attrs)
+    : { before: `<script type="application/json" id="heaplens-data" ${attrs}>${scriptJson(embedded)}</script>\n`, after: '' };
   return page(csp, `<meta name="generator" content="HeapLens">
 <title>HeapLens — ${escapeHtml(data.title)}</title>
 ${assets.codiconCss ? `<style nonce="${n}">${assets.codiconCss}</style>\n` : ''}<style nonce="${n}">${assets.css}</style>
-`, `${firstTree ? splitData(embedded, firstTree, attrs) : `<script type="application/json" id="heaplens-data" ${attrs}>${scriptJson(embedded)}</script>\n`}<script nonce="${n}">${scriptText(assets.js)}</script>
-`);
+`, `${parts.before}<script nonce="${n}">${scriptText(assets.js)}</script>
+${parts.after}`);
 }
 
 /**
- * With a first tree: the profile without its call trees in #heaplens-data (read before the first paint), the trees in
- * #heaplens-trees (parsed after it), the first tree's columns and records in base64 (webview/main.ts reads them).
+ * With a first tree: before the page script, what the first paint reads (the profile without its call trees in
+ * #heaplens-data, the first tree's columns in base64); after it, what is read once the page is parsed (the call trees in
+ * #heaplens-trees, the tree's records): the browser runs the script, which paints, before it has read those.
  */
-function splitData(data: Omit<ReportData, 'firstTree'>, first: EmbeddedFirstTree, attrs: string): string {
+function splitData(data: Omit<ReportData, 'firstTree'>, first: EmbeddedFirstTree, attrs: string): { before: string; after: string } {
   const { light, trees } = splitTrees(data.profile as ProfileFile);
-  return `<script type="application/json" id="heaplens-data" ${attrs}>${scriptJson({ ...data, profile: light })}</script>
-<script type="application/json" id="heaplens-trees">${scriptJson(trees)}</script>
+  return {
+    before: `<script type="application/json" id="heaplens-data" ${attrs}>${scriptJson({ ...data, profile: light })}</script>
 <script type="application/octet-stream" id="heaplens-first-tree" data-kind="${escapeHtml(first.kind)}" data-kinds="${escapeHtml(first.kinds.join(' '))}" data-default-kind="${escapeHtml(first.defaultKind)}">${first.columns.toString('base64')}</script>
+`,
+    after: `<script type="application/json" id="heaplens-trees">${scriptJson(trees)}</script>
 <script type="application/octet-stream" id="heaplens-first-records">${first.records.toString('base64')}</script>
-`;
+`,
+  };
 }

@@ -28,3 +28,9 @@ export function builtColumns(bytes: Uint8Array): PackedTree {
 export async function builtRecords(gzipped: Uint8Array): Promise<PackedRecords> {
   return decodeFrameRecords(await gunzip(gzipped));
 }
+
+/** Runs `f` once the page is parsed (a report's trees and records follow its script), at once in a task otherwise. */
+export function whenParsed(f: () => void): void {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => f(), { once: true });
+  else setTimeout(f, 0);
+}

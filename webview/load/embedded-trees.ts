@@ -7,6 +7,7 @@ import { ProfileFile } from '../../core/profile/types';
 import { BuiltTree } from '../../core/protocol/webview-protocol';
 import { ProfileData, RemoteTrees, TreeOptions } from '../data';
 import { LoadWorker } from './loader';
+import { whenParsed } from './built-tree';
 
 type Request = (data: ProfileData, kind: TreeKind, key: string, o: TreeOptions) => void;
 
@@ -34,6 +35,11 @@ export class EmbeddedTrees implements RemoteTrees {
   }
 
   request(data: ProfileData, kind: TreeKind, key: string, o: TreeOptions): void {
+    // the trees follow the page's script in a report: asked for before the page is parsed, they are handed once it is
+    if (document.readyState === 'loading') {
+      whenParsed(() => this.request(data, kind, key, o));
+      return;
+    }
     this.hand(data, o);
     if (this.held) {
       this.held(data, kind, key, o);
