@@ -9,6 +9,7 @@ import { AppContext, View } from './context';
 import { ProfileData, TreeOptions, TreePending, treeKey } from './data';
 import { LoadWorker } from './load/loader';
 import { builtColumns, builtRecords, whenParsed } from './load/built-tree';
+import { joinTrees, ThreadTrees } from '../core/profile/tree-split';
 import { EmbeddedTrees } from './load/embedded-trees';
 import { unpackTree } from './load/tree-pack';
 import { LoadProgress } from './load/progress';
@@ -198,11 +199,21 @@ export class App {
     // a large tree is decoded and painted in tasks of their own, so that the page is not frozen for their sum
     const large = built.columns.byteLength >= App.SPLIT_FROM;
     const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+    const s = this.state;
+    const shown = s.data !== 'auto' && built.kinds.includes(s.data) ? s.data : built.defaultKind;
+    if (s.thread !== -1 || s.myCode || s.collapseRecursion || s.inverted || shown !== built.kind) {
+      // a link to another tree (#thread=, #inverted=1, …): the whole profile parsed here, once the page has the trees
+      await new Promise<void>((r) => whenParsed(r));
+      const whole = JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } };
+      if (whole.baseline) this.baseline = this.load(whole.baseline.profile, whole.baseline.title) ?? this.baseline;
+      const data = this.load(joinTrees(whole.profile, JSON.parse(built.trees) as ThreadTrees[]), title);
+      if (data) this.show(data, false);
+      return;
+    }
     const embedded = timed('parseJson', () => JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } });
     if (large) await nextTask();
     const packed = builtColumns(built.columns);
     if (large) await nextTask();
-    const s = this.state;
     const opts: TreeOptions = { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted };
     const trees = new EmbeddedTrees(json, built, title, () => this.worker(), () => this.render());
     const data = new ProfileData(embedded.profile, title, trees, built.kind);
