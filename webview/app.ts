@@ -212,7 +212,7 @@ export class App {
     }
     const embedded = timed('parseJson', () => JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } });
     if (large) await nextTask();
-    const packed = builtColumns(built.columns);
+    const packed = await builtColumns(built.columns, large);
     if (large) await nextTask();
     const opts: TreeOptions = { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted };
     const trees = new EmbeddedTrees(json, built, title, () => this.worker(), () => this.render());

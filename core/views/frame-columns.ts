@@ -146,6 +146,18 @@ export function encodeFrameColumns(tree: FrameTree): Uint8Array {
 
 /** The tree encodeFrameColumns wrote, with depth, ends and totals rebuilt; `recs` empty (see decodeFrameRecords). */
 export function decodeFrameColumns(bytes: Uint8Array): Omit<FrameTree, 'recs'> {
+  const steps = decodeFrameColumnsInSteps(bytes);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * decodeFrameColumns in three steps of about equal cost (the columns; parents and depths; the totals): a page decoding
+ * a large tree runs each in a task of its own, so that it is never frozen for the sum.
+ */
+export function* decodeFrameColumnsInSteps(bytes: Uint8Array): Generator<void, Omit<FrameTree, 'recs'>> {
   const r = new Reader(bytes);
   const head = r.words(3 + 3 + SENT.length);
   const [magic, n, hasLines] = head;
@@ -159,6 +171,7 @@ export function decodeFrameColumns(bytes: Uint8Array): Omit<FrameTree, 'recs'> {
   SENT.forEach((k, j) => { self[k] = r.numbers(n, kinds[3 + j]); });
   const { allocations, objects, arrays } = self;
   for (let i = 0; i < n; i++) allocations[i] = arrays[i] + objects[i];   // frameTree's order: nArr + nObj
+  yield;
   const depth = new Int32Array(n);
   const end = new Int32Array(n);
   let maxDepth = 0;
@@ -171,6 +184,7 @@ export function decodeFrameColumns(bytes: Uint8Array): Omit<FrameTree, 'recs'> {
     if (d > maxDepth) maxDepth = d;
     end[i] = i + 1;
   }
+  yield;
   const total = {} as MetricArrays;
   for (const k of VIEW_METRICS) total[k] = new Float64Array(n);
   const tree = { n, method, parent, depth, end, self, total, entryLine, maxDepth };

@@ -1,8 +1,8 @@
 // The page's side of a first tree built where the profile was read (extension/panels/first-tree.ts): bytes in, the
 // tree-pack.ts shapes out, so that the views take it as they take a tree from the load worker.
-import { decodeFrameColumns, decodeFrameRecords } from '../../core/views/frame-columns';
+import { decodeFrameColumnsInSteps, decodeFrameRecords } from '../../core/views/frame-columns';
 import { PackedRecords, PackedTree } from './tree-pack';
-import { timed } from '../timing';
+import { timings } from '../timing';
 
 /** Base64 text to bytes: the browser's own decoder where it has one (Chromium 140+), else atob. */
 export function fromBase64(text: string): Uint8Array {
@@ -20,9 +20,18 @@ export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** The tree without its records (they follow: builtRecords). */
-export function builtColumns(bytes: Uint8Array): PackedTree {
-  return timed('decodeColumns', () => decodeFrameColumns(bytes));
+/** The tree without its records (they follow: builtRecords); `inTasks`: each step of the decoding in a task of its own. */
+export async function builtColumns(bytes: Uint8Array, inTasks: boolean): Promise<PackedTree> {
+  const steps = decodeFrameColumnsInSteps(bytes);
+  let ms = 0;
+  for (;;) {
+    const t0 = performance.now();
+    const step = steps.next();
+    ms += performance.now() - t0;
+    timings.decodeColumns = Math.round(ms * 10) / 10;
+    if (step.done) return step.value;
+    if (inTasks) await new Promise((r) => setTimeout(r, 0));
+  }
 }
 
 export async function builtRecords(gzipped: Uint8Array): Promise<PackedRecords> {
