@@ -6,11 +6,15 @@ import { bytes, num } from '../core/format';
 import { Theme } from './core/colors';
 import { timed } from './timing';
 import { AppContext, View } from './context';
-import { ProfileData, TreePending } from './data';
+import { ProfileData, TreeOptions, TreePending, treeKey } from './data';
 import { LoadWorker } from './load/loader';
+import { builtColumns, builtRecords, whenParsed } from './load/built-tree';
+import { joinTrees, ThreadTrees } from '../core/profile/tree-split';
+import { EmbeddedTrees } from './load/embedded-trees';
+import { unpackTree } from './load/tree-pack';
 import { LoadProgress } from './load/progress';
 import { Host } from './host';
-import { HostMessage, isHostMessage } from '../core/protocol/webview-protocol';
+import { BuiltTree, HostMessage, isHostMessage } from '../core/protocol/webview-protocol';
 import { restoreState, UiState, ViewName, VIEWS } from './state';
 import { AccountsView } from './views/accounts';
 import { ArraysView } from './views/arrays';
@@ -119,6 +123,17 @@ export class App {
     const msg = this.pendingProfile;
     this.pendingProfile = undefined;
     if (!msg) return Promise.resolve();
+    if (msg.built && msg.json !== undefined) {
+      this.loading = this.applyBuilt(msg.json, msg.built, msg.title).catch((e: Error) => {
+        this.error.textContent = `Cannot show ${msg.title}: ${e.message}`;
+        this.error.hidden = false;
+      }).then(() => {
+        this.loading = undefined;
+        if (this.pendingProfile) return this.applyProfile();
+        return undefined;
+      });
+      return this.loading;
+    }
     // small profiles are parsed here (a worker's start and the copy of the text cost more than they save)
     const large = msg.json !== undefined && msg.json.length >= App.WORKER_FROM;
     const worker = large ? this.worker() : undefined;
@@ -174,6 +189,54 @@ export class App {
     }
     return Promise.resolve();
   }
+
+  /**
+   * A profile whose first tree was built where it was read (the report's, extension/panels/first-tree.ts): the page
+   * reads the profile without its call trees, decodes the tree and paints; the call trees are parsed afterwards by the
+   * load worker (or here, without one) for every other tree, and the first tree's records are decoded after the paint.
+   */
+  private async applyBuilt(json: string, built: BuiltTree, title: string): Promise<void> {
+    // a large tree is decoded and painted in tasks of their own, so that the page is not frozen for their sum
+    const large = built.columns.byteLength >= App.SPLIT_FROM;
+    const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+    const s = this.state;
+    const shown = s.data !== 'auto' && built.kinds.includes(s.data) ? s.data : built.defaultKind;
+    if (s.thread !== -1 || s.myCode || s.collapseRecursion || s.inverted || shown !== built.kind) {
+      // a link to another tree (#thread=, #inverted=1, …): the whole profile parsed here, once the page has the trees
+      await new Promise<void>((r) => whenParsed(r));
+      const whole = JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } };
+      if (whole.baseline) this.baseline = this.load(whole.baseline.profile, whole.baseline.title) ?? this.baseline;
+      const data = this.load(joinTrees(whole.profile, JSON.parse(built.trees) as ThreadTrees[]), title);
+      if (data) this.show(data, false);
+      return;
+    }
+    const embedded = timed('parseJson', () => JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } });
+    if (large) await nextTask();
+    const packed = await builtColumns(built.columns, large);
+    if (large) await nextTask();
+    const opts: TreeOptions = { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted };
+    const trees = new EmbeddedTrees(json, built, title, () => this.worker(), () => this.render());
+    const data = new ProfileData(embedded.profile, title, trees, built.kind);
+    // the tree is of all threads merged, nothing folded, top-down: the views find it under those options
+    data.accept(built.kind, treeKey({ thread: -1, myCode: false, collapseRecursion: false, inverted: false }, false), unpackTree(packed));
+    if (embedded.baseline) this.baseline = this.load(embedded.baseline.profile, embedded.baseline.title) ?? this.baseline;
+    this.show(data, false);
+    // after the paint: the records (tooltips' types, the tables), and the call trees to the worker (the inverted tree ahead)
+    whenParsed(() => {
+      builtRecords(built.records).then((recs) => {
+        packed.recs = recs;
+        if (this.state.view !== 'flame' && this.data === data) this.render();
+      }, (e: Error) => {
+        this.error.textContent = `Cannot read the allocation records of ${title}: ${e.message}`;
+        this.error.hidden = false;
+      });
+      trees.hand(data, opts);
+    });
+  }
+
+  /** Built trees from this size on (bytes of columns; ~2 MB for the 100,000-node bench tree, ~20 MB for 1M) are decoded
+   *  and painted in separate tasks. */
+  static readonly SPLIT_FROM = 8 * 1024 * 1024;
 
   /** Profile texts from this size on are parsed by the load worker (the 100,000-node bench profile is 8.6 MB, 1M 64 MB). */
   static readonly WORKER_FROM = 24 * 1024 * 1024;

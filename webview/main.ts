@@ -7,6 +7,8 @@ import { runBench, watchLongTasks } from './bench';
 import { TreeKind } from '../core/profile/modes';
 import { timed } from './timing';
 import { applyForcedTheme } from './views/theme';
+import { BuiltTree } from '../core/protocol/webview-protocol';
+import { fromBase64 } from './load/built-tree';
 
 const scriptStart = performance.now();
 if (/[#&]bench=1\b/.test(location.hash)) watchLongTasks();
@@ -36,7 +38,7 @@ function start(): void {
       title = data.title;
       tree = data.tree ?? null;
     }
-    host = reportHost({ title, tree: tree ?? undefined, text });
+    host = reportHost({ title, tree: tree ?? undefined, text, built: builtTree() });
   }
   const app = new App(host, mount);
   window.heaplens = app;
@@ -46,6 +48,31 @@ function start(): void {
     const shown = app.applyProfile();
     if (/[#&]bench=1\b/.test(location.hash)) void shown.then(() => runBench(app, scriptStart));
   }
+}
+
+/**
+ * The first tree `heaplens report` built (extension/panels/first-tree.ts), with the call trees apart; none in older
+ * reports. The trees and records come after this script in the page: read on first use, once the page is parsed
+ * (app.ts and embedded-trees.ts wait for that).
+ */
+function builtTree(): BuiltTree | undefined {
+  const cols = document.getElementById('heaplens-first-tree');
+  if (!cols) return undefined;
+  const text = (id: string): string => document.getElementById(id)?.textContent ?? '';
+  let records: Uint8Array | undefined;
+  let trees: string | undefined;
+  return timed('readTree', () => ({
+    kind: cols.getAttribute('data-kind') as TreeKind,
+    kinds: (cols.getAttribute('data-kinds') ?? '').split(' ').filter(Boolean) as TreeKind[],
+    defaultKind: cols.getAttribute('data-default-kind') as TreeKind,
+    columns: fromBase64(cols.textContent ?? ''),
+    get records() {
+      return (records ??= fromBase64(text('heaplens-first-records')));
+    },
+    get trees() {
+      return (trees ??= text('heaplens-trees'));
+    },
+  }));
 }
 
 start();

@@ -9,7 +9,8 @@ import { speedscope } from '../core/export/speedscope';
 import { pprofBytes } from '../core/export/pprof';
 import { ProfileFile } from '../core/profile/types';
 import { Host } from './host';
-import { HostMessage, WebviewMessage } from '../core/protocol/webview-protocol';
+import { BuiltTree, HostMessage, WebviewMessage } from '../core/protocol/webview-protocol';
+import { joinTrees, ThreadTrees } from '../core/profile/tree-split';
 import { hashState } from './state';
 
 export interface EmbeddedData {
@@ -55,11 +56,19 @@ export interface ReportSource {
   title: string;
   tree?: TreeKind;
   text: string;
+  /** the first tree built by `heaplens report`; `text` then holds the profile without its call trees */
+  built?: BuiltTree;
 }
 
 export function reportHost(source: ReportSource): Host {
   let parsed: EmbeddedData | undefined;
-  const embedded = (): EmbeddedData => (parsed ??= JSON.parse(source.text) as EmbeddedData);
+  const embedded = (): EmbeddedData => {
+    if (!parsed) {
+      parsed = JSON.parse(source.text) as EmbeddedData;
+      if (source.built) parsed.profile = joinTrees(parsed.profile, JSON.parse(source.built.trees) as ThreadTrees[]);
+    }
+    return parsed;
+  };
   const data = { title: source.title, tree: source.tree, get profile() { return embedded().profile; } };
   let handler: (msg: HostMessage) => void = () => undefined;
   let memory: unknown;
@@ -68,7 +77,7 @@ export function reportHost(source: ReportSource): Host {
     switch (msg.type) {
       case 'ready':
         // the text as it is (with its baseline, if any): the app hands it to the load worker
-        handler({ type: 'profile', json: source.text, title: data.title, live: false });
+        handler({ type: 'profile', json: source.text, title: data.title, live: false, ...(source.built ? { built: source.built } : {}) });
         return;
       case 'navigate': {
         const f = msg.frame;

@@ -18,7 +18,7 @@ export interface FrameRef {
 export type HostMessage =
   /** a new profile to show (the view state is kept when `keepState` and the frames still exist): the file itself, or
    *  `json`, its JSON text (the webview's load worker parses it, off the page's thread; the HTML report's embedded data too) */
-  | { type: 'profile'; profile?: ProfileFile; json?: string; title: string; live: boolean; keepState?: boolean }
+  | { type: 'profile'; profile?: ProfileFile; json?: string; title: string; live: boolean; keepState?: boolean; built?: BuiltTree }
   /** the baseline the Diff view compares the profile with */
   | { type: 'baseline'; profile: ProfileFile; title: string }
   /** a line for the status bar of the view (e.g. "live · updated 12:03:04", "session ended") */
@@ -27,6 +27,22 @@ export type HostMessage =
   | { type: 'heap'; heap: HeapViewData; reveal?: boolean }
   /** show one method's callers and callees (the editor's CodeLens), matched by signature in the profile shown */
   | { type: 'showMethod'; view: 'butterfly'; frame: { class: string; method: string; desc: string } };
+
+/**
+ * The first tree, built where the profile was read (extension/panels/first-tree.ts), for a profile sent as `json`
+ * without its call trees (tree-split.ts): the page paints these columns, then parses `trees` for every other tree.
+ */
+export interface BuiltTree {
+  /** the data the tree is of; `kinds` and `defaultKind`: what the whole profile holds (modes.ts) */
+  kind: TreeKind;
+  kinds: TreeKind[];
+  defaultKind: TreeKind;
+  /** core/views/frame-columns.ts encodeFrameColumns and encodeFrameRecords, each gzipped */
+  columns: Uint8Array;
+  records: Uint8Array;
+  /** the threads' call trees (tree-split.ts ThreadTrees[]) as JSON text */
+  trees: string;
+}
 
 /** pprof: gzipped, both allocations (count) and bytes in one file (the metric picks nothing) */
 export type ExportFormat = 'collapsed' | 'speedscope' | 'pprof';

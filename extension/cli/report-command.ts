@@ -14,6 +14,7 @@ import { reportText } from './report-text';
 import { speedscope } from '../../core/export/speedscope';
 import { pprofGzip } from '../../core/export/pprof-file';
 import { reportHtml } from '../panels/html';
+import { embeddedFirstTree } from '../panels/first-tree';
 import { prepareOutput } from '../../core/profile/safe-file';
 import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
@@ -129,7 +130,8 @@ export function reportCommand(argv: readonly string[], ctx: CliContext): number 
       const baseFile = base ? path.resolve(ctx.cwd, base) : undefined;
       const baseline = baseFile ? { title: path.basename(baseFile), profile: loadProfile(baseFile).file } : undefined;
       // the whole file: the page switches between the modes' data itself, starting with the chosen one
-      text = reportHtml(readReportAssets(ctx.cliDir), { title: path.basename(file), profile: loaded.file, baseline, tree });
+      // and the first tree built here: the page paints it without parsing the call trees (panels/first-tree.ts)
+      text = reportHtml(readReportAssets(ctx.cliDir), { title: path.basename(file), profile: loaded.file, baseline, tree, firstTree: embeddedFirstTree(loaded, tree) });
     }
   }
   const out = optionValue(p, 'out');

@@ -3,6 +3,9 @@
 // No `vscode` import: the CLI uses it too.
 import { randomBytes } from 'crypto';
 import { deepJson } from '../../core/protocol/deep-json';
+import { splitTrees } from '../../core/profile/tree-split';
+import { ProfileFile } from '../../core/profile/types';
+import { EmbeddedFirstTree } from './first-tree';
 
 export function nonce(): string {
   return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
@@ -74,6 +77,8 @@ export interface ReportData {
   baseline?: { title: string; profile: unknown };
   /** the mode's data the page shows first (modes.ts TreeKind) */
   tree?: string;
+  /** the first tree, built here (first-tree.ts): the page paints it without parsing the call trees */
+  firstTree?: EmbeddedFirstTree;
 }
 
 /** The codicon stylesheet with `url("./codicon.ttf?…")` replaced by the font itself. */
@@ -85,10 +90,30 @@ export function reportHtml(assets: ReportAssets, data: ReportData): string {
   const n = nonce();
   // worker-src blob: the load worker (webview/load/) runs from a Blob URL of the bundle's embedded worker source
   const csp = ["default-src 'none'", "img-src data:", "font-src data:", `style-src 'nonce-${n}'`, `script-src 'nonce-${n}'`, 'worker-src blob:'].join('; ');
+  const { firstTree, ...embedded } = data;
+  const attrs = `data-title="${escapeHtml(data.title)}"${data.tree ? ` data-tree="${escapeHtml(data.tree)}"` : ''}`;
+  const parts = firstTree ? splitData(embedded, firstTree, attrs)
+    : { before: `<script type="application/json" id="heaplens-data" ${attrs}>${scriptJson(embedded)}</script>\n`, after: '' };
   return page(csp, `<meta name="generator" content="HeapLens">
 <title>HeapLens — ${escapeHtml(data.title)}</title>
 ${assets.codiconCss ? `<style nonce="${n}">${assets.codiconCss}</style>\n` : ''}<style nonce="${n}">${assets.css}</style>
-`, `<script type="application/json" id="heaplens-data" data-title="${escapeHtml(data.title)}"${data.tree ? ` data-tree="${escapeHtml(data.tree)}"` : ''}>${scriptJson(data)}</script>
-<script nonce="${n}">${scriptText(assets.js)}</script>
-`);
+`, `${parts.before}<script nonce="${n}">${scriptText(assets.js)}</script>
+${parts.after}`);
+}
+
+/**
+ * With a first tree: before the page script, what the first paint reads (the profile without its call trees in
+ * #heaplens-data, the first tree's columns in base64); after it, what is read once the page is parsed (the call trees in
+ * #heaplens-trees, the tree's records): the browser runs the script, which paints, before it has read those.
+ */
+function splitData(data: Omit<ReportData, 'firstTree'>, first: EmbeddedFirstTree, attrs: string): { before: string; after: string } {
+  const { light, trees } = splitTrees(data.profile as ProfileFile);
+  return {
+    before: `<script type="application/json" id="heaplens-data" ${attrs}>${scriptJson({ ...data, profile: light })}</script>
+<script type="application/octet-stream" id="heaplens-first-tree" data-kind="${escapeHtml(first.kind)}" data-kinds="${escapeHtml(first.kinds.join(' '))}" data-default-kind="${escapeHtml(first.defaultKind)}">${first.columns.toString('base64')}</script>
+`,
+    after: `<script type="application/json" id="heaplens-trees">${scriptJson(trees)}</script>
+<script type="application/octet-stream" id="heaplens-first-records">${first.records.toString('base64')}</script>
+`,
+  };
 }

@@ -8,6 +8,8 @@ import { collapsedText, EXPORT_FRAMES_MAX, FOLDED_FRAME } from '../../core/expor
 import { validateProfile } from '../../core/profile/parse';
 import { reportText } from '../../extension/cli/report-text';
 import { speedscope } from '../../core/export/speedscope';
+import { embeddedFirstTree } from '../../extension/panels/first-tree';
+import { joinTrees } from '../../core/profile/tree-split';
 import { reportHtml } from '../../extension/panels/html';
 import { iterativeJson } from '../../core/protocol/deep-json';
 
@@ -38,14 +40,18 @@ function allFormats(doc: Record<string, unknown>): Record<string, string> {
     collapsedObjects: collapsedText(profile, { metric: 'objects', threads: false }),
     collapsedArrays: collapsedText(profile, { metric: 'arrays', threads: false }),
     speedscope: JSON.stringify(speedscope(profile, { metric: 'bytes', name: 'scale' })),
-    html: reportHtml({ js: '/* bundle */', css: '', codiconCss: '' }, { title: 'scale', profile: doc, tree: 'exact' }),
+    // with the first tree built here, as `heaplens report` writes it
+    html: reportHtml({ js: '/* bundle */', css: '', codiconCss: '' }, { title: 'scale', profile: doc, tree: 'exact', firstTree: embeddedFirstTree(profile, 'exact') }),
   };
 }
 
 function htmlData(html: string): any { // eslint-disable-line @typescript-eslint/no-explicit-any
   const m = /<script type="application\/json" id="heaplens-data"[^>]*>(.*?)<\/script>/s.exec(html);
   assert.ok(m, 'the data element is there');
-  return JSON.parse(m[1]);
+  const data = JSON.parse(m[1]);
+  // the call trees travel apart from the rest (tree-split.ts)
+  const trees = /<script type="application\/json" id="heaplens-trees"[^>]*>(.*?)<\/script>/s.exec(html);
+  return trees ? { ...data, profile: joinTrees(data.profile, JSON.parse(trees[1])) } : data;
 }
 
 describe('every report format at scale (issue 20)', () => {

@@ -95,6 +95,20 @@ export class LoadWorker {
     this.worker.postMessage(msg);
   }
 
+  /**
+   * A profile the page shows from a tree built elsewhere (embedded-trees.ts): the worker parses `text` (the profile
+   * without its call trees) and `trees`, builds the other orientation of `opts` ahead, and answers the returned request.
+   */
+  hold(text: string, trees: string, data: ProfileData, opts: TreeOptions): (d: ProfileData, kind: TreeKind, key: string, o: TreeOptions) => void {
+    const seq = ++this.seq;
+    this.asked.clear();
+    const msg: LoadRequest = { type: 'load', seq, text, trees, title: data.title, kind: data.kind, opts: { ...opts, cpu: false }, ahead: true, first: false };
+    this.worker.postMessage(msg);
+    return (d, kind, key, o) => {
+      if (seq === this.seq) this.request(d, kind, key, o);
+    };
+  }
+
   private receive(m: LoadReply): void {
     // for the UI tests and the curious: the worker runs in this page (its policy allowed it)
     document.body.dataset.loadWorker = 'running';

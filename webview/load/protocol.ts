@@ -10,7 +10,8 @@ export type LoadRequest =
   /** `text`: a profile file, or the HTML report's embedded data ({ title, profile, baseline?, tree? }) */
   /** `ahead`: build the other orientation's tree too once the first is sent (not for live updates, replaced each second) */
   /** `first` false: the page parsed the text itself and shows the first tree; the worker only builds ahead */
-  | { type: 'load'; seq: number; text: string; title: string; kind: TreeKind | 'auto'; opts: TreeOptions; ahead: boolean; first: boolean }
+  /** `trees`: the threads' call trees as JSON text, when `text` has them left out (tree-split.ts) */
+  | { type: 'load'; seq: number; text: string; trees?: string; title: string; kind: TreeKind | 'auto'; opts: TreeOptions; ahead: boolean; first: boolean }
   | { type: 'tree'; seq: number; id: number; kind: TreeKind; opts: TreeOptions };
 
 export type LoadReply =

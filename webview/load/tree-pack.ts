@@ -3,9 +3,10 @@
 // page reads them back per node on demand (a node's records are needed for tooltips and the tables, not to paint).
 import { FrameTree, MetricArrays, VIEW_METRICS } from '../../core/views/frames';
 import { AllocRecord } from '../../core/profile/types';
+import { RECORD_STRIDE, recordsAt } from '../../core/views/frame-columns';
 
 /** Numbers per record in `recData`: site, type, count, elements, bytes, then up to two optional fields (line, callee). */
-const STRIDE = 7;
+const STRIDE = RECORD_STRIDE;
 
 export interface PackedTree {
   n: number;
@@ -70,21 +71,6 @@ export function transferables(p: PackedTree): ArrayBuffer[] {
   if (p.recs) out.push(...recordBuffers(p.recs));
   for (const k of VIEW_METRICS) out.push(p.self[k].buffer as ArrayBuffer, p.total[k].buffer as ArrayBuffer);
   return [...new Set(out)];
-}
-
-/** Node i's records, rebuilt from the flat arrays (undefined when the node had none). */
-function recordsAt(p: PackedRecords, i: number): AllocRecord[] | undefined {
-  const s = p.recStart[i];
-  if (s < 0) return undefined;
-  const e = p.recStart[i + 1] < 0 ? -1 - p.recStart[i + 1] : p.recStart[i + 1];
-  const out: AllocRecord[] = new Array(e - s);
-  for (let k = s; k < e; k++) {
-    const o = k * STRIDE;
-    const r = [p.recData[o], p.recData[o + 1], p.recData[o + 2], p.recData[o + 3], p.recData[o + 4]] as AllocRecord;
-    for (let j = 5; j < p.recLen[k]; j++) r.push(p.recData[o + j]);
-    out[k - s] = r;
-  }
-  return out;
 }
 
 /**

@@ -5,6 +5,7 @@ import { ProfileData, TreeOptions, treeKey } from '../data';
 import { TreeKind } from '../../core/profile/modes';
 import { ProfileFile } from '../../core/profile/types';
 import { expandVersion2 } from '../../core/profile/version2';
+import { joinTrees, splitTrees, ThreadTrees } from '../../core/profile/tree-split';
 import { timings } from '../timing';
 import { LoadReply, LoadRequest } from './protocol';
 import { PackedTree, packRecords, packTree, recordBuffers, transferables } from './tree-pack';
@@ -19,9 +20,7 @@ const scope = self as unknown as WorkerScope;
 let data: ProfileData | undefined;
 
 /** The profile without call trees: what the page keeps (the trees stay here). */
-function light(file: ProfileFile): ProfileFile {
-  return { ...file, threads: file.threads.map((t) => ({ id: t.id, name: t.name, daemon: t.daemon, alive: t.alive, root: {} })) };
-}
+const light = (file: ProfileFile): ProfileFile => splitTrees(file).light;
 
 function clearTimings(): void {
   for (const k of Object.keys(timings)) delete timings[k];
@@ -107,7 +106,8 @@ scope.onmessage = (e: MessageEvent) => {
       const parsed = JSON.parse(m.text) as ProfileFile | { title: string; profile: ProfileFile; baseline?: { title: string; profile: ProfileFile }; tree?: TreeKind };
       timings.parseJson = Math.round((performance.now() - t0) * 10) / 10;
       const embedded = 'format' in parsed ? undefined : parsed;
-      const file = embedded ? embedded.profile : parsed as ProfileFile;
+      let file = embedded ? embedded.profile : parsed as ProfileFile;
+      if (m.trees !== undefined) file = joinTrees(file, JSON.parse(m.trees) as ThreadTrees[]);
       expandVersion2(file);
       data = new ProfileData(file, m.title);
       const kind = m.kind === 'auto' && embedded?.tree ? embedded.tree : m.kind;

@@ -1,0 +1,110 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
+import { decodeFrameColumns, decodeFrameRecords, encodeFrameColumns, encodeFrameRecords, recordsAt } from '../../core/views/frame-columns';
+import { FrameTree, frameTree, VIEW_METRICS } from '../../core/views/frames';
+import { loadProfile } from '../../core/profile/load';
+import { joinTrees, splitTrees } from '../../core/profile/tree-split';
+import { MctNode, MethodEntry, TypeEntry } from '../../core/profile/types';
+import { embeddedFirstTree, firstFrameTree } from '../../extension/panels/first-tree';
+import { reportHtml } from '../../extension/panels/html';
+import { dataFile } from './helpers';
+
+/** Every array of `b` equal to `a`'s, element for element, and the records node for node. */
+function assertSameTree(a: FrameTree, b: Omit<FrameTree, 'recs'>, recs?: ReturnType<typeof decodeFrameRecords>): void {
+  assert.equal(b.n, a.n);
+  assert.equal(b.maxDepth, a.maxDepth);
+  for (const k of ['method', 'parent', 'depth', 'end'] as const) assert.deepEqual([...b[k]], [...a[k]], k);
+  assert.deepEqual(b.entryLine && [...b.entryLine], a.entryLine && [...a.entryLine], 'entryLine');
+  for (const k of VIEW_METRICS) {
+    assert.deepEqual([...b.self[k]], [...a.self[k]], `self.${k}`);
+    assert.deepEqual([...b.total[k]], [...a.total[k]], `total.${k}`);
+  }
+  if (recs) for (let i = 0; i < a.n; i++) assert.deepEqual(recordsAt(recs, i), a.recs[i], `records of node ${i}`);
+}
+
+test('the sample profile\'s first tree round-trips through its columns and records, array for array', () => {
+  const p = loadProfile(dataFile('sample.heaplens'));
+  const t = firstFrameTree(p, 'exact');
+  const d = decodeFrameColumns(encodeFrameColumns(t));
+  // the figures frames.test.ts asserts for the same tree
+  assert.deepEqual([...d.method], [-1, 1, 3, 2, 4, 2]);
+  assert.deepEqual([...d.parent], [-1, 0, 1, 1, 1, 0]);
+  assert.deepEqual([...d.depth], [0, 1, 2, 2, 2, 1]);
+  assert.deepEqual([...d.end], [6, 5, 3, 4, 5, 6]);
+  assert.deepEqual([...d.total.bytes], [504, 368, 0, 168, 88, 104]);
+  assert.deepEqual([...d.self.bytes], [32, 112, 0, 168, 88, 104]);
+  assert.deepEqual([...d.total.elements], [51, 38, 0, 30, 8, 10]);
+  assert.deepEqual([...d.total.calls], [9, 6, 2, 2, 1, 3]);
+  assert.deepEqual([...d.total.allocations], [21, 16, 0, 6, 3, 4]);
+  assertSameTree(t, d, decodeFrameRecords(encodeFrameRecords(t)));
+});
+
+const methods = new Map<number, MethodEntry>([1, 2, 3, 70000].map((id) => [id, { id, class: `p.C${id}`, name: 'm', desc: '()V', profiled: true }]));
+const types = new Map<number, TypeEntry>([
+  [1, { id: 1, name: 'p.T', array: false, size: 16 }],
+  [2, { id: 2, name: 'int[]', array: true, elementSize: 4, elementCode: 'I' }],
+] as Array<[number, TypeEntry]>);
+
+test('every way a column is stored: none, 1, 2, 4 and 8 bytes (fractions, 2^40, a negative line), records of 5, 6 and 7 numbers', () => {
+  const root: MctNode = {
+    c: [
+      { m: 70000, line: 65535, calls: 2 ** 40, a: [[9, 1, 0.25, 0, 4], [9, 2, 3, 70000, 280012, 12]] },
+      { m: 1, line: -1, calls: 1, a: [], c: [{ m: 3, calls: 300, a: [[8, 2, 1, 2 ** 33, 7, 5, 2]] }] },
+      { m: 2 },
+    ],
+  };
+  const t = frameTree(root, methods, types);
+  const cols = encodeFrameColumns(t);
+  const d = decodeFrameColumns(cols);
+  assert.deepEqual([...d.method], [-1, 1, 3, 2, 70000]);
+  assert.deepEqual([...d.parent], [-1, 0, 1, 0, 0]);
+  assert.deepEqual([...d.entryLine!], [0, -1, 0, 0, 65535]);
+  assert.deepEqual([...d.self.calls], [0, 1, 300, 0, 2 ** 40]);
+  assert.deepEqual([...d.total.objects], [0.25, 0, 0, 0, 0.25]);
+  assert.deepEqual([...d.total.elements], [70000 + 2 ** 33, 2 ** 33, 2 ** 33, 0, 70000]);
+  const recs = decodeFrameRecords(encodeFrameRecords(t));
+  // a node without `a` has no records, an empty `a` an empty list
+  assert.deepEqual(recordsAt(recs, 1), []);
+  assert.equal(recordsAt(recs, 3), undefined);
+  assert.deepEqual(recordsAt(recs, 2), [[8, 2, 1, 2 ** 33, 7, 5, 2]]);
+  assertSameTree(t, d, recs);
+  // the samples column is all zero: stored as nothing
+  const noCalls = frameTree({ c: [{ m: 1 }] }, methods, types);
+  assert.equal(encodeFrameColumns(noCalls).byteLength, 4 * 12 + 8 + 8);      // header, then methods and parents, 1 byte each padded to 8
+});
+
+test('a damaged or cut block is a one-line error, not a wrong tree', () => {
+  const t = firstFrameTree(loadProfile(dataFile('sample.heaplens')), 'exact');
+  const cols = encodeFrameColumns(t);
+  assert.throws(() => decodeFrameColumns(cols.subarray(0, cols.byteLength - 8)), /cut short/);
+  assert.throws(() => decodeFrameColumns(encodeFrameRecords(t)), /not in a format/);
+  const bad = cols.slice();
+  new Uint32Array(bad.buffer, 0, 12)[4] = 9;         // the parents' column kind
+  assert.throws(() => decodeFrameColumns(bad), /unknown column kind/);
+  assert.throws(() => decodeFrameColumns(new Uint8Array(0)), /cut short/);
+});
+
+test('a profile split into its call trees and the rest joins back to the same file', () => {
+  const p = loadProfile(dataFile('sample.heaplens'));
+  const { light, trees } = splitTrees(p.file);
+  assert.ok(light.threads.every((t) => Object.keys(t.root).length === 0));
+  assert.deepEqual(trees.map((t) => t.root), p.file.threads.map((t) => t.root));
+  assert.deepEqual(joinTrees(JSON.parse(JSON.stringify(light)), JSON.parse(JSON.stringify(trees))), JSON.parse(JSON.stringify(p.file)));
+  assert.throws(() => joinTrees(light, []), /for 0 threads, the profile has/);
+});
+
+test('the report embeds the first tree and the profile without its trees; together they hold the whole profile', () => {
+  const p = loadProfile(dataFile('sample.heaplens'));
+  const first = embeddedFirstTree(p, 'exact')!;
+  assert.deepEqual(first.kinds, ['exact']);
+  const html = reportHtml({ js: '', css: '', codiconCss: '' }, { title: 'sample.heaplens', profile: p.file, tree: 'exact', firstTree: first });
+  const element = (id: string): string => new RegExp(`<script[^>]* id="${id}"[^>]*>(.*?)</script>`, 's').exec(html)![1];
+  const data = JSON.parse(element('heaplens-data')) as { profile: typeof p.file };
+  assert.deepEqual(data.profile.threads.map((t) => t.root), p.file.threads.map(() => ({})));
+  assert.deepEqual(joinTrees(data.profile, JSON.parse(element('heaplens-trees'))), JSON.parse(JSON.stringify(p.file)));
+  assert.match(html, /id="heaplens-first-tree" data-kind="exact" data-kinds="exact" data-default-kind="exact"/);
+  const t = firstFrameTree(p, 'exact');
+  assertSameTree(t, decodeFrameColumns(new Uint8Array(Buffer.from(element('heaplens-first-tree'), 'base64'))),
+    decodeFrameRecords(new Uint8Array(gunzipSync(new Uint8Array(Buffer.from(element('heaplens-first-records'), 'base64'))))));
+});

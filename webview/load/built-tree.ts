@@ -1,0 +1,45 @@
+// The page's side of a first tree built where the profile was read (extension/panels/first-tree.ts): bytes in, the
+// tree-pack.ts shapes out, so that the views take it as they take a tree from the load worker.
+import { decodeFrameColumnsInSteps, decodeFrameRecords } from '../../core/views/frame-columns';
+import { PackedRecords, PackedTree } from './tree-pack';
+import { timings } from '../timing';
+
+/** Base64 text to bytes: the browser's own decoder where it has one (Chromium 140+), else atob. */
+export function fromBase64(text: string): Uint8Array {
+  const native = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
+  if (native) return native.call(Uint8Array, text);
+  const bin = atob(text);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Gunzips with the browser's DecompressionStream (native zlib; no library in the bundle). */
+export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** The tree without its records (they follow: builtRecords); `inTasks`: each step of the decoding in a task of its own. */
+export async function builtColumns(bytes: Uint8Array, inTasks: boolean): Promise<PackedTree> {
+  const steps = decodeFrameColumnsInSteps(bytes);
+  let ms = 0;
+  for (;;) {
+    const t0 = performance.now();
+    const step = steps.next();
+    ms += performance.now() - t0;
+    timings.decodeColumns = Math.round(ms * 10) / 10;
+    if (step.done) return step.value;
+    if (inTasks) await new Promise((r) => setTimeout(r, 0));
+  }
+}
+
+export async function builtRecords(gzipped: Uint8Array): Promise<PackedRecords> {
+  return decodeFrameRecords(await gunzip(gzipped));
+}
+
+/** Runs `f` once the page is parsed (a report's trees and records follow its script), at once in a task otherwise. */
+export function whenParsed(f: () => void): void {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => f(), { once: true });
+  else setTimeout(f, 0);
+}
