@@ -111,8 +111,8 @@ public final class Collector {
      * The heap guard's GC listeners, the memory chart and (where {@link JvmArguments} could not read them) the runtime
      * arguments: the platform MXBeans' first use, ~80 ms of JDK work even without an agent, ~140 ms with it (every
      * class it loads goes through the transformer). Done on the collector's first cycle, 250 ms into the run, so a
-     * short program never pays it and a longer one pays it on the collector's thread, after its own start-up (docs/modes.md,
-     * "The first 250 ms"). Until then the default node budget (1/32 of the heap) bounds the trees.
+     * short program never pays it and a longer one pays it on the collector's thread (docs/reliability.md, "The
+     * first 250 ms"). Until then the default node budget (1/32 of the heap) bounds the trees.
      */
     private void installWatchers() {
         if (watchersInstalled) return;
