@@ -45,7 +45,10 @@ public final class JvmArguments {
      * reserve and the node budget only need the right order of magnitude.
      */
     static long g1RegionBytes(long heapMax) {
-        List<String> a = args == null ? List.of() : args;
+        return g1RegionBytes(args == null ? List.of() : args, heapMax);
+    }
+
+    static long g1RegionBytes(List<String> a, long heapMax) {
         long given = 0;
         boolean g1 = true;
         for (String s : a) {
