@@ -89,6 +89,7 @@ public final class Collector {
     public void prepare(StringBuilder steps) {
         long ts = System.nanoTime();
         heapGuard.armGrowthCheck();
+        linkStringConcatenation();
         if (options.memoryMillis > 0) {
             // the chart's first point, from Runtime: its MXBeans wait for the first cycle (installWatchers)
             MemorySampler m = new MemorySampler(options.memoryMillis);
@@ -103,6 +104,24 @@ public final class Collector {
         ts = step(steps, "reserve", ts);
         write(false);                 // the file exists from the start, so even a JVM killed at once leaves one
         step(steps, "first-write", ts);
+    }
+
+    /**
+     * Links one string concatenation (an int after a constant) the way javac's code does, before main. The platform
+     * MXBeans did that before main too (the JDK's own modules but java.base concatenate through invokedynamic), and
+     * the JDK keeps what the first such linking sets up: left to the collector's first cycle, that work raced the
+     * program's first concatenation — JDK 25's warm `startcache` run lacked one HashMap$Node under the program's
+     * {@code "v" + i} that the cold run had (the agent itself is compiled with inline concatenation).
+     */
+    private static void linkStringConcatenation() {
+        try {
+            java.lang.invoke.CallSite site = java.lang.invoke.StringConcatFactory.makeConcatWithConstants(
+                java.lang.invoke.MethodHandles.lookup(), "concat", java.lang.invoke.MethodType.methodType(String.class, int.class), "heaplens\u0001");
+            String linked = (String) site.dynamicInvoker().invokeExact(1);
+            if (linked.isEmpty()) throw new IllegalStateException();
+        } catch (Throwable ignored) {
+            // not linked here: the first concatenation links it, as without the agent
+        }
     }
 
     private boolean watchersInstalled;
