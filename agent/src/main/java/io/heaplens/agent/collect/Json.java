@@ -34,15 +34,21 @@ public final class Json {
         return this;
     }
     public Json name(String n) throws IOException { comma(); str(n); put(':'); first = true; return this; }
-    public Json value(long v) throws IOException { comma(); number(v); first = false; return this; }
-    public Json value(boolean v) throws IOException { comma(); put(v ? "true" : "false"); first = false; return this; }
+    public Json value(long v) throws IOException { comma(); number(v); return done(); }
+    public Json value(boolean v) throws IOException { comma(); put(v ? "true" : "false"); return done(); }
     public Json value(String v) throws IOException {
         comma();
         if (v == null) put("null"); else str(v);
+        return done();
+    }
+    public Json nullValue() throws IOException { comma(); put("null"); return done(); }
+
+    /** After a value: a value outside every object and array is the whole text, so it goes to the writer now. */
+    private Json done() throws IOException {
         first = false;
+        if (depth <= 0) flush();
         return this;
     }
-    public Json nullValue() throws IOException { comma(); put("null"); first = false; return this; }
 
     /** Hands what is buffered to the writer (done by the {@link #end} that closes the outermost value). */
     public void flush() throws IOException {
@@ -78,8 +84,7 @@ public final class Json {
             number(values[i]);
         }
         put(']');
-        first = false;
-        return this;
+        return done();
     }
 
     /**
