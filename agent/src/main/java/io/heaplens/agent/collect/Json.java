@@ -50,6 +50,16 @@ public final class Json {
         return this;
     }
 
+    /** Text already encoded as one JSON value (TableTexts), written as the next value. */
+    public Json raw(String value) throws IOException { comma(); put(value); return done(); }
+
+    /** Ready for a new text: nothing buffered, nothing open. */
+    void reset() {
+        pos = 0;
+        depth = 0;
+        first = true;
+    }
+
     /** Hands what is buffered to the writer (done by the {@link #end} that closes the outermost value). */
     public void flush() throws IOException {
         if (pos > 0) w.write(buf, 0, pos);
