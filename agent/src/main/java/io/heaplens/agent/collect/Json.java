@@ -147,6 +147,11 @@ public final class Json {
 
     private void str(String s) throws IOException {
         put('"');
+        if (plain(s)) {
+            put(s);                     // most strings (every field name) need no escape: copied in one block
+            put('"');
+            return;
+        }
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
@@ -161,6 +166,15 @@ public final class Json {
             }
         }
         put('"');
+    }
+
+    /** Whether {@code s} has no character that str escapes. */
+    private static boolean plain(String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\' || (c >= 0xD800 && c <= 0xDFFF)) return false;
+        }
+        return true;
     }
 
     private static boolean validSurrogate(String s, int i) {

@@ -47,5 +47,6 @@ class JsonTest {
         }));
         assertEquals("\"a\\\"b\"", write(j -> j.value("a\"b")));
         assertEquals("null", write(Json::nullValue));
+        assertEquals("\"tab\\there \\\\ \\n \\u0001 \\ud800 \ud83d\ude00 \u00e9\"", write(j -> j.value("tab\there \\ \n \u0001 \ud800 \ud83d\ude00 \u00e9")));
     }
 }
