@@ -7,6 +7,9 @@
 //     [--mode exact|sites|sampled|paused] [--agent-opts sampler=jfr,…] [--jvm -XX:TLABSize=16k,…] [--no-jfr]
 // --jvm adds JVM options to the profiled run only; --no-jfr leaves out the JFR execution samples (needed for
 // sampler=jfr, whose own recording would be mixed with the diagnosis's): CPU per thread group and CITime only.
+// --agents A.jar,B.jar [--rounds N]: no plain run and no JFR; the profiled run alternated between the jars N times
+// (default 2), each line the run's CPU, its agent threads' CPU, the number of writes (meta.sequence) and their
+// CPU per write (docs/benchmark.md, "Round 12").
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,7 +22,7 @@ import { javaCommand } from './lib/runone.mjs';
 const argv = process.argv.slice(2);
 if (argv.includes('--help')) {
   console.log(`usage: node bench/breakdown.mjs --workload NAME [--agent JAR] [--jdk 17|25] [--out file.md] [--mode exact|sites|sampled|paused]
-  [--agent-opts sampler=jfr,…] [--jvm -XX:TLABSize=16k,…] [--no-jfr]
+  [--agent-opts sampler=jfr,…] [--jvm -XX:TLABSize=16k,…] [--no-jfr] [--agents A.jar,B.jar [--rounds N]]
   NAME: a bench workload (luindex, fop, h2, xalan, javac, smoke) or one outside the bench (maven, checkstyle)`);
   process.exit(0);
 }
@@ -31,7 +34,8 @@ const out = flag('--out', null);
 const mode = flag('--mode', 'exact');
 const agentOpts = flag('--agent-opts', '');
 const extraJvm = flag('--jvm', '').split(',').filter(Boolean);
-const withJfr = !argv.includes('--no-jfr');
+const compared = flag('--agents', '').split(',').filter(Boolean).map((a) => resolve(a));
+const withJfr = !argv.includes('--no-jfr') && !compared.length;
 
 const wctx = { dir: join(WORK, workload.name), java: ctx.java, jdk: ctx.jdk, jdkHome: ctx.jdkHome, state: {} };
 mkdirSync(wctx.dir, { recursive: true });
@@ -128,8 +132,12 @@ function gcPauses(file) {
   return s;
 }
 
-const plain = await run('plain', () => []);
 const opts = [`out=%DIR%/profile.heaplens`, mode === 'exact' ? null : `mode=${mode}`, agentOpts || null].filter(Boolean).join(',');
+if (compared.length) {
+  await compareAgents();
+  process.exit(0);
+}
+const plain = await run('plain', () => []);
 const exact = await run(mode, (dir) => [...extraJvm, `-javaagent:${agent}=${opts.replace('%DIR%', dir)}`]);
 const lines = [];
 const p = (s) => { lines.push(s); console.log(s); };
@@ -163,3 +171,28 @@ if (withJfr) {
   p('');
 }
 if (out) writeFileSync(out, lines.join('\n') + '\n');
+
+/** --agents: the agents' own CPU per write, the jars alternated (gzip-aware read of the last profile's counters). */
+async function compareAgents() {
+  const rounds = +flag('--rounds', '2');
+  const { gunzipSync } = await import('node:zlib');
+  const lines = [`### ${workload.name}, ${mode} (JDK ${ctx.jdk}): the agent's threads per write`, '',
+    '| run | jar | CPU s | agent threads s | writes | agent s per write | last periodic write ms | nodes | load (1 min) |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'];
+  console.log(lines.join('\n'));
+  for (let r = 1; r <= rounds; r++) {
+    for (const [i, jar] of compared.entries()) {
+      const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+      const res = await run(`agents-${i}`, (dir) => [...extraJvm, `-javaagent:${jar}=${opts.replace('%DIR%', dir)}`]);
+      let bytes = readFileSync(join(WORK, 'breakdown', workload.name, `agents-${i}`, 'profile.heaplens'));
+      if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+      const prof = JSON.parse(bytes.toString('utf8'));
+      const agentS = res.groups.get('agent threads (collector, writer, channel)') ?? 0;
+      const writes = prof.meta.sequence;
+      const line = `| ${r} | ${jar.replace(resolve('.') + '/', '')} | ${res.cpu.toFixed(2)} | ${agentS.toFixed(2)} | ${writes} | ${(agentS / writes).toFixed(3)} | ${prof.agent.writeMillis} | ${prof.agent.nodes} | ${load} |`;
+      lines.push(line);
+      console.log(line);
+    }
+  }
+  if (out) writeFileSync(out, lines.join('\n') + '\n');
+}

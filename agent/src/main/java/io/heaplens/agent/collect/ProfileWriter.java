@@ -42,6 +42,7 @@ final class ProfileWriter {
     private final TreeWalker walker;
     private final BitSet methods = new BitSet(), sites = new BitSet(), types = new BitSet();
     private final CallLines callLines = new CallLines();
+    private final TableTexts tableTexts = new TableTexts();
     /** A Node object with compressed references: header and fields (runtime.Node). */
     private static final long NODE_OBJECT_BYTES = 72;
     private long nodes, treeBytes;
@@ -260,7 +261,7 @@ final class ProfileWriter {
     private void writeTypes(Json j) throws IOException {
         j.name("types").begin('[');
         for (int id = types.nextSetBit(0); id >= 0; id = types.nextSetBit(id + 1)) {
-            Tables.type(j, registry.typeById(id), sizes);
+            j.raw(tableTexts.type(registry.typeById(id), sizes));
         }
         j.end(']');
     }
@@ -268,7 +269,7 @@ final class ProfileWriter {
     private void writeMethods(Json j) throws IOException {
         j.name("methods").begin('[');
         for (int id = methods.nextSetBit(0); id >= 0; id = methods.nextSetBit(id + 1)) {
-            Tables.method(j, registry.methodById(id));
+            j.raw(tableTexts.method(registry.methodById(id)));
         }
         j.end(']');
     }
@@ -276,7 +277,7 @@ final class ProfileWriter {
     private void writeSites(Json j) throws IOException {
         j.name("sites").begin('[');
         for (int id = sites.nextSetBit(0); id >= 0; id = sites.nextSetBit(id + 1)) {
-            Tables.site(j, registry.siteById(id));
+            j.raw(tableTexts.site(registry.siteById(id)));
         }
         j.end(']');
     }

@@ -32,4 +32,21 @@ class JsonTest {
         assertEquals("{\"a\":[[100,2,3,4,5]]}",
             write(j -> j.begin('{').name("a").begin('[').row(100, 2, 3, 4, 5).end(']').end('}')));
     }
+
+    @Test
+    void textLongerThanTheBufferArrivesWholeAndInOrder() throws IOException {
+        StringBuilder expected = new StringBuilder("[");
+        String longName = "n".repeat(20_000);
+        expected.append('"').append(longName).append('"');
+        for (int i = 0; i < 5_000; i++) expected.append(',').append(i * 1_000_003L);
+        expected.append(']');
+        assertEquals(expected.toString(), write(j -> {
+            j.begin('[').value(longName);
+            for (int i = 0; i < 5_000; i++) j.value(i * 1_000_003L);
+            j.end(']');
+        }));
+        assertEquals("\"a\\\"b\"", write(j -> j.value("a\"b")));
+        assertEquals("null", write(Json::nullValue));
+        assertEquals("\"tab\\there \\\\ \\n \\u0001 \\ud800 \ud83d\ude00 \u00e9\"", write(j -> j.value("tab\there \\ \n \u0001 \ud800 \ud83d\ude00 \u00e9")));
+    }
 }
