@@ -92,8 +92,7 @@ export function memorySeries(m: MemorySection): MemorySeries {
   return {
     t: m.samples.map((s) => sec(s[0])), used: m.samples.map((s) => s[1]), committed: m.samples.map((s) => s[2]), allocationRate: rate,
     pauses, marks: m.marks.map(([time, what]) => ({ t: sec(time), what })), start,
-    // -1: the run ended before the agent read the collectors (its first 250 ms): count the collections seen
-    gcCount: last && last[5] >= 0 ? last[5] : m.gcs.length, gcMillis: last && last[6] >= 0 ? last[6] : m.gcs.reduce((s, g) => s + g[1], 0),
+    gcCount: last ? last[5] : m.gcs.length, gcMillis: last ? last[6] : m.gcs.reduce((s, g) => s + g[1], 0),
     longestPause: pauses.filter((p) => p.stopsTheWorld).reduce((x, p) => Math.max(x, p.millis), 0),
   };
 }

@@ -47,12 +47,9 @@ for (const jdk of JDKS) {
     });
 
     it('counts the bytes allocated: 4 KiB arrays for 3 s make the counter climb by megabytes', () => {
-      // the sample at start comes before the agent reads the MXBeans (the collector's first cycle): allocated unknown
-      assert.deepEqual(memory.samples[0].slice(4), [-1, -1, -1], 'the first sample: allocated bytes and collections not known yet');
-      const known = memory.samples.filter((s) => s[4] >= 0);
-      assert.ok(known.length >= 2, `HotSpot reports allocated bytes in ${known.length} samples`);
-      const first = known[0][4];
-      const last = known[known.length - 1][4];
+      const first = memory.samples[0][4];
+      const last = memory.samples[memory.samples.length - 1][4];
+      assert.ok(first >= 0, 'HotSpot reports allocated bytes');
       assert.ok(last - first > 16 * 1024 * 1024, `allocated ${first} → ${last}`);
       assert.ok(memorySeries(memory).allocationRate.some((r) => r > 1024 * 1024), 'a rate above 1 MiB/s');
     });

@@ -35,19 +35,6 @@ test('memory series: seconds, heap, allocation rate from allocated-bytes differe
   assert.equal(stopsTheWorld('PS MarkSweep', 'System.gc()'), true);
 });
 
-test('memory series: a run that ended before the agent read the collectors (-1) counts the collections it saw', () => {
-  const early: MemorySection = {
-    intervalMillis: 500,
-    samples: [[T0, 8_000_000, 64_000_000, 1_000_000_000, -1, -1, -1], [T0 + 120, 9_000_000, 64_000_000, 1_000_000_000, -1, -1, -1]],
-    gcs: [[T0 + 50, 7, 'G1 Young Generation', 'G1 Evacuation Pause', 30_000_000, 8_000_000]],
-    marks: [],
-  };
-  const s = memorySeries(early);
-  assert.deepEqual([s.gcCount, s.gcMillis], [1, 7]);
-  assert.deepEqual(s.allocationRate, [0, 0]);
-  assert.deepEqual(memorySeries({ ...early, gcs: [] }).gcCount, 0);
-});
-
 test('memory section: validated from the file with a message naming the problem', () => {
   const file = { ...fileOf({}), memory: section() };
   assert.equal(memoryOf(file)!.samples.length, 4);

@@ -71,32 +71,40 @@ public final class Collector {
     public TypeSizes sizes() { return writer.sizes(); }
 
     /** The memory chart's sampler (null with memoryInterval=0). */
-    private volatile MemorySampler memory;
+    private MemorySampler memory;
 
     /** Lifetime mode: its section in every write; its last GC and the still-reachable objects before the final one. */
     public void attachLifetimes(LifetimeWatcher w) { writer.lifetimes = w; }
 
     /**
-     * The one-time JDK work the collector's first write needs (the charset encoders and file classes) runs here, on
-     * the premain thread under the recorder's guard, before the program starts: done later on the collector thread,
-     * it raced the program, and whichever thread initialised a JDK class first was charged for it — counts varied
-     * from run to run. The platform MXBeans (heap guard, memory chart, and the runtime arguments where the JDK's
-     * internals are closed) wait for the collector's first cycle ({@link #installWatchers}).
+     * The one-time JDK work the collector needs (the runtime MXBean, the charset encoders and file classes of the
+     * first write) runs here, on the premain thread under the recorder's guard, before the program starts: done
+     * later on the collector thread, it raced the program, and whichever thread initialised a JDK class first was
+     * charged for it — counts varied from run to run.
      */
     public void prepare() { prepare(null); }
 
     /** @param steps verbose's start-up line, to which each part's milliseconds are added (null: not verbose) */
     public void prepare(StringBuilder steps) {
         long ts = System.nanoTime();
-        heapGuard.armGrowthCheck();
-        linkStringConcatenation();
+        try {
+            info.jvmArgs = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        } catch (Throwable ignored) { }
+        ts = step(steps, "runtime-bean", ts);
+        heapGuard.install();
+        ts = step(steps, "heap-guard", ts);
         if (options.memoryMillis > 0) {
-            // the chart's first point, from Runtime: its MXBeans wait for the first cycle (installWatchers)
-            MemorySampler m = new MemorySampler(options.memoryMillis);
-            m.sample(System.currentTimeMillis());
-            memory = m;
-            writer.memory = m;
-            MemorySampler.install(m);
+            // the MXBeans load here, under the premain's guard, like the runtime bean above
+            try {
+                MemorySampler m = new MemorySampler(options.memoryMillis);
+                m.listen();
+                m.sample(System.currentTimeMillis());
+                memory = m;
+                writer.memory = m;
+                MemorySampler.install(m);
+            } catch (Throwable t) {
+                if (options.verbose) System.err.println("heaplens: memory chart: " + t);
+            }
         }
         ts = step(steps, "memory-chart", ts);
         MemoryReserve.hold(heapGuard.heapMax());
@@ -104,58 +112,6 @@ public final class Collector {
         ts = step(steps, "reserve", ts);
         write(false);                 // the file exists from the start, so even a JVM killed at once leaves one
         step(steps, "first-write", ts);
-    }
-
-    /**
-     * Links one string concatenation (an int after a constant) the way javac's code does, before main. The platform
-     * MXBeans did that before main too (the JDK's own modules but java.base concatenate through invokedynamic), and
-     * the JDK keeps what the first such linking sets up: left to the collector's first cycle, that work raced the
-     * program's first concatenation — JDK 25's warm `startcache` run lacked one HashMap$Node under the program's
-     * {@code "v" + i} that the cold run had (the agent itself is compiled with inline concatenation).
-     */
-    private static void linkStringConcatenation() {
-        try {
-            java.lang.invoke.CallSite site = java.lang.invoke.StringConcatFactory.makeConcatWithConstants(
-                java.lang.invoke.MethodHandles.lookup(), "concat", java.lang.invoke.MethodType.methodType(String.class, int.class), "heaplens\u0001");
-            String linked = (String) site.dynamicInvoker().invokeExact(1);
-            if (linked.isEmpty()) throw new IllegalStateException();
-        } catch (Throwable ignored) {
-            // not linked here: the first concatenation links it, as without the agent
-        }
-    }
-
-    private boolean watchersInstalled;
-
-    /**
-     * The heap guard's GC listeners, the memory chart and (where {@link JvmArguments} could not read them) the runtime
-     * arguments: the platform MXBeans' first use, ~80 ms of JDK work even without an agent, ~140 ms with it (every
-     * class it loads goes through the transformer). Done on the collector's first cycle, 250 ms into the run, so a
-     * short program never pays it and a longer one pays it on the collector's thread (docs/reliability.md, "The
-     * first 250 ms"). Until then the default node budget (1/32 of the heap) bounds the trees.
-     */
-    private void installWatchers() {
-        if (watchersInstalled) return;
-        watchersInstalled = true;
-        long t0 = System.nanoTime();
-        if (JvmArguments.get() == null) {
-            try {
-                info.jvmArgs = ManagementFactory.getRuntimeMXBean().getInputArguments();
-            } catch (Throwable ignored) { }
-        }
-        heapGuard.install();
-        long t1 = System.nanoTime();
-        MemorySampler m = memory;
-        if (m != null) {
-            try {
-                m.listen();
-            } catch (Throwable t) {
-                if (options.verbose) System.err.println("heaplens: memory chart: " + t);
-            }
-        }
-        if (options.verbose) {
-            System.err.println("heaplens: installed on the collector's first cycle (ms): heap-guard " + (t1 - t0) / 1_000_000
-                + " memory-chart " + (System.nanoTime() - t1) / 1_000_000);
-        }
     }
 
     private static long step(StringBuilder steps, String name, long since) {
@@ -199,9 +155,6 @@ public final class Collector {
     private long lastWrite, lastSnapshot;
 
     private void cycle() {
-        if (!watchersInstalled) {
-            try { installWatchers(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: heap guard: " + t); }
-        }
         try { heapGuard.check(); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: heap guard: " + t); }
         registry.publishObjectSizes(writer.sizes()::sizeOf);
         MemorySampler m = memory;

@@ -66,14 +66,6 @@ public final class HeapGuard implements NotificationListener {
         return (int) Math.max(1000, Math.min(optionDefault, share / NODE_BYTES));
     }
 
-    /**
-     * Before main: the program threads' growth check (a no-op until {@link #install} finds the heap pools). Linking the
-     * method reference is one-time JDK work that, done later on the collector thread, would race the program's own.
-     */
-    void armGrowthCheck() {
-        ThreadState.growthCheck = this::check;
-    }
-
     /** Asks every garbage collector to tell us the heap's occupancy after each collection (young ones too). */
     void install() {
         try {
@@ -83,19 +75,20 @@ public final class HeapGuard implements NotificationListener {
             }
             heapPoolBeans = beans.toArray(new MemoryPoolMXBean[0]);
             check();                       // loads what check needs now, not on a program thread in a full heap
+            ThreadState.growthCheck = this::check;
             // the thread that will build our notifications is ours from its first allocation on (ThreadState)
             ThreadState.adoptThreadsNamed(NOTIFICATION_THREAD);
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                if (gc instanceof NotificationEmitter) ((NotificationEmitter) gc).addNotificationListener(this, null, null);
+            }
             // The first notification initialises GcInfoCompositeData, whose <clinit> loads the generic-signature
             // classes. Loaded there, on the JVM's Notification Thread while a pause retransformed the classes, JDK
-            // 17.0.15 crashed once (SIGSEGV in DefaultMethods::generate_default_methods): load them now, before the
-            // listeners (this runs on the collector thread, which also runs the agent's own retransformations).
+            // 17.0.15 crashed once (SIGSEGV in DefaultMethods::generate_default_methods): load them now, before any
+            // retransformation can run.
             try {
                 Class.forName("com.sun.management.internal.GcInfoCompositeData", true, ClassLoader.getSystemClassLoader());
             } catch (Throwable ignored) {
                 // not this JDK's layout: the first notification loads it, as before
-            }
-            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-                if (gc instanceof NotificationEmitter) ((NotificationEmitter) gc).addNotificationListener(this, null, null);
             }
         } catch (Throwable t) {
             stats.warn("heap guard: no garbage collection notifications (" + t + "); checked every collector cycle only");

@@ -29,12 +29,19 @@ public final class MemoryReserve {
      */
     public static long size(long heapMax) {
         long s = heapMax <= 0 || heapMax == Long.MAX_VALUE ? 4L << 20 : Math.max(1L << 20, Math.min(4L << 20, heapMax / 128));
-        return Math.max(s, 2 * g1RegionBytes(heapMax)) - 64;
+        return Math.max(s, 2 * g1RegionBytes()) - 64;
     }
 
-    /** G1's region size, or 0 under another collector: from the command line, not the platform MXBeans ({@link JvmArguments}). */
-    private static long g1RegionBytes(long heapMax) {
-        return JvmArguments.g1RegionBytes(heapMax);
+    /** G1's region size, or 0 under another collector (or when the JVM does not say). */
+    private static long g1RegionBytes() {
+        try {
+            com.sun.management.HotSpotDiagnosticMXBean hs =
+                java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+            if (!"true".equals(hs.getVMOption("UseG1GC").getValue())) return 0;
+            return Long.parseLong(hs.getVMOption("G1HeapRegionSize").getValue());
+        } catch (Throwable t) {
+            return 0;
+        }
     }
 
     static void hold(long heapMax) {

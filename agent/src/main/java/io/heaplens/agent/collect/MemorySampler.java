@@ -28,16 +28,9 @@ public final class MemorySampler {
     /** time, used, committed, max, allocated (-1: unknown), gcCount, gcMillis */
     static final int FIELDS = 7;
 
-    /**
-     * The platform MXBeans, null until {@link #listen} (the collector's first cycle: their first use costs ~80 ms of
-     * JDK work, docs/benchmark.md "Start-up, Round 6"). Samples taken before read {@link Runtime} and leave the
-     * allocated bytes and the collections unknown (-1).
-     */
-    private volatile MemoryMXBean heap;
-    private volatile List<GarbageCollectorMXBean> collectors = List.of();
-    private volatile java.lang.management.ThreadMXBean threads;
-    /** Made with the sampler, before main: linking a method reference is one-time JDK work a program thread would race for. */
-    private final NotificationListener listener = this::onGc;
+    private final MemoryMXBean heap = ManagementFactory.getMemoryMXBean();
+    private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
+    private final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private long intervalMillis;
     private long lastSample;
 
@@ -58,10 +51,7 @@ public final class MemorySampler {
 
     /** Listens for GC notifications (HotSpot's com.sun.management.gc.notification); never fatal. */
     public void listen() {
-        collectors = ManagementFactory.getGarbageCollectorMXBeans();
-        threads = ManagementFactory.getThreadMXBean();
-        heap = ManagementFactory.getMemoryMXBean();
-        NotificationListener l = listener;
+        NotificationListener l = this::onGc;
         for (GarbageCollectorMXBean gc : collectors) {
             if (gc instanceof NotificationEmitter) {
                 try { ((NotificationEmitter) gc).addNotificationListener(l, null, null); } catch (Throwable ignored) { }
@@ -77,32 +67,19 @@ public final class MemorySampler {
     }
 
     synchronized void sample(long now) {
-        MemoryMXBean h = heap;
-        long used, committed, max, gcCount = 0, gcMillis = 0;
-        if (h != null) {
-            MemoryUsage u = h.getHeapMemoryUsage();
-            used = u.getUsed();
-            committed = u.getCommitted();
-            max = u.getMax();
-            for (GarbageCollectorMXBean gc : collectors) {
-                gcCount += Math.max(0, gc.getCollectionCount());
-                gcMillis += Math.max(0, gc.getCollectionTime());
-            }
-        } else {
-            // before the MXBeans: the same heap figures from Runtime, the collections so far unknown
-            Runtime r = Runtime.getRuntime();
-            committed = r.totalMemory();
-            used = committed - r.freeMemory();
-            max = r.maxMemory() == Long.MAX_VALUE ? -1 : r.maxMemory();
-            gcCount = gcMillis = -1;
+        MemoryUsage u = heap.getHeapMemoryUsage();
+        long gcCount = 0, gcMillis = 0;
+        for (GarbageCollectorMXBean gc : collectors) {
+            gcCount += Math.max(0, gc.getCollectionCount());
+            gcMillis += Math.max(0, gc.getCollectionTime());
         }
         if (count == MAX_SAMPLES) thin();
         int o = count * FIELDS;
         samples[o] = now;
-        samples[o + 1] = used;
-        samples[o + 2] = committed;
-        samples[o + 3] = max;
-        samples[o + 4] = h == null ? -1 : allocatedBytes();
+        samples[o + 1] = u.getUsed();
+        samples[o + 2] = u.getCommitted();
+        samples[o + 3] = u.getMax();
+        samples[o + 4] = allocatedBytes();
         samples[o + 5] = gcCount;
         samples[o + 6] = gcMillis;
         count++;
@@ -111,9 +88,8 @@ public final class MemorySampler {
     /** Bytes allocated by all live threads so far (HotSpot's ThreadMXBean; -1 where the JVM does not say). */
     private long allocatedBytes() {
         try {
-            java.lang.management.ThreadMXBean mx = threads;
-            if (mx instanceof com.sun.management.ThreadMXBean) {
-                com.sun.management.ThreadMXBean t = (com.sun.management.ThreadMXBean) mx;
+            if (threads instanceof com.sun.management.ThreadMXBean) {
+                com.sun.management.ThreadMXBean t = (com.sun.management.ThreadMXBean) threads;
                 if (t.isThreadAllocatedMemorySupported() && t.isThreadAllocatedMemoryEnabled()) return t.getTotalThreadAllocatedBytes();
             }
         } catch (Throwable ignored) { }

@@ -4,7 +4,6 @@ import io.heaplens.agent.cache.StartCache;
 import io.heaplens.agent.collect.AgentInfo;
 import io.heaplens.agent.collect.Collector;
 import io.heaplens.agent.collect.HeapGuard;
-import io.heaplens.agent.collect.JvmArguments;
 import io.heaplens.agent.control.ModeControl;
 import io.heaplens.agent.control.Retransform;
 import io.heaplens.agent.control.Sweep;
@@ -109,17 +108,15 @@ final class Launch {
      * What the start needs only once the transformer is installed: the facts every profile repeats and the default
      * node budget (from the heap's size). JDK classes the agent loads before the transformer are loaded and then
      * redefined by the retransformation, the JVM parsing each twice; loaded after it, they load once, with their
-     * probes (from the start-up cache when warm). The budget's G1 region size comes from the JVM's arguments, not the
-     * platform MXBeans ({@link JvmArguments}); the process id sets up ProcessHandle's thread pool (~40 classes). Until
-     * then the premain thread records nothing and the budget is the recorder's default, which is never lower.
+     * probes (from the start-up cache when warm). The budget reads the G1 region size through the platform MXBeans
+     * (~150 JDK classes), the process id sets up ProcessHandle's thread pool (~40). Until then the premain thread
+     * records nothing and the budget is the recorder's default, which is never lower.
      */
     void afterInstall() {
-        JvmArguments.load(inst);
         if (!options.maxNodesSet) ThreadState.maxNodes = HeapGuard.defaultMaxNodes(options.maxNodes);
         info = new AgentInfo();
         info.startTime = startTime;
         info.layoutSource = layoutSource;
-        if (JvmArguments.get() != null) info.jvmArgs = JvmArguments.get();
     }
 
     /** The agent has started: the start-up cache is written (cold) or let go (warm). */
