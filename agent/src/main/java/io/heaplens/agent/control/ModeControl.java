@@ -32,6 +32,10 @@ public final class ModeControl {
 
     /** Whether the transformer is registered with the JVM: only while some level of probes is wanted. */
     private static boolean registered;
+    /** Run once before the first switch that adds probes to a start that had none (the heap guard's install). */
+    private static Runnable beforeProbes;
+
+    public static synchronized void beforeProbes(Runnable r) { beforeProbes = r; }
 
     /**
      * Before the first switch can arrive: what a change of instrumentation level needs. {@code registered}: whether
@@ -74,6 +78,11 @@ public final class ModeControl {
             long t0 = System.nanoTime();
             transformer.level(level);
             if (!registered && level != Mode.LEVEL_NONE) {
+                Runnable before = beforeProbes;
+                beforeProbes = null;
+                if (before != null) {
+                    try { before.run(); } catch (Throwable t) { stats.warn("before the switch to " + name + ": " + t); }
+                }
                 // A start that instrumented nothing left the transformer out; every loaded class is retransformed below
                 inst.addTransformer(transformer, true);
                 registered = true;
