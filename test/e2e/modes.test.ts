@@ -1,7 +1,8 @@
 // The agent's modes on real JVMs (JDK 17 and 25):
 // - sites mode counts exactly what exact mode counts, per allocation site;
 // - sampled mode's estimates fall within the statistical bound stated below;
-// - a live switch over the channel keeps the earlier counts and continues correctly.
+// - a live switch over the channel keeps the earlier counts and continues correctly;
+// - a program started paused is instrumented by its first switch and counts only what ran after it.
 import * as assert from 'assert/strict';
 import { ChildProcess, spawn } from 'child_process';
 import * as crypto from 'crypto';
@@ -191,6 +192,56 @@ for (const jdk of JDKS) {
       const markerSites = new Set(doc.threads.flatMap((t) => [...records(t.root), ...records(t.sites)])
         .filter((r) => doc.types.find((x) => x.id === r.type)?.name === 'modeswitch.Main$Marker').map((r) => r.site));
       assert.equal(markerSites.size, 1, `Marker sites: ${[...markerSites].join(', ')}`);
+    });
+
+    it('a program started paused switches to exact and sites over the channel and counts only what ran after', async () => {
+      // A paused start leaves the transformer out (no class passes through it); the first switch installs it and
+      // retransforms every class loaded meanwhile, Marker included (loaded in phase 1, while paused).
+      const out = path.join(PROFILE_DIR, `modes-fromPaused-jdk${jdk.name}.heaplens`);
+      const portFile = path.join(PROFILE_DIR, `modes-fromPaused-jdk${jdk.name}.port`);
+      for (const f of [out, portFile]) fs.rmSync(f, { force: true });
+      const token = crypto.randomBytes(24).toString('hex');
+      const agent = path.join(ROOT, 'dist', 'heaplens-agent.jar');
+      const child: ChildProcess = spawn(jdk.java, [`-javaagent:${agent}=out=${out},portFile=${portFile},mode=paused`,
+        '-cp', modeswitch, 'modeswitch.Main'], { env: { ...process.env, HEAPLENS_TOKEN: token }, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      const waiters: Array<() => void> = [];
+      child.stdout!.on('data', (d) => { stdout += d; waiters.splice(0).forEach((w) => w()); });
+      const phase = (n: number): Promise<void> => new Promise((resolve, reject) => {
+        child.stdin!.write('go\n');
+        const deadline = setTimeout(() => reject(new Error(`phase ${n} did not finish; stdout: ${stdout}`)), 60_000);
+        const check = (): void => {
+          if (stdout.includes(`phase ${n} done`)) { clearTimeout(deadline); resolve(); } else waiters.push(check);
+        };
+        check();
+      });
+      const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+      try {
+        const port = await waitForPortFile(portFile, { timeoutMs: 60_000 });
+        const client = await ChannelClient.connect({ port: port.port, token, client: 'e2e' });
+        await phase(1);                           // 100,000 Markers while paused: nothing recorded
+        const toExact = await client.request('mode', { mode: 'exact' }, MODE_SWITCH_TIMEOUT_MS);
+        await phase(2);                           // 50,000 in exact mode
+        await client.request('mode', { mode: 'sites' }, MODE_SWITCH_TIMEOUT_MS);
+        await phase(3);                           // 25,000 in sites mode
+        await client.request('mode', { mode: 'paused' }, MODE_SWITCH_TIMEOUT_MS);
+        await phase(4);                           // 40,000 paused again
+        await client.request('mode', { mode: 'exact' }, MODE_SWITCH_TIMEOUT_MS);
+        await phase(5);                           // 30,000 in exact mode
+        assert.ok(Number(toExact.retransformed) > 0, `the first switch instrumented the loaded classes: ${JSON.stringify(toExact)}`);
+        client.close();
+        child.stdin!.end();
+        assert.equal(await exited, 0);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      const doc = JSON.parse(fs.readFileSync(out, 'utf8')) as Doc;
+      assert.deepEqual(doc.meta.modes!.map((m) => m.mode), ['paused', 'exact', 'sites', 'paused', 'exact']);
+      for (const m of doc.meta.modes!.slice(1)) {
+        assert.ok((m.retransformed ?? 0) > 0, `the switch to ${m.mode} re-instrumented the loaded classes: ${JSON.stringify(m)}`);
+      }
+      assert.equal(countOf(doc, 'root', 'modeswitch.Main$Marker').count, 50_000 + 30_000);
+      assert.equal(countOf(doc, 'sites', 'modeswitch.Main$Marker').count, 25_000);
     });
   });
 }

@@ -91,7 +91,13 @@ public final class Collector {
             info.jvmArgs = ManagementFactory.getRuntimeMXBean().getInputArguments();
         } catch (Throwable ignored) { }
         ts = step(steps, "runtime-bean", ts);
-        heapGuard.install();
+        if (io.heaplens.runtime.Mode.level(io.heaplens.runtime.Mode.get()) != io.heaplens.runtime.Mode.LEVEL_NONE) {
+            heapGuard.install();
+        } else {
+            // paused (or sampled from JFR): the pools and GC listener wait for the first switch that adds probes
+            heapGuard.link();
+            io.heaplens.agent.control.ModeControl.beforeProbes(heapGuard::install);
+        }
         ts = step(steps, "heap-guard", ts);
         if (options.memoryMillis > 0) {
             // the MXBeans load here, under the premain's guard, like the runtime bean above

@@ -66,8 +66,30 @@ public final class HeapGuard implements NotificationListener {
         return (int) Math.max(1000, Math.min(optionDefault, share / NODE_BYTES));
     }
 
-    /** Asks every garbage collector to tell us the heap's occupancy after each collection (young ones too). */
-    void install() {
+    private boolean installed, linked;
+
+    /**
+     * What the program threads call: the growth check (a no-op until {@link #install} lists the pools) and the
+     * notification thread adopted. Made before {@code main} in every mode: linking a method reference is one-time JDK
+     * work a program thread's own first lambda shares (docs/benchmark.md, "Start-up, Round 6").
+     */
+    synchronized void link() {
+        if (linked) return;
+        linked = true;
+        ThreadState.growthCheck = this::check;
+        // the thread that will build our notifications is ours from its first allocation on (ThreadState)
+        ThreadState.adoptThreadsNamed(NOTIFICATION_THREAD);
+    }
+
+    /**
+     * Asks every garbage collector to tell us the heap's occupancy after each collection (young ones too). At start
+     * when the start instruments, else before the first switch to probes: the trees cannot grow while nothing is
+     * instrumented. Runs once.
+     */
+    public synchronized void install() {
+        if (installed) return;
+        installed = true;
+        link();
         try {
             List<MemoryPoolMXBean> beans = new java.util.ArrayList<>();
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -75,9 +97,6 @@ public final class HeapGuard implements NotificationListener {
             }
             heapPoolBeans = beans.toArray(new MemoryPoolMXBean[0]);
             check();                       // loads what check needs now, not on a program thread in a full heap
-            ThreadState.growthCheck = this::check;
-            // the thread that will build our notifications is ours from its first allocation on (ThreadState)
-            ThreadState.adoptThreadsNamed(NOTIFICATION_THREAD);
             for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
                 if (gc instanceof NotificationEmitter) ((NotificationEmitter) gc).addNotificationListener(this, null, null);
             }

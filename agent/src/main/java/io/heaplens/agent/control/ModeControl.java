@@ -30,12 +30,23 @@ public final class ModeControl {
 
     private ModeControl() {}
 
-    /** Before the first switch can arrive: what a change of instrumentation level needs. */
-    public static synchronized void install(Instrumentation i, HeapLensTransformer t, TransformStats s, Sweep w) {
+    /** Whether the transformer is registered with the JVM: only while some level of probes is wanted. */
+    private static boolean registered;
+    /** Run once before the first switch that adds probes to a start that had none (the heap guard's install). */
+    private static Runnable beforeProbes;
+
+    public static synchronized void beforeProbes(Runnable r) { beforeProbes = r; }
+
+    /**
+     * Before the first switch can arrive: what a change of instrumentation level needs. {@code registered}: whether
+     * the start registered the transformer (not when it instruments nothing).
+     */
+    public static synchronized void install(Instrumentation i, HeapLensTransformer t, TransformStats s, Sweep w, boolean isRegistered) {
         inst = i;
         transformer = t;
         stats = s;
         sweep = w;
+        registered = isRegistered;
     }
 
     public static synchronized void start(int mode) {
@@ -66,8 +77,23 @@ public final class ModeControl {
         if (transformer != null && transformer.level() != level) {
             long t0 = System.nanoTime();
             transformer.level(level);
+            if (!registered && level != Mode.LEVEL_NONE) {
+                Runnable before = beforeProbes;
+                beforeProbes = null;
+                if (before != null) {
+                    try { before.run(); } catch (Throwable t) { stats.warn("before the switch to " + name + ": " + t); }
+                }
+                // A start that instrumented nothing left the transformer out; every loaded class is retransformed below
+                inst.addTransformer(transformer, true);
+                registered = true;
+            }
             s.classes = Retransform.all(inst, transformer, stats);
             for (int round = 0; round < 3 && sweep.now() > 0; round++) { /* classes loaded meanwhile */ }
+            if (registered && level == Mode.LEVEL_NONE) {
+                // Back to the original bytes: the JVM need not call a transformer for each class that loads meanwhile
+                inst.removeTransformer(transformer);
+                registered = false;
+            }
             s.retransformMillis = (System.nanoTime() - t0) / 1_000_000;
         }
         return null;

@@ -89,14 +89,20 @@ final class Launch {
         return warm;
     }
 
-    /** Installs the transformer at the mode's level and retransforms the classes loaded so far (none when paused). */
+    /**
+     * Installs the transformer at the mode's level and retransforms the classes loaded so far. A start with nothing to
+     * instrument (paused, sampled from JFR) leaves the transformer out until the first switch that needs probes
+     * (ModeControl): while one is installed, the JVM calls it for every class that loads, and must first rebuild the
+     * class file of each class it takes from the class-data sharing archive.
+     */
     void install() {
         transformer.level(Mode.level(Mode.get()));
-        inst.addTransformer(transformer, true);
+        boolean instruments = transformer.level() != Mode.LEVEL_NONE;
+        if (instruments) inst.addTransformer(transformer, true);
         sweep = new Sweep(inst, transformer, stats);
-        ModeControl.install(inst, transformer, stats, sweep);
+        ModeControl.install(inst, transformer, stats, sweep, instruments);
         long t0 = System.nanoTime();
-        if (transformer.level() != Mode.LEVEL_NONE) {
+        if (instruments) {
             // Started paused: nothing to retransform until the mode asks for probes (ModeControl).
             Retransform.all(inst, transformer, stats);
             for (int round = 0; round < 3 && sweep.now() > 0; round++) { /* each round may load classes the next one catches */ }
