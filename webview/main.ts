@@ -8,7 +8,7 @@ import { TreeKind } from '../core/profile/modes';
 import { timed } from './timing';
 import { applyForcedTheme } from './views/theme';
 import { BuiltTree } from '../core/protocol/webview-protocol';
-import { fromBase64 } from './load/built-tree';
+import { fromBase64Parts } from './load/built-tree';
 
 const scriptStart = performance.now();
 if (/[#&]bench=1\b/.test(location.hash)) watchLongTasks();
@@ -58,21 +58,26 @@ function start(): void {
 function builtTree(): BuiltTree | undefined {
   const cols = document.getElementById('heaplens-first-tree');
   if (!cols) return undefined;
-  const text = (id: string): string => document.getElementById(id)?.textContent ?? '';
   let records: Uint8Array | undefined;
   let trees: string | undefined;
   return timed('readTree', () => ({
     kind: cols.getAttribute('data-kind') as TreeKind,
     kinds: (cols.getAttribute('data-kinds') ?? '').split(' ').filter(Boolean) as TreeKind[],
     defaultKind: cols.getAttribute('data-default-kind') as TreeKind,
-    columns: fromBase64(cols.textContent ?? ''),
+    columns: fromBase64Parts(partsOf('heaplens-first-tree')),
     get records() {
-      return (records ??= fromBase64(text('heaplens-first-records')));
+      return (records ??= fromBase64Parts(partsOf('heaplens-first-records')));
     },
     get trees() {
-      return (trees ??= text('heaplens-trees'));
+      return (trees ??= partsOf('heaplens-trees').join(''));
     },
   }));
+}
+
+/** The text of element `#id` and of its parts (`.id-part`, in page order: a long text is written in parts, html.ts). */
+function partsOf(id: string): string[] {
+  const first = document.getElementById(id);
+  return first ? [first, ...document.getElementsByClassName(`${id}-part`)].map((e) => e.textContent ?? '') : [''];
 }
 
 start();

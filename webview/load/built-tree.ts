@@ -15,6 +15,19 @@ export function fromBase64(text: string): Uint8Array {
   return out;
 }
 
+/** Base64 texts cut at multiples of 4 characters to the bytes of the whole (one part: fromBase64's own array). */
+export function fromBase64Parts(parts: readonly string[]): Uint8Array {
+  if (parts.length === 1) return fromBase64(parts[0]);
+  const bytes = parts.map(fromBase64);
+  const out = new Uint8Array(bytes.reduce((n, b) => n + b.byteLength, 0));
+  let at = 0;
+  for (const b of bytes) {
+    out.set(b, at);
+    at += b.byteLength;
+  }
+  return out;
+}
+
 /** Gunzips with the browser's DecompressionStream (native zlib; no library in the bundle). */
 export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
   const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip'));
