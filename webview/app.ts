@@ -240,7 +240,10 @@ export class App {
         this.error.textContent = `Cannot read the allocation records of ${title}: ${e.message}`;
         this.error.hidden = false;
       });
-      trees.hand(data, opts);
+      // the call trees to the worker in a task of their own: at 1M, reading the records' base64 and copying 60 MB of
+      // trees to the worker are each a few tens of milliseconds
+      if (large) void nextTask().then(() => trees.hand(data, opts));
+      else trees.hand(data, opts);
     });
   }
 
