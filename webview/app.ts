@@ -126,6 +126,7 @@ export class App {
     if (!msg) return Promise.resolve();
     if (msg.built && msg.json !== undefined) {
       this.loading = this.applyBuilt(msg.json, msg.built, msg.title).catch((e: Error) => {
+        this.progress.hide();
         this.error.textContent = `Cannot show ${msg.title}: ${e.message}`;
         this.error.hidden = false;
       }).then(() => {
