@@ -5,6 +5,7 @@ import { plusMinus, typeIntervals } from '../core/profile/estimates';
 import { bytes, num } from '../core/format';
 import { Theme } from './core/colors';
 import { timed } from './timing';
+import { nextTask, runInTasks } from './tasks';
 import { AppContext, View } from './context';
 import { ProfileData, TreeOptions, TreePending, treeKey } from './data';
 import { LoadWorker } from './load/loader';
@@ -125,6 +126,7 @@ export class App {
     if (!msg) return Promise.resolve();
     if (msg.built && msg.json !== undefined) {
       this.loading = this.applyBuilt(msg.json, msg.built, msg.title).catch((e: Error) => {
+        this.progress.hide();
         this.error.textContent = `Cannot show ${msg.title}: ${e.message}`;
         this.error.hidden = false;
       }).then(() => {
@@ -198,7 +200,6 @@ export class App {
   private async applyBuilt(json: string, built: BuiltTree, title: string): Promise<void> {
     // a large tree is decoded and painted in tasks of their own, so that the page is not frozen for their sum
     const large = built.columns.byteLength >= App.SPLIT_FROM;
-    const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
     const s = this.state;
     const shown = s.data !== 'auto' && built.kinds.includes(s.data) ? s.data : built.defaultKind;
     if (s.thread !== -1 || s.myCode || s.collapseRecursion || s.inverted || shown !== built.kind) {
@@ -211,6 +212,8 @@ export class App {
       return;
     }
     const embedded = timed('parseJson', () => JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } });
+    // the page says it is still drawing while it works in slices (hidden before the paint: the canvas keeps its height)
+    if (large) this.progress.show('Drawing the flame tree…');
     if (large) await nextTask();
     const packed = await builtColumns(built.columns, large);
     if (large) await nextTask();
@@ -220,6 +223,14 @@ export class App {
     // the tree is of all threads merged, nothing folded, top-down: the views find it under those options
     data.accept(built.kind, treeKey({ thread: -1, myCode: false, collapseRecursion: false, inverted: false }, false), unpackTree(packed));
     if (embedded.baseline) this.baseline = this.load(embedded.baseline.profile, embedded.baseline.title) ?? this.baseline;
+    if (large) {
+      // the render's set-up (canvas, package palette, first layout) in tasks of its own; the paint's task only draws
+      await nextTask();
+      this.data = data;
+      const ctx = this.context();
+      if (ctx) await runInTasks(this.flame.ahead(ctx), 'renderAhead');
+      this.progress.hide();
+    }
     this.show(data, false);
     // after the paint: the records (tooltips' types, the tables), and the call trees to the worker (the inverted tree ahead)
     whenParsed(() => {
@@ -230,7 +241,10 @@ export class App {
         this.error.textContent = `Cannot read the allocation records of ${title}: ${e.message}`;
         this.error.hidden = false;
       });
-      trees.hand(data, opts);
+      // the call trees to the worker in a task of their own: at 1M, reading the records' base64 and copying 60 MB of
+      // trees to the worker are each a few tens of milliseconds
+      if (large) void nextTask().then(() => trees.hand(data, opts));
+      else trees.hand(data, opts);
     });
   }
 

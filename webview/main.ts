@@ -8,7 +8,8 @@ import { TreeKind } from '../core/profile/modes';
 import { timed } from './timing';
 import { applyForcedTheme } from './views/theme';
 import { BuiltTree } from '../core/protocol/webview-protocol';
-import { fromBase64 } from './load/built-tree';
+import { fromBase64Parts } from './load/built-tree';
+import { nextTask } from './tasks';
 
 const scriptStart = performance.now();
 if (/[#&]bench=1\b/.test(location.hash)) watchLongTasks();
@@ -19,7 +20,7 @@ declare global {
   }
 }
 
-function start(): void {
+async function start(): Promise<void> {
   const mount = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
   let host: Host | undefined = vscodeHost();
   if (!host) {
@@ -42,6 +43,8 @@ function start(): void {
   }
   const app = new App(host, mount);
   window.heaplens = app;
+  // a large first tree's base64 (27 MB for a million nodes) is read in a task after this one, which built the page
+  if (host.kind === 'report' && largeFirstTree()) await nextTask();
   host.post({ type: 'ready' });
   // the report has its data already: show it now rather than at the next animation frame
   if (host.kind === 'report') {
@@ -58,21 +61,34 @@ function start(): void {
 function builtTree(): BuiltTree | undefined {
   const cols = document.getElementById('heaplens-first-tree');
   if (!cols) return undefined;
-  const text = (id: string): string => document.getElementById(id)?.textContent ?? '';
   let records: Uint8Array | undefined;
   let trees: string | undefined;
-  return timed('readTree', () => ({
+  let columns: Uint8Array | undefined;
+  return {
     kind: cols.getAttribute('data-kind') as TreeKind,
     kinds: (cols.getAttribute('data-kinds') ?? '').split(' ').filter(Boolean) as TreeKind[],
     defaultKind: cols.getAttribute('data-default-kind') as TreeKind,
-    columns: fromBase64(cols.textContent ?? ''),
+    get columns() {
+      return (columns ??= timed('readTree', () => fromBase64Parts(partsOf('heaplens-first-tree'))));
+    },
     get records() {
-      return (records ??= fromBase64(text('heaplens-first-records')));
+      return (records ??= fromBase64Parts(partsOf('heaplens-first-records')));
     },
     get trees() {
-      return (trees ??= text('heaplens-trees'));
+      return (trees ??= partsOf('heaplens-trees').join(''));
     },
-  }));
+  };
 }
 
-start();
+/** Whether the first tree's columns are the size App decodes in slices (App.SPLIT_FROM; in parts of 1 MiB of base64, html.ts). */
+function largeFirstTree(): boolean {
+  return document.getElementsByClassName('heaplens-first-tree-part').length + 1 >= Math.floor(App.SPLIT_FROM * 4 / 3 / 2 ** 20);
+}
+
+/** The text of element `#id` and of its parts (`.id-part`, in page order: a long text is written in parts, html.ts). */
+function partsOf(id: string): string[] {
+  const first = document.getElementById(id);
+  return first ? [first, ...document.getElementsByClassName(`${id}-part`)].map((e) => e.textContent ?? '') : [''];
+}
+
+void start();

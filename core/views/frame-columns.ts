@@ -6,7 +6,7 @@
 // the decoder takes views of them instead of copies. The records (tooltips and tables, not the paint) are a block of
 // their own, decoded after the first paint.
 import { AllocRecord } from '../profile/types';
-import { FrameTree, MetricArrays, rollUp, ViewMetric, VIEW_METRICS } from './frames';
+import { FrameTree, MetricArrays, rollUpInSteps, ViewMetric, VIEW_METRICS } from './frames';
 
 const COLUMNS_MAGIC = 0x31434648;   // "HFC1"
 const RECORDS_MAGIC = 0x31524648;   // "HFR1"
@@ -154,41 +154,50 @@ export function decodeFrameColumns(bytes: Uint8Array): Omit<FrameTree, 'recs'> {
 }
 
 /**
- * decodeFrameColumns in three steps of about equal cost (the columns; parents and depths; the totals): a page decoding
- * a large tree runs each in a task of its own, so that it is never frozen for the sum.
+ * decodeFrameColumns in steps (each column; parents and depths, then the totals, in slices of about `every` nodes): a
+ * page decoding a large tree runs them in tasks of their own, so that it is never frozen for the sum.
  */
-export function* decodeFrameColumnsInSteps(bytes: Uint8Array): Generator<void, Omit<FrameTree, 'recs'>> {
+export function* decodeFrameColumnsInSteps(bytes: Uint8Array, every = 250_000): Generator<void, Omit<FrameTree, 'recs'>> {
   const r = new Reader(bytes);
   const head = r.words(3 + 3 + SENT.length);
   const [magic, n, hasLines] = head;
   if (magic !== COLUMNS_MAGIC) throw new Error('the embedded tree is not in a format this page reads');
   const kinds = head.subarray(3);
   const method = r.ints(n, kinds[0], 1);
+  yield;
   const parent = r.ints(n, kinds[1]);      // the distances back, made parents in the loop below
+  yield;
   const lines = r.ints(n, kinds[2]);
   const entryLine = hasLines ? lines : undefined;
+  yield;
   const self = { allocations: new Float64Array(n) } as MetricArrays;
-  SENT.forEach((k, j) => { self[k] = r.numbers(n, kinds[3 + j]); });
+  for (let j = 0; j < SENT.length; j++) {
+    self[SENT[j]] = r.numbers(n, kinds[3 + j]);
+    yield;
+  }
   const { allocations, objects, arrays } = self;
   for (let i = 0; i < n; i++) allocations[i] = arrays[i] + objects[i];   // frameTree's order: nArr + nObj
   yield;
   const depth = new Int32Array(n);
   const end = new Int32Array(n);
   let maxDepth = 0;
-  for (let i = 0; i < n; i++) {
-    const p = i === 0 ? -1 : i - parent[i];
-    if (i > 0 && !(p >= 0 && p < i)) throw new Error('the embedded tree is damaged (a parent after its child)');
-    parent[i] = p;
-    const d = i === 0 ? 0 : depth[p] + 1;
-    depth[i] = d;
-    if (d > maxDepth) maxDepth = d;
-    end[i] = i + 1;
+  for (let lo = 0; lo < n; lo += every) {
+    const hi = Math.min(n, lo + every);
+    for (let i = lo; i < hi; i++) {
+      const p = i === 0 ? -1 : i - parent[i];
+      if (i > 0 && !(p >= 0 && p < i)) throw new Error('the embedded tree is damaged (a parent after its child)');
+      parent[i] = p;
+      const d = i === 0 ? 0 : depth[p] + 1;
+      depth[i] = d;
+      if (d > maxDepth) maxDepth = d;
+      end[i] = i + 1;
+    }
+    yield;
   }
-  yield;
   const total = {} as MetricArrays;
   for (const k of VIEW_METRICS) total[k] = new Float64Array(n);
   const tree = { n, method, parent, depth, end, self, total, entryLine, maxDepth };
-  rollUp(tree);
+  yield* rollUpInSteps(tree, every);
   return tree;
 }
 

@@ -342,10 +342,25 @@ function walkMct(root: MctNode, rank: Int32Array, isArray: Uint8Array, anyRank: 
  * one loop per metric ran eight cold loops on a page's first paint (each waits for the compiler on its own).
  */
 export function rollUp(tree: Pick<FrameTree, 'n' | 'parent' | 'end' | 'self' | 'total'>): void {
-  const { n, parent, end, total } = tree;
-  for (const k of VIEW_METRICS) total[k].set(tree.self[k]);
+  for (const k of VIEW_METRICS) tree.total[k].set(tree.self[k]);
+  sumIntoParents(tree, tree.n - 1, 0);
+}
+
+/** rollUp in slices (a page decoding a million-node tree runs them in tasks): yields after about `every` nodes. */
+export function* rollUpInSteps(tree: Pick<FrameTree, 'n' | 'parent' | 'end' | 'self' | 'total'>, every: number): Generator<void> {
+  for (const k of VIEW_METRICS) tree.total[k].set(tree.self[k]);
+  yield;
+  for (let hi = tree.n - 1; hi > 0; hi -= every) {
+    sumIntoParents(tree, hi, Math.max(0, hi - every));
+    yield;
+  }
+}
+
+/** Nodes hi down to lo + 1 add their totals and ends to their parents' (children after parents: one pass, backwards). */
+function sumIntoParents(tree: Pick<FrameTree, 'parent' | 'end' | 'total'>, hi: number, lo: number): void {
+  const { parent, end, total } = tree;
   const { allocations, objects, bytes, arrays, elements, calls, samples } = total;
-  for (let j = n - 1; j > 0; j--) {
+  for (let j = hi; j > lo; j--) {
     const p = parent[j];
     if (end[j] > end[p]) end[p] = end[j];
     allocations[p] += allocations[j];

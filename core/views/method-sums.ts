@@ -13,25 +13,39 @@ function maxMethod(tree: FrameTree, from: number, to: number): number {
 
 /** The distinct method ids of nodes from … to - 1 (-1: the root), in order of first appearance. */
 export function methodsIn(tree: FrameTree, from: number, to: number): number[] {
+  const steps = methodsInSteps(tree, from, to, Infinity);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** methodsIn in slices: yields after about `every` nodes (a page's palette over a million nodes, in tasks). */
+export function* methodsInSteps(tree: FrameTree, from: number, to: number, every: number): Generator<void, number[]> {
   const out: number[] = [];
   const max = maxMethod(tree, from, to);
-  if (max >= DENSE_LIMIT) {
-    const seen = new Set<number>();
-    for (let i = from; i < to; i++) {
-      const m = tree.method[i];
-      if (!seen.has(m)) {
-        seen.add(m);
-        out.push(m);
+  const dense = max < DENSE_LIMIT;
+  const seenSet = new Set<number>();
+  const seen = new Uint8Array(dense ? max + 2 : 0);       // index m + 1: the root's -1 at 0
+  for (let lo = from; lo < to; lo += every) {
+    if (lo > from) yield;
+    const hi = Math.min(to, lo + every);
+    if (dense) {
+      for (let i = lo; i < hi; i++) {
+        const m = tree.method[i];
+        if (seen[m + 1] === 0) {
+          seen[m + 1] = 1;
+          out.push(m);
+        }
       }
-    }
-    return out;
-  }
-  const seen = new Uint8Array(max + 2);       // index m + 1: the root's -1 at 0
-  for (let i = from; i < to; i++) {
-    const m = tree.method[i];
-    if (seen[m + 1] === 0) {
-      seen[m + 1] = 1;
-      out.push(m);
+    } else {
+      for (let i = lo; i < hi; i++) {
+        const m = tree.method[i];
+        if (!seenSet.has(m)) {
+          seenSet.add(m);
+          out.push(m);
+        }
+      }
     }
   }
   return out;

@@ -108,12 +108,24 @@ ${parts.after}`);
  */
 function splitData(data: Omit<ReportData, 'firstTree'>, first: EmbeddedFirstTree, attrs: string): { before: string; after: string } {
   const { light, trees } = splitTrees(data.profile as ProfileFile);
+  const kinds = ` data-kind="${escapeHtml(first.kind)}" data-kinds="${escapeHtml(first.kinds.join(' '))}" data-default-kind="${escapeHtml(first.defaultKind)}"`;
   return {
     before: `<script type="application/json" id="heaplens-data" ${attrs}>${scriptJson({ ...data, profile: light })}</script>
-<script type="application/octet-stream" id="heaplens-first-tree" data-kind="${escapeHtml(first.kind)}" data-kinds="${escapeHtml(first.kinds.join(' '))}" data-default-kind="${escapeHtml(first.defaultKind)}">${first.columns.toString('base64')}</script>
-`,
-    after: `<script type="application/json" id="heaplens-trees">${scriptJson(trees)}</script>
-<script type="application/octet-stream" id="heaplens-first-records">${first.records.toString('base64')}</script>
-`,
+${inParts('application/octet-stream', 'heaplens-first-tree', first.columns.toString('base64'), kinds)}`,
+    after: `${inParts('application/json', 'heaplens-trees', scriptJson(trees))}${inParts('application/octet-stream', 'heaplens-first-records', first.records.toString('base64'))}`,
   };
+}
+
+/** Characters of one part (a multiple of 4: each part of base64 text decodes alone). */
+export const PART_CHARS = 1 << 20;
+
+/**
+ * A long text as script elements of PART_CHARS each (`#ID` the first, `.ID-part` the others, in order): the browser's
+ * parser can pause between elements, not inside one, so a million-node report is not parsed in tasks of a third of a
+ * second. The page joins them (webview/main.ts). The text holds no "<" (scriptJson, base64): any cut is safe.
+ */
+function inParts(type: string, id: string, text: string, attrs = ''): string {
+  let out = `<script type="${type}" id="${id}"${attrs}>${text.slice(0, PART_CHARS)}</script>\n`;
+  for (let at = PART_CHARS; at < text.length; at += PART_CHARS) out += `<script type="${type}" class="${id}-part">${text.slice(at, at + PART_CHARS)}</script>\n`;
+  return out;
 }

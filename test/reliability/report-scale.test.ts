@@ -51,7 +51,9 @@ function htmlData(html: string): any { // eslint-disable-line @typescript-eslint
   const data = JSON.parse(m[1]);
   // the call trees travel apart from the rest (tree-split.ts)
   const trees = /<script type="application\/json" id="heaplens-trees"[^>]*>(.*?)<\/script>/s.exec(html);
-  return trees ? { ...data, profile: joinTrees(data.profile, JSON.parse(trees[1])) } : data;
+  // a long text is written in parts (html.ts): the first in #heaplens-trees, the rest after it, in order
+  const rest = [...html.matchAll(/<script type="application\/json" class="heaplens-trees-part">(.*?)<\/script>/gs)].map((m) => m[1]).join('');
+  return trees ? { ...data, profile: joinTrees(data.profile, JSON.parse(trees[1] + rest)) } : data;
 }
 
 describe('every report format at scale (issue 20)', () => {

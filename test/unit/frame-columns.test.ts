@@ -7,7 +7,8 @@ import { loadProfile } from '../../core/profile/load';
 import { joinTrees, splitTrees } from '../../core/profile/tree-split';
 import { MctNode, MethodEntry, TypeEntry } from '../../core/profile/types';
 import { embeddedFirstTree, firstFrameTree } from '../../extension/panels/first-tree';
-import { reportHtml } from '../../extension/panels/html';
+import { PART_CHARS, reportHtml } from '../../extension/panels/html';
+import { parseProfile } from '../../core/profile/parse';
 import { dataFile } from './helpers';
 
 /** Every array of `b` equal to `a`'s, element for element, and the records node for node. */
@@ -94,12 +95,40 @@ test('a profile split into its call trees and the rest joins back to the same fi
   assert.throws(() => joinTrees(light, []), /for 0 threads, the profile has/);
 });
 
+/** The text of a report's element `#id` joined with its parts (`.id-part`, in page order), as the page reads it. */
+function reportElement(html: string, id: string): string {
+  const first = new RegExp(`<script[^>]* id="${id}"[^>]*>(.*?)</script>`, 's').exec(html)![1];
+  return first + [...html.matchAll(new RegExp(`<script[^>]* class="${id}-part"[^>]*>(.*?)</script>`, 'gs'))].map((m) => m[1]).join('');
+}
+
+test('a long text is written in parts of PART_CHARS characters, which join back to it (base64 cut at multiples of 4)', () => {
+  // a profile whose trees and records run past one part: 3,000 threads of 40 nodes
+  const threads = Array.from({ length: 3000 }, (_, t) => ({
+    id: t + 1, name: `t${t}`, daemon: false, alive: false,
+    root: { c: Array.from({ length: 40 }, (_, k) => ({ m: 1 + ((t + k) % 3), calls: k + 1, a: [[1, 6, k + 1, 0, 16 * (k + 1) + t]] })) },
+  }));
+  const p = loadProfile(dataFile('sample.heaplens'));
+  const file = { ...p.file, threads } as typeof p.file;
+  const big = parseProfile(JSON.stringify(file));
+  const first = embeddedFirstTree(big, 'exact')!;
+  const html = reportHtml({ js: '', css: '', codiconCss: '' }, { title: 't', profile: file, tree: 'exact', firstTree: first });
+  const trees = reportElement(html, 'heaplens-trees');
+  const parts = [...html.matchAll(/class="heaplens-trees-part">(.*?)<\/script>/gs)].map((m) => m[1]);
+  assert.ok(parts.length >= 2, `${parts.length} parts after the first`);
+  assert.equal(trees.length, (parts.length) * PART_CHARS + parts[parts.length - 1].length);
+  assert.ok(parts.slice(0, -1).every((x) => x.length === PART_CHARS));
+  assert.deepEqual(joinTrees(JSON.parse(reportElement(html, 'heaplens-data')).profile, JSON.parse(trees)), JSON.parse(JSON.stringify(file)));
+  const recs = reportElement(html, 'heaplens-first-records');
+  assert.deepEqual(Buffer.from(recs, 'base64'), first.records);
+  assert.deepEqual(Buffer.from(reportElement(html, 'heaplens-first-tree'), 'base64'), first.columns);
+});
+
 test('the report embeds the first tree and the profile without its trees; together they hold the whole profile', () => {
   const p = loadProfile(dataFile('sample.heaplens'));
   const first = embeddedFirstTree(p, 'exact')!;
   assert.deepEqual(first.kinds, ['exact']);
   const html = reportHtml({ js: '', css: '', codiconCss: '' }, { title: 'sample.heaplens', profile: p.file, tree: 'exact', firstTree: first });
-  const element = (id: string): string => new RegExp(`<script[^>]* id="${id}"[^>]*>(.*?)</script>`, 's').exec(html)![1];
+  const element = (id: string): string => reportElement(html, id);
   const data = JSON.parse(element('heaplens-data')) as { profile: typeof p.file };
   assert.deepEqual(data.profile.threads.map((t) => t.root), p.file.threads.map(() => ({})));
   assert.deepEqual(joinTrees(data.profile, JSON.parse(element('heaplens-trees'))), JSON.parse(JSON.stringify(p.file)));

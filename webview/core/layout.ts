@@ -29,6 +29,19 @@ export interface Layout {
  * subtrees, so the canvas keeps its height.
  */
 export function layout(tree: FrameTree, metric: ViewMetric, zoom: number, reuse?: Layout, minWidth = 0): Layout {
+  const steps = layoutInSteps(tree, metric, zoom, reuse, minWidth, Infinity);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * layout() in slices: it yields after about `every` frames visited (those laid out and those whose rows are counted),
+ * so that a page can lay out a million-node tree's first view in tasks of its own. The result is layout()'s.
+ */
+export function* layoutInSteps(tree: FrameTree, metric: ViewMetric, zoom: number, reuse: Layout | undefined, minWidth: number,
+  every: number): Generator<void, Layout> {
   const same = reuse !== undefined && reuse.x.length === tree.n;
   const x = same ? reuse.x.fill(0) : new Float64Array(tree.n);
   const w = same ? reuse.w.fill(0) : new Float64Array(tree.n);
@@ -42,7 +55,12 @@ export function layout(tree: FrameTree, metric: ViewMetric, zoom: number, reuse?
   if (scale > 0) {
     w[zoom] = 1;
     const parent = tree.parent;
+    let work = 0;
     for (let i = zoom + 1; i < end; i++) {
+      if (++work >= every) {
+        work = 0;
+        yield;
+      }
       const p = parent[i];
       const wi = total[i] / scale;
       x[i] = cursor[p] + x[p];
@@ -55,7 +73,13 @@ export function layout(tree: FrameTree, metric: ViewMetric, zoom: number, reuse?
           // a frame too narrow to draw any of its descendants: only their rows are counted (until the deepest row is)
           const stop = tree.end[i];
           const depth = tree.depth;
-          for (let k = i + 1; k < stop && rows < maxRows; k++) if (total[k] > 0 && depth[k] - base + 1 > rows) rows = depth[k] - base + 1;
+          for (let k = i + 1; k < stop && rows < maxRows; k++) {
+            if (total[k] > 0 && depth[k] - base + 1 > rows) rows = depth[k] - base + 1;
+            if (++work >= every) {
+              work = 0;
+              yield;
+            }
+          }
           i = stop - 1;
         }
       }

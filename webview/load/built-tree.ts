@@ -3,6 +3,7 @@
 import { decodeFrameColumnsInSteps, decodeFrameRecords } from '../../core/views/frame-columns';
 import { PackedRecords, PackedTree } from './tree-pack';
 import { timings } from '../timing';
+import { runInTasks } from '../tasks';
 
 /** Base64 text to bytes: the browser's own decoder where it has one (Chromium 140+), else atob. */
 export function fromBase64(text: string): Uint8Array {
@@ -14,24 +15,34 @@ export function fromBase64(text: string): Uint8Array {
   return out;
 }
 
+/** Base64 texts cut at multiples of 4 characters to the bytes of the whole (one part: fromBase64's own array). */
+export function fromBase64Parts(parts: readonly string[]): Uint8Array {
+  if (parts.length === 1) return fromBase64(parts[0]);
+  const bytes = parts.map(fromBase64);
+  const out = new Uint8Array(bytes.reduce((n, b) => n + b.byteLength, 0));
+  let at = 0;
+  for (const b of bytes) {
+    out.set(b, at);
+    at += b.byteLength;
+  }
+  return out;
+}
+
 /** Gunzips with the browser's DecompressionStream (native zlib; no library in the bundle). */
 export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
   const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip'));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** The tree without its records (they follow: builtRecords); `inTasks`: each step of the decoding in a task of its own. */
+/** The tree without its records (they follow: builtRecords); `inTasks`: decoded in slices, in tasks of their own. */
 export async function builtColumns(bytes: Uint8Array, inTasks: boolean): Promise<PackedTree> {
   const steps = decodeFrameColumnsInSteps(bytes);
-  let ms = 0;
-  for (;;) {
-    const t0 = performance.now();
-    const step = steps.next();
-    ms += performance.now() - t0;
-    timings.decodeColumns = Math.round(ms * 10) / 10;
-    if (step.done) return step.value;
-    if (inTasks) await new Promise((r) => setTimeout(r, 0));
-  }
+  if (inTasks) return runInTasks(steps, 'decodeColumns');
+  const t0 = performance.now();
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  timings.decodeColumns = Math.round((performance.now() - t0) * 10) / 10;
+  return step.value;
 }
 
 export async function builtRecords(gzipped: Uint8Array): Promise<PackedRecords> {

@@ -6,7 +6,7 @@ import { cpuLabel } from '../../core/views/cpu-flame';
 import { MethodEntry } from '../../core/profile/types';
 import { packageOf, shortFrame } from '../../core/profile/names';
 import { accountIndexOf } from '../../core/views/accounts';
-import { methodsIn, selfByMethod } from '../../core/views/method-sums';
+import { methodsInSteps, selfByMethod } from '../../core/views/method-sums';
 import { packagePalette, Theme } from '../core/colors';
 import { accountColor } from './accounts';
 import { bytes, num, percent } from '../../core/format';
@@ -104,6 +104,11 @@ export class FlameTab extends ToolbarView {
   themeChanged(): void {
     this.colors.clear();
     this.flame.themeChanged();
+  }
+
+  /** The tree drawn last (the measurement page waits for the one it asked for). */
+  get shownTree(): FrameTree | undefined {
+    return this.tree;
   }
 
   /** The flame component (the measurement page drives it directly). */
@@ -283,14 +288,37 @@ export class FlameTab extends ToolbarView {
 
   private paletteFor(ctx: AppContext, tree: FrameTree): (pkg: string, mine: boolean, variant?: string) => string {
     if (this.pkgColor?.tree !== tree || this.pkgColor.theme !== ctx.theme) {
-      const seen = new Map<number, { pkg: string; mine: boolean }>();
-      for (const m of methodsIn(tree, 1, tree.n)) {
-        const e = this.methods.get(m);
-        if (e) seen.set(m, { pkg: packageOf(e.class), mine: ctx.data.isMine(m) });
-      }
-      this.pkgColor = { tree, theme: ctx.theme, color: packagePalette(seen.values(), ctx.theme) };
+      const steps = this.paletteSteps(ctx, tree, Infinity);
+      while (!steps.next().done) { /* at once */ }
     }
-    return this.pkgColor.color;
+    return this.pkgColor!.color;
+  }
+
+  /** The package colours of the tree's methods, in slices of about `every` nodes. */
+  private *paletteSteps(ctx: AppContext, tree: FrameTree, every: number): Generator<void> {
+    const seen = new Map<number, { pkg: string; mine: boolean }>();
+    for (const m of yield* methodsInSteps(tree, 1, tree.n, every)) {
+      const e = this.methods.get(m);
+      if (e) seen.set(m, { pkg: packageOf(e.class), mine: ctx.data.isMine(m) });
+    }
+    this.pkgColor = { tree, theme: ctx.theme, color: packagePalette(seen.values(), ctx.theme) };
+  }
+
+  /**
+   * What the first render of a large allocation tree costs before it draws, in slices (app.ts runs them in tasks of
+   * their own): the canvas and its font, the package palette over the tree's methods, the layout of the first view.
+   * render() then finds them done and only draws: the same frames, in the same colours.
+   */
+  *ahead(ctx: AppContext): Generator<void> {
+    const s = ctx.state;
+    if (s.view !== 'flame' || showsCpu(ctx)) return;
+    this.flame.warmUp();
+    yield;
+    const tree = ctx.data.tree({ thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted, cpu: false });
+    this.methods = ctx.data.methods(false);
+    yield* this.paletteSteps(ctx, tree, 100_000);
+    yield;
+    yield* this.flame.layOutAhead(tree, flameMetric(ctx), findPath(tree, s.zoom, true));
   }
 
   private renderCpuNote(ctx: AppContext, cpu: boolean): void {

@@ -1,7 +1,7 @@
 // The flame tree component (used by the Flame tree and the Diff views): breadcrumb, canvas, tooltip,
 // keyboard navigation and a screen-reader summary of the largest frames.
 import { ancestry, childrenIndices, FrameTree } from '../../core/views/frames';
-import { hitTest, layout, Layout, neighbour } from '../core/layout';
+import { hitTest, layout, Layout, layoutInSteps, neighbour } from '../core/layout';
 import { clear, el } from './dom';
 import { MIN_WIDTH, paint, Palette } from './flame-paint';
 import { readPalette } from './theme';
@@ -89,8 +89,25 @@ export class FlameView {
     if (!m) return;
     const width = this.scroller.clientWidth || 800;
     const t0 = performance.now();
-    this.lay = layout(m.tree, m.metric, m.zoom, reuse ? this.lay : undefined, MIN_WIDTH / 2 / width);
+    const ahead = this.ahead;
+    this.ahead = undefined;
+    // a layout made ahead (layOutAhead) for this tree, metric and zoom, with frames at least as narrow as this width needs
+    const fits = ahead && ahead.tree === m.tree && ahead.lay.metric === m.metric && ahead.lay.zoom === m.zoom && ahead.lay.minWidth <= MIN_WIDTH / 2 / width;
+    this.lay = fits ? ahead.lay : layout(m.tree, m.metric, m.zoom, reuse ? this.lay : undefined, MIN_WIDTH / 2 / width);
     this.stats.layoutMs = performance.now() - t0;
+  }
+
+  private ahead?: { tree: FrameTree; lay: Layout };
+
+  /**
+   * The first layout of a large tree in slices, before set() (app.ts runs them in tasks of their own): set() then takes it
+   * instead of laying out in the paint's task. Laid out for the window's width, which the canvas does not exceed: a
+   * narrower canvas draws the same frames from it (the painter skips those under half a pixel).
+   */
+  *layOutAhead(tree: FrameTree, metric: ViewMetric, zoom: number): Generator<void> {
+    const width = Math.max(window.innerWidth || 0, this.scroller.clientWidth || 800);
+    const lay = yield* layoutInSteps(tree, metric, zoom, undefined, MIN_WIDTH / 2 / width, 20_000);
+    this.ahead = { tree, lay };
   }
 
   /** Theme changed: colours are read again at the next paint. */
