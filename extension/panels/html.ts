@@ -20,6 +20,10 @@ export function scriptJson(v: unknown): string {
   return deepJson(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
+function base64(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
+}
+
 /** JavaScript safe inside <script>: a literal "</script" would end the element. */
 function scriptText(js: string): string {
   return js.replace(/<\/(script)/gi, '<\\/$1');
@@ -110,10 +114,10 @@ function splitData(data: Omit<ReportData, 'firstTree'>, first: EmbeddedFirstTree
   const { light, trees } = splitTrees(data.profile as ProfileFile);
   return {
     before: `<script type="application/json" id="heaplens-data" ${attrs}>${scriptJson({ ...data, profile: light })}</script>
-<script type="application/octet-stream" id="heaplens-first-tree" data-kind="${escapeHtml(first.kind)}" data-kinds="${escapeHtml(first.kinds.join(' '))}" data-default-kind="${escapeHtml(first.defaultKind)}">${first.columns.toString('base64')}</script>
+<script type="application/octet-stream" id="heaplens-first-tree" data-kind="${escapeHtml(first.kind)}" data-kinds="${escapeHtml(first.kinds.join(' '))}" data-default-kind="${escapeHtml(first.defaultKind)}">${base64(first.columns)}</script>
 `,
     after: `<script type="application/json" id="heaplens-trees">${scriptJson(trees)}</script>
-<script type="application/octet-stream" id="heaplens-first-records">${first.records.toString('base64')}</script>
+<script type="application/octet-stream" id="heaplens-first-records">${base64(first.records)}</script>
 `,
   };
 }

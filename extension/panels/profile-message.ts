@@ -1,0 +1,39 @@
+// The `profile` message a VS Code panel posts to its webview. A profile the page paints afresh travels as the HTML
+// report's does: its first tree built here (first-tree.ts, the report's own code) as typed-array columns, the call
+// trees apart as JSON text, the rest as JSON text; the page paints the columns before it parses the trees. VS Code's
+// postMessage sends typed arrays as binary, beside the JSON (since engines.vscode 1.57), so the columns are not
+// turned into text on the way. No `vscode` import: unit-tested in Node.
+import { defaultTree } from '../../core/profile/modes';
+import { splitTrees } from '../../core/profile/tree-split';
+import { Profile } from '../../core/profile/types';
+import { deepJson } from '../../core/protocol/deep-json';
+import { BuiltTree, HostMessage } from '../../core/protocol/webview-protocol';
+import { embeddedFirstTree } from './first-tree';
+
+export type ProfileMessage = HostMessage & { type: 'profile' };
+
+/**
+ * `build`: the first tree built here (a page that paints the profile afresh); otherwise, and for a profile without a
+ * call tree (accounts or lifetime mode: the report sends those as text too), the whole file as JSON text.
+ */
+export function profileMessage(profile: Profile, o: { title: string; live: boolean; build: boolean }): ProfileMessage {
+  const base = { type: 'profile' as const, title: o.title, live: o.live, keepState: true };
+  const first = o.build ? embeddedFirstTree(profile, defaultTree(profile)) : undefined;
+  if (!first) return { ...base, json: deepJson(profile.file) };
+  const { light, trees } = splitTrees(profile.file);
+  const built: BuiltTree = {
+    kind: first.kind, kinds: first.kinds, defaultKind: first.defaultKind,
+    columns: ownBytes(first.columns), records: ownBytes(first.records), trees: deepJson(trees),
+  };
+  // the report's embedded shape ({ profile }), which the page's built-tree path reads
+  return { ...base, json: deepJson({ profile: light }), built };
+}
+
+/**
+ * A plain Uint8Array over a buffer of its own. VS Code serializes a typed array by sending its whole ArrayBuffer, and
+ * a Node Buffer not at all (JSON.stringify calls its toJSON first: an array of numbers).
+ */
+export function ownBytes(b: Uint8Array): Uint8Array {
+  if (b.constructor === Uint8Array && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength) return b;
+  return new Uint8Array(b);
+}
