@@ -18,7 +18,7 @@ export type ProfileMessage = HostMessage & { type: 'profile' };
  */
 export function profileMessage(profile: Profile, o: { title: string; live: boolean; build: boolean }): ProfileMessage {
   const base = { type: 'profile' as const, title: o.title, live: o.live, keepState: true };
-  const first = o.build ? embeddedFirstTree(profile, defaultTree(profile)) : undefined;
+  const first = o.build ? embeddedFirstTree(profile, defaultTree(profile), false) : undefined;
   if (!first) return { ...base, json: deepJson(profile.file) };
   const { light, trees } = splitTrees(profile.file);
   const built: BuiltTree = {
