@@ -96,6 +96,9 @@ async function oneRun(browser, server, folder, extension, name) {
     }
   } finally {
     await context.close();
+    // the closed window's extension host lingers for code-server's reconnection grace time (10 s): let it end, so
+    // that the next run does not share the cores with it
+    await sleep(Number(process.env.MEASURE_PANEL_PAUSE ?? 12000));
   }
 }
 
