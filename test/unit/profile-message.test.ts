@@ -8,9 +8,9 @@ import { decodeFrameColumns, decodeFrameRecords } from '../../core/views/frame-c
 import { frameTree, FrameTree, VIEW_METRICS } from '../../core/views/frames';
 import { mergeShared } from '../../core/views/merge-shared';
 import { joinTrees, ThreadTrees } from '../../core/profile/tree-split';
-import { ProfileFile } from '../../core/profile/types';
+import { MctNode, ProfileFile } from '../../core/profile/types';
 import { BuiltTree } from '../../core/protocol/webview-protocol';
-import { ownBytes, profileMessage } from '../../extension/panels/profile-message';
+import { fewerNodes, ownBytes, profileMessage } from '../../extension/panels/profile-message';
 import { unpackTree } from '../../webview/load/tree-pack';
 import { arrType, method, objType, profileOf, site } from './helpers';
 
@@ -130,4 +130,22 @@ test('ownBytes: a plain Uint8Array over exactly its bytes (a Node Buffer would r
   assert.deepEqual([own.byteOffset, own.byteLength, own.buffer.byteLength], [0, 3, 3]);
   assert.deepEqual([...own], [4, 5, 6]);
   assert.deepEqual(JSON.parse(JSON.stringify({ b: pooled })).b, { type: 'Buffer', data: [4, 5, 6] });
+});
+
+test('a tree of BUILD_BELOW_NODES or more travels as text (the page\'s load worker reads it): counted with the roots', () => {
+  const p = handMade();
+  // 2 roots + 4 nodes under main's + 3 under the worker's = 9
+  assert.equal(fewerNodes(p, 'exact', 10), true);
+  assert.equal(fewerNodes(p, 'exact', 9), false);
+  assert.equal(profileMessage(p, { title: 't', live: false, build: true, buildBelow: 10 }).built?.kind, 'exact');
+  const large = profileMessage(p, { title: 't', live: false, build: true, buildBelow: 9 });
+  assert.equal(large.built, undefined);
+  assert.deepEqual(JSON.parse(large.json!), JSON.parse(JSON.stringify(p.file)));
+  // a chain a million deep is counted without recursion
+  let deep: MctNode = { m: 1 };
+  for (let i = 0; i < 1_000_000; i++) deep = { m: 1, c: [deep] };
+  const chain = profileOf({ methods: [method(1, 'com.acme.Main', 'main')], threads: [{ id: 1, name: 'main', daemon: false, alive: false, root: {} }] });
+  chain.threads[0].root = deep;
+  assert.equal(fewerNodes(chain, 'exact', 1_000_002), true);
+  assert.equal(fewerNodes(chain, 'exact', 1_000_001), false);
 });
