@@ -10,7 +10,6 @@ import { AppContext, View } from './context';
 import { ProfileData, TreeOptions, TreePending, treeKey } from './data';
 import { LoadWorker } from './load/loader';
 import { builtColumns, builtRecords, whenParsed } from './load/built-tree';
-import { joinTrees, ThreadTrees } from '../core/profile/tree-split';
 import { EmbeddedTrees } from './load/embedded-trees';
 import { unpackTree } from './load/tree-pack';
 import { LoadProgress } from './load/progress';
@@ -125,7 +124,7 @@ export class App {
     this.pendingProfile = undefined;
     if (!msg) return Promise.resolve();
     if (msg.built && msg.json !== undefined) {
-      this.loading = this.applyBuilt(msg.json, msg.built, msg.title).catch((e: Error) => {
+      this.loading = this.applyBuilt(msg.json, msg.built, msg.title, msg.live).catch((e: Error) => {
         this.progress.hide();
         this.error.textContent = `Cannot show ${msg.title}: ${e.message}`;
         this.error.hidden = false;
@@ -193,36 +192,36 @@ export class App {
   }
 
   /**
-   * A profile whose first tree was built where it was read (the report's, extension/panels/first-tree.ts): the page
-   * reads the profile without its call trees, decodes the tree and paints; the call trees are parsed afterwards by the
-   * load worker (or here, without one) for every other tree, and the first tree's records are decoded after the paint.
+   * A profile whose first tree was built where it was read (the report's and a VS Code panel's first one,
+   * extension/panels/first-tree.ts): the page reads the profile without its call trees, decodes the tree and paints;
+   * the call trees are parsed afterwards by the load worker (or here, without one) for every other tree, and the first
+   * tree's records are decoded after the paint.
    */
-  private async applyBuilt(json: string, built: BuiltTree, title: string): Promise<void> {
+  private async applyBuilt(json: string, built: BuiltTree, title: string, live: boolean): Promise<void> {
     // a large tree is decoded and painted in tasks of their own, so that the page is not frozen for their sum
     const large = built.columns.byteLength >= App.SPLIT_FROM;
     const s = this.state;
     const shown = s.data !== 'auto' && built.kinds.includes(s.data) ? s.data : built.defaultKind;
-    if (s.thread !== -1 || s.myCode || s.collapseRecursion || s.inverted || shown !== built.kind) {
-      // a link to another tree (#thread=, #inverted=1, …): the whole profile parsed here, once the page has the trees
-      await new Promise<void>((r) => whenParsed(r));
-      const whole = JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } };
-      if (whole.baseline) this.baseline = this.load(whole.baseline.profile, whole.baseline.title) ?? this.baseline;
-      const data = this.load(joinTrees(whole.profile, JSON.parse(built.trees) as ThreadTrees[]), title);
-      if (data) this.show(data, false);
+    const opts: TreeOptions = { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted };
+    // another tree than the built one (a report's #thread=, #inverted=1, …; a panel's kept options): the views ask the
+    // load worker for it, which needs the call trees (in a report, they follow this script)
+    const other = s.thread !== -1 || s.myCode || s.collapseRecursion || s.inverted || shown !== built.kind;
+    if (other) await new Promise<void>((r) => whenParsed(r));
+    const embedded = timed('parseJson', () => JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } });
+    const trees = new EmbeddedTrees(json, built, title, () => this.worker(), () => this.render());
+    const data = new ProfileData(embedded.profile, title, trees, built.kind);
+    if (embedded.baseline) this.baseline = this.load(embedded.baseline.profile, embedded.baseline.title) ?? this.baseline;
+    if (other) {
+      this.show(data, live);
       return;
     }
-    const embedded = timed('parseJson', () => JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } });
     // the page says it is still drawing while it works in slices (hidden before the paint: the canvas keeps its height)
     if (large) this.progress.show('Drawing the flame tree…');
     if (large) await nextTask();
     const packed = await builtColumns(built.columns, large);
     if (large) await nextTask();
-    const opts: TreeOptions = { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted };
-    const trees = new EmbeddedTrees(json, built, title, () => this.worker(), () => this.render());
-    const data = new ProfileData(embedded.profile, title, trees, built.kind);
     // the tree is of all threads merged, nothing folded, top-down: the views find it under those options
     data.accept(built.kind, treeKey({ thread: -1, myCode: false, collapseRecursion: false, inverted: false }, false), unpackTree(packed));
-    if (embedded.baseline) this.baseline = this.load(embedded.baseline.profile, embedded.baseline.title) ?? this.baseline;
     if (large) {
       // the render's set-up (canvas, package palette, first layout) in tasks of its own; the paint's task only draws
       await nextTask();
@@ -231,8 +230,9 @@ export class App {
       if (ctx) await runInTasks(this.flame.ahead(ctx), 'renderAhead');
       this.progress.hide();
     }
-    this.show(data, false);
-    // after the paint: the records (tooltips' types, the tables), and the call trees to the worker (the inverted tree ahead)
+    this.show(data, live);
+    // after the paint: the records (tooltips' types, the tables), and the call trees to the worker, which builds the
+    // inverted tree ahead (not for a live session's: its next update replaces this profile within a second)
     whenParsed(() => {
       builtRecords(built.records).then((recs) => {
         packed.recs = recs;
@@ -243,6 +243,7 @@ export class App {
       });
       // the call trees to the worker in a task of their own: at 1M, reading the records' base64 and copying 60 MB of
       // trees to the worker are each a few tens of milliseconds
+      if (live) return;
       if (large) void nextTask().then(() => trees.hand(data, opts));
       else trees.hand(data, opts);
     });

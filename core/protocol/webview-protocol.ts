@@ -37,7 +37,8 @@ export interface BuiltTree {
   kind: TreeKind;
   kinds: TreeKind[];
   defaultKind: TreeKind;
-  /** core/views/frame-columns.ts encodeFrameColumns and encodeFrameRecords, each gzipped */
+  /** core/views/frame-columns.ts encodeFrameColumns, and encodeFrameRecords (gzipped in a report, not in a panel's
+   *  message); a panel posts them as Uint8Arrays, which VS Code carries as bytes */
   columns: Uint8Array;
   records: Uint8Array;
   /** the threads' call trees (tree-split.ts ThreadTrees[]) as JSON text */

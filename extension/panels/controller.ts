@@ -14,7 +14,7 @@ import { pprofGzip } from '../../core/export/pprof-file';
 import { Profile, ProfileFile } from '../../core/profile/types';
 import { HostMessage, isWebviewMessage, WebviewMessage } from '../../core/protocol/webview-protocol';
 import { panelHtml } from './html';
-import { deepJson } from '../../core/protocol/deep-json';
+import { profileMessage } from './profile-message';
 import { HeapViewData } from '../heap/view-data';
 import { openSource } from './source';
 import { COMMANDS } from '../commands';
@@ -41,6 +41,10 @@ export function fileOf(p: Profile | ProfileFile): ProfileFile {
 export class WebviewController implements vscode.Disposable {
   private ready = false;
   private profile?: ProfileFile;
+  /** the profile as shown (indexed), when the caller had it so: the first tree is built from it */
+  private loaded?: Profile;
+  /** whether the webview has been sent a profile since it (re)loaded: only that first one carries a built tree */
+  private painted = false;
   private baseline?: { profile: ProfileFile; title: string };
   private pending?: ReturnType<typeof setTimeout>;
   private lastSent = 0;
@@ -70,6 +74,7 @@ export class WebviewController implements vscode.Disposable {
   /** Shows a profile; live updates are throttled (at most one every `minMs`), the newest wins. */
   show(profile: Profile | ProfileFile, opts: { live?: boolean; title?: string; minMs?: number } = {}): void {
     this.profile = fileOf(profile);
+    this.loaded = 'format' in profile ? undefined : profile;
     if (opts.live !== undefined) this.options.live = opts.live;
     if (opts.title) this.options.title = opts.title;
     if (!this.ready || this.pending) return;
@@ -101,8 +106,12 @@ export class WebviewController implements vscode.Disposable {
   private sendProfile(): void {
     if (!this.profile) return;
     this.lastSent = Date.now();
-    // as text: the webview's load worker parses it, so a large profile does not freeze the view (webview/load/)
-    this.post({ type: 'profile', json: deepJson(this.profile), title: this.options.title, live: this.options.live, keepState: true });
+    // a page that paints afresh gets the first tree built here, as the HTML report does (profile-message.ts); an
+    // update of a page already drawn gets the text, which it parses (large ones in its load worker) under its own
+    // options: docs/views.md, "Loading: the panels' built first tree"
+    const build = !this.painted;
+    this.painted = true;
+    this.post(profileMessage(this.loaded ?? trustedProfile(this.profile), { title: this.options.title, live: this.options.live, build }));
   }
 
   private post(msg: HostMessage): void {
@@ -112,7 +121,9 @@ export class WebviewController implements vscode.Disposable {
   private async handle(msg: WebviewMessage): Promise<void> {
     switch (msg.type) {
       case 'ready':
+        // a webview that (re)loads (a hidden panel shown again) paints afresh
         this.ready = true;
+        this.painted = false;
         this.sendProfile();
         if (this.baseline) this.post({ type: 'baseline', ...this.baseline });
         if (this.heap) this.post({ type: 'heap', heap: this.heap.data, reveal: this.heap.reveal });

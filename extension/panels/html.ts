@@ -20,6 +20,10 @@ export function scriptJson(v: unknown): string {
   return deepJson(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
+function base64(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
+}
+
 /** JavaScript safe inside <script>: a literal "</script" would end the element. */
 function scriptText(js: string): string {
   return js.replace(/<\/(script)/gi, '<\\/$1');
@@ -111,8 +115,8 @@ function splitData(data: Omit<ReportData, 'firstTree'>, first: EmbeddedFirstTree
   const kinds = ` data-kind="${escapeHtml(first.kind)}" data-kinds="${escapeHtml(first.kinds.join(' '))}" data-default-kind="${escapeHtml(first.defaultKind)}"`;
   return {
     before: `<script type="application/json" id="heaplens-data" ${attrs}>${scriptJson({ ...data, profile: light })}</script>
-${inParts('application/octet-stream', 'heaplens-first-tree', first.columns.toString('base64'), kinds)}`,
-    after: `${inParts('application/json', 'heaplens-trees', scriptJson(trees))}${inParts('application/octet-stream', 'heaplens-first-records', first.records.toString('base64'))}`,
+${inParts('application/octet-stream', 'heaplens-first-tree', base64(first.columns), kinds)}`,
+    after: `${inParts('application/json', 'heaplens-trees', scriptJson(trees))}${inParts('application/octet-stream', 'heaplens-first-records', base64(first.records))}`,
   };
 }
 

@@ -119,8 +119,8 @@ test('a long text is written in parts of PART_CHARS characters, which join back 
   assert.ok(parts.slice(0, -1).every((x) => x.length === PART_CHARS));
   assert.deepEqual(joinTrees(JSON.parse(reportElement(html, 'heaplens-data')).profile, JSON.parse(trees)), JSON.parse(JSON.stringify(file)));
   const recs = reportElement(html, 'heaplens-first-records');
-  assert.deepEqual(Buffer.from(recs, 'base64'), first.records);
-  assert.deepEqual(Buffer.from(reportElement(html, 'heaplens-first-tree'), 'base64'), first.columns);
+  assert.deepEqual(new Uint8Array(Buffer.from(recs, 'base64')), first.records);
+  assert.deepEqual(new Uint8Array(Buffer.from(reportElement(html, 'heaplens-first-tree'), 'base64')), first.columns);
 });
 
 test('the report embeds the first tree and the profile without its trees; together they hold the whole profile', () => {

@@ -45,8 +45,10 @@ export async function builtColumns(bytes: Uint8Array, inTasks: boolean): Promise
   return step.value;
 }
 
-export async function builtRecords(gzipped: Uint8Array): Promise<PackedRecords> {
-  return decodeFrameRecords(await gunzip(gzipped));
+/** The records, gzipped (a report's) or as they are (a panel's message: bytes in memory, not worth the host's gzip). */
+export async function builtRecords(bytes: Uint8Array): Promise<PackedRecords> {
+  const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;       // gzip's magic; encodeFrameRecords starts with "HFR1"
+  return decodeFrameRecords(gzipped ? await gunzip(bytes) : bytes);
 }
 
 /** Runs `f` once the page is parsed (a report's trees and records follow its script), at once in a task otherwise. */

@@ -27,11 +27,11 @@ export class EmbeddedTrees implements RemoteTrees {
     this.defaultKind = built.defaultKind;
   }
 
-  /** Gives the worker the texts (once): it parses them and builds the other orientation of `opts` ahead. */
-  hand(data: ProfileData, opts: TreeOptions): void {
+  /** Gives the worker the texts (once): it parses them and, when `ahead`, builds the other orientation of `opts`. */
+  hand(data: ProfileData, opts: TreeOptions, ahead = true): void {
     if (this.held !== undefined) return;
     const w = this.worker();
-    this.held = w ? w.hold(this.json, this.built.trees, data, opts) : null;
+    this.held = w ? w.hold(this.json, this.built.trees, data, opts, ahead) : null;
   }
 
   request(data: ProfileData, kind: TreeKind, key: string, o: TreeOptions): void {
@@ -40,7 +40,8 @@ export class EmbeddedTrees implements RemoteTrees {
       whenParsed(() => this.request(data, kind, key, o));
       return;
     }
-    this.hand(data, o);
+    // asked for before the paint's own hand-over: the tree asked for first, nothing ahead of it
+    this.hand(data, o, false);
     if (this.held) {
       this.held(data, kind, key, o);
       return;

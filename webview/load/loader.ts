@@ -97,12 +97,13 @@ export class LoadWorker {
 
   /**
    * A profile the page shows from a tree built elsewhere (embedded-trees.ts): the worker parses `text` (the profile
-   * without its call trees) and `trees`, builds the other orientation of `opts` ahead, and answers the returned request.
+   * without its call trees) and `trees`, builds the other orientation of `opts` ahead (when `ahead`), and answers the
+   * returned request.
    */
-  hold(text: string, trees: string, data: ProfileData, opts: TreeOptions): (d: ProfileData, kind: TreeKind, key: string, o: TreeOptions) => void {
+  hold(text: string, trees: string, data: ProfileData, opts: TreeOptions, ahead = true): (d: ProfileData, kind: TreeKind, key: string, o: TreeOptions) => void {
     const seq = ++this.seq;
     this.asked.clear();
-    const msg: LoadRequest = { type: 'load', seq, text, trees, title: data.title, kind: data.kind, opts: { ...opts, cpu: false }, ahead: true, first: false };
+    const msg: LoadRequest = { type: 'load', seq, text, trees, title: data.title, kind: data.kind, opts: { ...opts, cpu: false }, ahead, first: false };
     this.worker.postMessage(msg);
     return (d, kind, key, o) => {
       if (seq === this.seq) this.request(d, kind, key, o);

@@ -1,0 +1,132 @@
+// node scripts/measure-panel.mjs --profile FILE.heaplens [--pairs 3] [--base DIR] [--json OUT.jsonl]
+// The `.heaplens` editor's first paint in the real VS Code (code-server, test/vscode/harness; HEAPLENS_VSCODE_CACHE
+// reuses an installed one). Each run opens a fresh workbench whose extension is loaded from a folder (this checkout, or
+// `--base DIR`: another checkout with its own built dist/), opens FILE from Quick Open and reads, inside the webview's
+// page, when the flame canvas was first painted (an init script polls its data-painted attribute every 5 ms, so the
+// page's own code is not changed to be timed). Runs alternate between the two folders (base first in odd pairs), after one
+// throwaway run each (start-up caches). Prints, per run: the paint since the webview page's navigation, since the
+// Enter that opened the file, the page's longest task before the paint (Long Tasks API), and the load average.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, appendFileSync, rmSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { launchBrowser } from '../test/vscode/harness/browser.mjs';
+import { ensureInstalled } from '../test/vscode/harness/install.mjs';
+import { startCodeServer } from '../test/vscode/harness/server.mjs';
+import { root } from './lib.mjs';
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+if (process.argv.includes('--help') || !arg('profile')) {
+  console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n'));
+  process.exit(arg('profile') ? 0 : 2);
+}
+const profile = resolve(arg('profile'));
+const pairs = Number(arg('pairs', '3'));
+const base = arg('base') && resolve(arg('base'));
+const out = arg('json');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+
+/** Runs in every frame before its scripts: the first time a flame canvas says it painted, and the long tasks before. */
+const WATCH = () => {
+  const w = window;
+  w.__heaplensLong = [];
+  try {
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) w.__heaplensLong.push([e.startTime, e.duration]); })
+      .observe({ type: 'longtask', buffered: true });
+  } catch { /* no Long Tasks API */ }
+  // polled: the webview writes its page into this frame with document.open, which a MutationObserver does not survive;
+  // a timer runs when the painting task ends, which is when the paint can show
+  const timer = setInterval(() => {
+    const c = document.querySelector('.view-flame canvas[data-painted]');
+    if (c && Number(c.getAttribute('data-painted')) > 0) {
+      w.__heaplensPaint = performance.now();
+      w.__heaplensPaintEpoch = performance.timeOrigin + w.__heaplensPaint;
+      clearInterval(timer);
+    }
+  }, 5);
+};
+
+async function openFile(page, name) {
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.waitFor({ timeout: 10000 });
+    await input.fill(name);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    if (await row.waitFor({ timeout: 15000 }).then(() => true, () => false)) {
+      const t0 = Date.now();
+      await page.keyboard.press('Enter');
+      return t0;
+    }
+    await sleep(2000);
+  }
+  throw new Error(`Quick Open does not find ${name}`);
+}
+
+async function oneRun(browser, server, folder, extension, name) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  await context.addInitScript(WATCH);
+  const page = await context.newPage();
+  try {
+    const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
+    const payload = [['extensionDevelopmentPath', remote(extension)], ['skipWelcome', 'true']];
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
+    await sleep(3000);                       // the workbench's own start-up settles
+    const loadAvg = load();
+    const t0 = await openFile(page, name);
+    const deadline = Date.now() + Number(process.env.MEASURE_PANEL_TIMEOUT ?? 120000);
+    for (;;) {
+      for (const f of page.frames()) {
+        const r = await f.evaluate(() => (window.__heaplensPaint === undefined ? undefined : {
+          paint: window.__heaplensPaint, epoch: window.__heaplensPaintEpoch,
+          longest: Math.max(0, ...window.__heaplensLong.filter(([s]) => s <= window.__heaplensPaint).map(([, d]) => d)),
+        })).catch(() => undefined);
+        if (r) return { sinceNavigation: Math.round(r.paint), sinceEnter: Math.round(r.epoch - t0), longestTask: Math.round(r.longest), load: loadAvg };
+      }
+      if (Date.now() > deadline) {
+        await page.screenshot({ path: '/tmp/panel36-timeout.png' });
+        const seen = await Promise.all(page.frames().map((f) => f.evaluate(() => [location.href.slice(0, 80), typeof window.__heaplensLong, document.querySelectorAll('canvas').length, document.querySelector('canvas')?.getAttribute('data-painted')]).catch((e) => String(e).slice(0, 80))));
+        throw new Error(`no flame paint within 120 s; frames: ${JSON.stringify(seen)}`);
+      }
+      await sleep(50);
+    }
+  } finally {
+    await context.close();
+    // the closed window's extension host lingers for code-server's reconnection grace time (10 s): let it end, so
+    // that the next run does not share the cores with it
+    await sleep(Number(process.env.MEASURE_PANEL_PAUSE ?? 12000));
+  }
+}
+
+const paths = ensureInstalled();
+const work = `/tmp/measure-panel-${process.pid}`;
+const folder = join(work, 'ws');
+mkdirSync(folder, { recursive: true });
+const name = basename(profile);
+copyFileSync(profile, join(folder, name));
+const server = await startCodeServer(paths, join(work, 'server'));
+const browser = await launchBrowser(paths.chromium);
+const configs = base ? [['base', base], ['this', root]] : [['this', root]];
+for (const [, dir] of configs) if (!existsSync(join(dir, 'dist', 'extension.js'))) throw new Error(`${dir} has no built dist/`);
+try {
+  for (const [label, dir] of configs) {
+    const r = await oneRun(browser, server, folder, dir, name);
+    console.log(`warm-up ${label}: ${JSON.stringify(r)}`);
+  }
+  for (let p = 1; p <= pairs; p++) {
+    const order = p % 2 === 1 ? configs : [...configs].reverse();
+    for (const [label, dir] of order) {
+      const r = { pair: p, config: label, profile: name, ...(await oneRun(browser, server, folder, dir, name)) };
+      console.log(JSON.stringify(r));
+      if (out) appendFileSync(out, `${JSON.stringify(r)}\n`);
+    }
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+  rmSync(work, { recursive: true, force: true });
+}
