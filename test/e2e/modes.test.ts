@@ -68,6 +68,49 @@ before(async () => {
   ]);
 });
 
+/**
+ * The modeswitch fixture with the agent and its channel (`opts`: more agent options): `phase(n)` lets the program run
+ * its phase n (one line on its stdin) and waits until it says that phase is done.
+ */
+function startModeswitch(jdk: Jdk, tag: string, opts: string): {
+  child: ChildProcess; out: string; portFile: string; token: string; phase: (n: number) => Promise<void>; ended: () => Promise<void>;
+} {
+  const out = path.join(PROFILE_DIR, `modes-${tag}-jdk${jdk.name}.heaplens`);
+  const portFile = path.join(PROFILE_DIR, `modes-${tag}-jdk${jdk.name}.port`);
+  for (const f of [out, portFile]) fs.rmSync(f, { force: true });
+  const token = crypto.randomBytes(24).toString('hex');
+  const agent = path.join(ROOT, 'dist', 'heaplens-agent.jar');
+  const child: ChildProcess = spawn(jdk.java, [`-javaagent:${agent}=out=${out},portFile=${portFile}${opts}`,
+    '-cp', modeswitch, 'modeswitch.Main'], { env: { ...process.env, HEAPLENS_TOKEN: token }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  const waiters: Array<() => void> = [];
+  child.stdout!.on('data', (d) => { stdout += d; waiters.splice(0).forEach((w) => w()); });
+  const phase = (n: number): Promise<void> => new Promise((resolve, reject) => {
+    child.stdin!.write('go\n');
+    const deadline = setTimeout(() => reject(new Error(`phase ${n} did not finish; stdout: ${stdout}`)), 60_000);
+    const check = (): void => {
+      if (stdout.includes(`phase ${n} done`)) { clearTimeout(deadline); resolve(); } else waiters.push(check);
+    };
+    check();
+  });
+  const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+  const ended = async (): Promise<void> => {     // the program's last phase: its stdin closed, it exits cleanly
+    child.stdin!.end();
+    assert.equal(await exited, 0);
+  };
+  return { child, out, portFile, token, phase, ended };
+}
+
+/** The profile the fixture wrote at its exit: its timeline is `modes`, and each switch re-instrumented the loaded classes. */
+function switchedProfile(out: string, modes: string[]): Doc {
+  const doc = JSON.parse(fs.readFileSync(out, 'utf8')) as Doc;
+  assert.deepEqual(doc.meta.modes!.map((m) => m.mode), modes);
+  for (const m of doc.meta.modes!.slice(1)) {
+    assert.ok((m.retransformed ?? 0) > 0, `the switch to ${m.mode} re-instrumented the loaded classes: ${JSON.stringify(m)}`);
+  }
+  return doc;
+}
+
 for (const jdk of JDKS) {
   describe(`modes on JDK ${jdk.name}`, () => {
     it('sites mode counts exactly what exact mode counts, per allocation site', async () => {
@@ -118,24 +161,7 @@ for (const jdk of JDKS) {
     });
 
     it('a live switch over the channel keeps the earlier counts and continues correctly', async () => {
-      const out = path.join(PROFILE_DIR, `modes-switch-jdk${jdk.name}.heaplens`);
-      const portFile = path.join(PROFILE_DIR, `modes-switch-jdk${jdk.name}.port`);
-      for (const f of [out, portFile]) fs.rmSync(f, { force: true });
-      const token = crypto.randomBytes(24).toString('hex');
-      const agent = path.join(ROOT, 'dist', 'heaplens-agent.jar');
-      const child: ChildProcess = spawn(jdk.java, [`-javaagent:${agent}=out=${out},portFile=${portFile}`,
-        '-cp', modeswitch, 'modeswitch.Main'], { env: { ...process.env, HEAPLENS_TOKEN: token }, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      const waiters: Array<() => void> = [];
-      child.stdout!.on('data', (d) => { stdout += d; waiters.splice(0).forEach((w) => w()); });
-      const phaseDone = (n: number): Promise<void> => new Promise((resolve, reject) => {
-        const deadline = setTimeout(() => reject(new Error(`phase ${n} did not finish; stdout: ${stdout}`)), 60_000);
-        const check = (): void => {
-          if (stdout.includes(`phase ${n} done`)) { clearTimeout(deadline); resolve(); } else waiters.push(check);
-        };
-        check();
-      });
-      const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+      const { child, out, token, portFile, phase, ended } = startModeswitch(jdk, 'switch', '');
       try {
         const port = await waitForPortFile(portFile, { timeoutMs: 60_000 });
         const client = await ChannelClient.connect({ port: port.port, token, client: 'e2e' });
@@ -152,23 +178,18 @@ for (const jdk of JDKS) {
           live.on('update', check);
           check();
         });
-        child.stdin!.write('go\n');
-        await phaseDone(1);                       // 100,000 Markers in exact mode
+        await phase(1);                       // 100,000 Markers in exact mode
         await liveReaches('root', 100_000);
         await client.request('mode', { mode: 'sites' }, MODE_SWITCH_TIMEOUT_MS);
-        child.stdin!.write('go\n');
-        await phaseDone(2);                       // 50,000 in sites mode
+        await phase(2);                       // 50,000 in sites mode
         await liveReaches('sites', 50_000);       // the live view has the sites mode's tree too, not only the MCT
         assert.equal(live.profile.toProfile().file.meta.mode, 'sites');
         await client.request('mode', { mode: 'exact' }, MODE_SWITCH_TIMEOUT_MS);
-        child.stdin!.write('go\n');
-        await phaseDone(3);                       // 25,000 in exact mode again
+        await phase(3);                       // 25,000 in exact mode again
         const paused = await client.request('mode', { mode: 'paused' }, MODE_SWITCH_TIMEOUT_MS);
-        child.stdin!.write('go\n');
-        await phaseDone(4);                       // 40,000 while paused: original code, nothing recorded
+        await phase(4);                       // 40,000 while paused: original code, nothing recorded
         await client.request('mode', { mode: 'exact' }, MODE_SWITCH_TIMEOUT_MS);
-        child.stdin!.write('go\n');
-        await phaseDone(5);                       // 30,000 in exact mode after the pause
+        await phase(5);                       // 30,000 in exact mode after the pause
         // every switch here changed the instrumentation level (tree → allocations → tree → none → tree)
         assert.ok(Number(paused.retransformed) > 0 && Number(paused.retransformMillis) >= 0, `pause retransformed: ${JSON.stringify(paused)}`);
         // the live timeline says which part came from which mode, with each switch's retransformation
@@ -176,16 +197,11 @@ for (const jdk of JDKS) {
         assert.deepEqual(liveModes.map((m) => m.mode), ['exact', 'sites', 'exact', 'paused', 'exact']);
         assert.equal(liveModes[3].retransformed, Number(paused.retransformed));
         client.close();
-        child.stdin!.end();
-        assert.equal(await exited, 0);
+        await ended();
       } finally {
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      const doc = JSON.parse(fs.readFileSync(out, 'utf8')) as Doc;
-      assert.deepEqual(doc.meta.modes!.map((m) => m.mode), ['exact', 'sites', 'exact', 'paused', 'exact']);
-      for (const m of doc.meta.modes!.slice(1)) {
-        assert.ok((m.retransformed ?? 0) > 0, `the switch to ${m.mode} re-instrumented the loaded classes: ${JSON.stringify(m)}`);
-      }
+      const doc = switchedProfile(out, ['exact', 'sites', 'exact', 'paused', 'exact']);
       assert.equal(countOf(doc, 'root', 'modeswitch.Main$Marker').count, 100_000 + 25_000 + 30_000);
       assert.equal(countOf(doc, 'sites', 'modeswitch.Main$Marker').count, 50_000);
       // the same instruction keeps one site across the re-instrumentations
@@ -197,25 +213,7 @@ for (const jdk of JDKS) {
     it('a program started paused switches to exact and sites over the channel and counts only what ran after', async () => {
       // A paused start leaves the transformer out (no class passes through it); the first switch installs it and
       // retransforms every class loaded meanwhile, Marker included (loaded in phase 1, while paused).
-      const out = path.join(PROFILE_DIR, `modes-fromPaused-jdk${jdk.name}.heaplens`);
-      const portFile = path.join(PROFILE_DIR, `modes-fromPaused-jdk${jdk.name}.port`);
-      for (const f of [out, portFile]) fs.rmSync(f, { force: true });
-      const token = crypto.randomBytes(24).toString('hex');
-      const agent = path.join(ROOT, 'dist', 'heaplens-agent.jar');
-      const child: ChildProcess = spawn(jdk.java, [`-javaagent:${agent}=out=${out},portFile=${portFile},mode=paused`,
-        '-cp', modeswitch, 'modeswitch.Main'], { env: { ...process.env, HEAPLENS_TOKEN: token }, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      const waiters: Array<() => void> = [];
-      child.stdout!.on('data', (d) => { stdout += d; waiters.splice(0).forEach((w) => w()); });
-      const phase = (n: number): Promise<void> => new Promise((resolve, reject) => {
-        child.stdin!.write('go\n');
-        const deadline = setTimeout(() => reject(new Error(`phase ${n} did not finish; stdout: ${stdout}`)), 60_000);
-        const check = (): void => {
-          if (stdout.includes(`phase ${n} done`)) { clearTimeout(deadline); resolve(); } else waiters.push(check);
-        };
-        check();
-      });
-      const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+      const { child, out, token, portFile, phase, ended } = startModeswitch(jdk, 'fromPaused', ',mode=paused');
       try {
         const port = await waitForPortFile(portFile, { timeoutMs: 60_000 });
         const client = await ChannelClient.connect({ port: port.port, token, client: 'e2e' });
@@ -230,16 +228,11 @@ for (const jdk of JDKS) {
         await phase(5);                           // 30,000 in exact mode
         assert.ok(Number(toExact.retransformed) > 0, `the first switch instrumented the loaded classes: ${JSON.stringify(toExact)}`);
         client.close();
-        child.stdin!.end();
-        assert.equal(await exited, 0);
+        await ended();
       } finally {
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      const doc = JSON.parse(fs.readFileSync(out, 'utf8')) as Doc;
-      assert.deepEqual(doc.meta.modes!.map((m) => m.mode), ['paused', 'exact', 'sites', 'paused', 'exact']);
-      for (const m of doc.meta.modes!.slice(1)) {
-        assert.ok((m.retransformed ?? 0) > 0, `the switch to ${m.mode} re-instrumented the loaded classes: ${JSON.stringify(m)}`);
-      }
+      const doc = switchedProfile(out, ['paused', 'exact', 'sites', 'paused', 'exact']);
       assert.equal(countOf(doc, 'root', 'modeswitch.Main$Marker').count, 50_000 + 30_000);
       assert.equal(countOf(doc, 'sites', 'modeswitch.Main$Marker').count, 25_000);
     });

@@ -2,26 +2,18 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { decodeFrameColumns, decodeFrameRecords, encodeFrameColumns, encodeFrameRecords, recordsAt } from '../../core/views/frame-columns';
-import { FrameTree, frameTree, VIEW_METRICS } from '../../core/views/frames';
+import { FrameTree, frameTree } from '../../core/views/frames';
 import { loadProfile } from '../../core/profile/load';
 import { joinTrees, splitTrees } from '../../core/profile/tree-split';
 import { MctNode, MethodEntry, TypeEntry } from '../../core/profile/types';
 import { embeddedFirstTree, firstFrameTree } from '../../extension/panels/first-tree';
 import { PART_CHARS, reportHtml } from '../../extension/panels/html';
 import { parseProfile } from '../../core/profile/parse';
-import { dataFile } from './helpers';
+import { assertSameFrameTree, dataFile } from './helpers';
 
-/** Every array of `b` equal to `a`'s, element for element, and the records node for node. */
+/** The tree `b` decoded equal to `a`, array for array, and its decoded records node for node. */
 function assertSameTree(a: FrameTree, b: Omit<FrameTree, 'recs'>, recs?: ReturnType<typeof decodeFrameRecords>): void {
-  assert.equal(b.n, a.n);
-  assert.equal(b.maxDepth, a.maxDepth);
-  for (const k of ['method', 'parent', 'depth', 'end'] as const) assert.deepEqual([...b[k]], [...a[k]], k);
-  assert.deepEqual(b.entryLine && [...b.entryLine], a.entryLine && [...a.entryLine], 'entryLine');
-  for (const k of VIEW_METRICS) {
-    assert.deepEqual([...b.self[k]], [...a.self[k]], `self.${k}`);
-    assert.deepEqual([...b.total[k]], [...a.total[k]], `total.${k}`);
-  }
-  if (recs) for (let i = 0; i < a.n; i++) assert.deepEqual(recordsAt(recs, i), a.recs[i], `records of node ${i}`);
+  assertSameFrameTree(a, b, recs && ((i) => recordsAt(recs, i)));
 }
 
 test('the sample profile\'s first tree round-trips through its columns and records, array for array', () => {

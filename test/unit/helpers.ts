@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { validateProfile } from '../../core/profile/load';
 import { MethodEntry, Profile, ProfileFile, SiteEntry, ThreadEntry, TypeEntry } from '../../core/profile/types';
+import { FrameTree, VIEW_METRICS } from '../../core/views/frames';
 
 /** The repository root (tests run from out/test/unit, sources live in test/unit). */
 export function repoRoot(): string {
@@ -93,4 +94,17 @@ export function sourceFiles(dir: string, ext: RegExp): string[] {
 /** A table test: `f(input)` equals `expected` for each `[input, expected]`; a failure names its input. */
 export function eachEqual<T, R>(f: (input: T) => R, cases: ReadonlyArray<readonly [T, R]>): void {
   for (const [input, expected] of cases) assert.equal(f(input), expected, `for ${JSON.stringify(input)}`);
+}
+
+/** Every array of `b` equal to `a`'s, element for element; with `recordsOf`, each node's records too (a's `recs`). */
+export function assertSameFrameTree(a: FrameTree, b: Omit<FrameTree, 'recs'>, recordsOf?: (node: number) => unknown): void {
+  assert.equal(b.n, a.n);
+  assert.equal(b.maxDepth, a.maxDepth);
+  for (const k of ['method', 'parent', 'depth', 'end'] as const) assert.deepEqual([...b[k]], [...a[k]], k);
+  assert.deepEqual(b.entryLine && [...b.entryLine], a.entryLine && [...a.entryLine], 'entryLine');
+  for (const k of VIEW_METRICS) {
+    assert.deepEqual([...b.self[k]], [...a.self[k]], `self.${k}`);
+    assert.deepEqual([...b.total[k]], [...a.total[k]], `total.${k}`);
+  }
+  if (recordsOf) for (let i = 0; i < a.n; i++) assert.deepEqual(recordsOf(i), a.recs[i], `records of node ${i}`);
 }

@@ -5,14 +5,14 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { decodeFrameColumns, decodeFrameRecords } from '../../core/views/frame-columns';
-import { frameTree, FrameTree, VIEW_METRICS } from '../../core/views/frames';
+import { frameTree } from '../../core/views/frames';
 import { mergeShared } from '../../core/views/merge-shared';
 import { joinTrees, ThreadTrees } from '../../core/profile/tree-split';
 import { MctNode, ProfileFile } from '../../core/profile/types';
 import { BuiltTree } from '../../core/protocol/webview-protocol';
 import { fewerNodes, ownBytes, profileMessage } from '../../extension/panels/profile-message';
 import { unpackTree } from '../../webview/load/tree-pack';
-import { arrType, method, objType, profileOf, site } from './helpers';
+import { arrType, assertSameFrameTree, method, objType, profileOf, site } from './helpers';
 
 /** Two threads sharing a caller, records of 5, 6 and 7 numbers, a node without records and one with an empty list. */
 function handMade(): ReturnType<typeof profileOf> {
@@ -60,18 +60,6 @@ function throughVsCode<T>(msg: T): T {
   }) as T;
 }
 
-function assertSameTree(a: FrameTree, b: FrameTree): void {
-  assert.equal(b.n, a.n);
-  assert.equal(b.maxDepth, a.maxDepth);
-  for (const k of ['method', 'parent', 'depth', 'end'] as const) assert.deepEqual([...b[k]], [...a[k]], k);
-  assert.deepEqual(b.entryLine && [...b.entryLine], a.entryLine && [...a.entryLine], 'entryLine');
-  for (const k of VIEW_METRICS) {
-    assert.deepEqual([...b.self[k]], [...a.self[k]], `self.${k}`);
-    assert.deepEqual([...b.total[k]], [...a.total[k]], `total.${k}`);
-  }
-  for (let i = 0; i < a.n; i++) assert.deepEqual(b.recs[i], a.recs[i], `records of node ${i}`);
-}
-
 test('the panel\'s first message carries the built tree as bytes; the page decodes the frameTree of the merged threads', () => {
   const p = handMade();
   const msg = throughVsCode(profileMessage(p, { title: 'hand.heaplens', live: false, build: true }));
@@ -94,7 +82,7 @@ test('the panel\'s first message carries the built tree as bytes; the page decod
   assert.deepEqual(decoded.recs[3], [[2, 2, 2, 300, 1232, 12]]);
   assert.deepEqual(decoded.recs[5], [[2, 2, 5, 2 ** 33, 2 ** 35 + 80, 40, 4]]);
   assert.equal(decoded.recs[4], undefined);
-  assertSameTree(expected, decoded);
+  assertSameFrameTree(expected, decoded, (i) => decoded.recs[i]);
 });
 
 test('the panel\'s message holds the profile once: the rest as JSON text, the call trees apart; joined, the whole file', () => {
