@@ -20,6 +20,9 @@ const LABEL: Record<TreeKind, string> = {
 
 /** What the numbers of `kind`'s tree are; the sampled tree says which sampler fed it (meta.sampler). */
 export function treeLabel(kind: TreeKind, profile?: Profile): string {
+  const meta = profile?.file.meta;
+  const modes = meta ? meta.modes?.map((m) => m.mode) ?? [meta.mode] : [];
+  if (modes.length > 0 && modes.every((m) => m === 'paused')) return 'nothing counted: the run stayed paused from start to end (paused mode)';
   const imported = profile?.file.meta.imported;
   if (imported?.from === 'jfr' && kind === 'sampled') return `ESTIMATES from a JFR recording's allocation samples (${imported.estimator})`;
   if (imported?.from === 'jfr' && kind === 'traces') {

@@ -54,6 +54,18 @@ describe('modes: each mode keeps its own tree', () => {
     assert.equal(modeTimeline(jfr), 'exact from 10:00:01, sampled (JFR) from 10:00:09');
   });
 
+  it('says a run that stayed paused counted nothing, and one paused after counting keeps its data\'s label', () => {
+    const paused = { ...(doc(false) as object), meta: { agentVersion: 't', mode: 'paused', startTime: 0, writeTime: 1, final: true,
+      modes: [{ mode: 'paused', since: 0 }] }, threads: [] };
+    assert.equal(treeLabel('exact', validateProfile(paused)), 'nothing counted: the run stayed paused from start to end (paused mode)');
+    const noTimeline = { ...paused, meta: { ...paused.meta, modes: undefined } };
+    assert.equal(treeLabel('exact', validateProfile(noTimeline)), 'nothing counted: the run stayed paused from start to end (paused mode)');
+    const later = doc(true) as { meta: { mode: string; modes: { mode: string; since: number }[] } };
+    later.meta.mode = 'paused';
+    later.meta.modes.push({ mode: 'paused', since: Date.UTC(2026, 0, 1, 10, 0, 12) });
+    assert.equal(treeLabel('exact', validateProfile(later)), 'exact counts per calling context (exact mode)');
+  });
+
   it('validates the extra trees like the exact one', () => {
     const bad = doc(true) as { threads: { sampled: unknown }[] };
     bad.threads[0].sampled = { c: [{ m: 9, calls: 0 }] };

@@ -344,6 +344,7 @@ export class FlameTab extends ToolbarView {
     }
     clear(this.legend);
     const top = [...byPkg.entries()].sort((a, b) => b[1].v - a[1].v).slice(0, 12);
+    if (top.length === 0) return;                   // nothing drawn (e.g. a run that stayed paused): no empty heading
     this.legend.append(el('span', { class: 'legend-title' }, 'Packages:'));
     for (const [pkg, info] of top) {
       const sw = el('span', { class: 'swatch' });
