@@ -12,6 +12,7 @@ import { LoadWorker } from './load/loader';
 import { builtColumns, builtRecords, whenParsed } from './load/built-tree';
 import { EmbeddedTrees } from './load/embedded-trees';
 import { unpackTree } from './load/tree-pack';
+import { joinTrees, ThreadTrees } from '../core/profile/tree-split';
 import { LoadProgress } from './load/progress';
 import { Host } from './host';
 import { BuiltTree, HostMessage, isHostMessage } from '../core/protocol/webview-protocol';
@@ -202,19 +203,21 @@ export class App {
     const large = built.columns.byteLength >= App.SPLIT_FROM;
     const s = this.state;
     const shown = s.data !== 'auto' && built.kinds.includes(s.data) ? s.data : built.defaultKind;
+    if (s.thread !== -1 || s.myCode || s.collapseRecursion || s.inverted || shown !== built.kind) {
+      // another tree than the built one (a report's #thread=, #inverted=1, …; a panel's kept options): the whole profile
+      // parsed here, once the page has the trees, so that the page is drawn when it has loaded (report-html e2e)
+      await new Promise<void>((r) => whenParsed(r));
+      const whole = JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } };
+      if (whole.baseline) this.baseline = this.load(whole.baseline.profile, whole.baseline.title) ?? this.baseline;
+      const data = this.load(joinTrees(whole.profile, JSON.parse(built.trees) as ThreadTrees[]), title);
+      if (data) this.show(data, live);
+      return;
+    }
     const opts: TreeOptions = { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted };
-    // another tree than the built one (a report's #thread=, #inverted=1, …; a panel's kept options): the views ask the
-    // load worker for it, which needs the call trees (in a report, they follow this script)
-    const other = s.thread !== -1 || s.myCode || s.collapseRecursion || s.inverted || shown !== built.kind;
-    if (other) await new Promise<void>((r) => whenParsed(r));
     const embedded = timed('parseJson', () => JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } });
     const trees = new EmbeddedTrees(json, built, title, () => this.worker(), () => this.render());
     const data = new ProfileData(embedded.profile, title, trees, built.kind);
     if (embedded.baseline) this.baseline = this.load(embedded.baseline.profile, embedded.baseline.title) ?? this.baseline;
-    if (other) {
-      this.show(data, live);
-      return;
-    }
     // the page says it is still drawing while it works in slices (hidden before the paint: the canvas keeps its height)
     if (large) this.progress.show('Drawing the flame tree…');
     if (large) await nextTask();
