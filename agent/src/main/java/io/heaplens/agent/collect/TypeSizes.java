@@ -24,7 +24,13 @@ public final class TypeSizes {
     /** @param inst the agent's instrumentation, or null (then only classes seen at run time have sizes) */
     public TypeSizes(Instrumentation inst) { this.inst = inst; }
 
-    public long sizeOf(TypeInfo t) {
+    /**
+     * Synchronized with {@link #rescanNextTime}: the collector's cycle and the final write (the shutdown thread) both
+     * size types. Unsynchronized, a collector scan begun before a class loaded could end after the final write asked
+     * for a rescan, store its older list and the time, and the final write then skipped the scan: the class's type was
+     * written without a size (startcache on JDK 25: IdentityHashMap$KeyIterator, allocated by the shutdown hooks).
+     */
+    public synchronized long sizeOf(TypeInfo t) {
         if (t.array) return -1;
         long s = t.size;
         if (s != -2) return s;
@@ -38,7 +44,7 @@ public final class TypeSizes {
      * The next lookup of a class not seen yet scans the loaded classes again, however recent the last scan: the final
      * write must size the classes loaded during the last second (a short run's classes, all of them).
      */
-    public void rescanNextTime() { lastScan = 0; }
+    public synchronized void rescanNextTime() { lastScan = 0; }
 
     /**
      * Some names are never found (JFR names a hidden class without its suffix): a scan of every loaded class each
