@@ -161,7 +161,11 @@ function assertCpuFlame(file: ProfileFile, spinSelf: number): void {
   assert.equal(tree.total.samples[0], samples, 'the burner tree holds all of its samples');
   // Thread.run → (JDK 21+: Thread.runWith →) Burner.run → spin
   const at = [...tree.method.keys()].find((i) => tree.method[i] === spin && tree.method[tree.parent[i]] === run) ?? -1;
-  assert.ok(at > 0 && tree.method[1] === idOf('java.lang.Thread.run'), 'Thread.run … Burner.run → spin');
+  // the path to spin starts at Thread.run (which child of the root comes first depends on the first sample taken)
+  let top = at;
+  while (top > 0 && tree.parent[top] !== 0) top = tree.parent[top];
+  const roots = [...tree.method.keys()].filter((i) => i > 0 && tree.parent[i] === 0).map((i) => methods.get(tree.method[i])?.name);
+  assert.ok(at > 0 && tree.method[top] === idOf('java.lang.Thread.run'), `Thread.run … Burner.run → spin (the root's children: ${roots.join(', ')})`);
   assert.equal(tree.self.samples[at], spinSelf, 'spin has the samples the threads profile charged it');
   // only my code: spin (a method the agent never registered, in an instrumented class) is my code, under Burner.run
   const mine = d.tree({ ...o, myCode: true });
