@@ -18,11 +18,17 @@ export function isGzip(b: Uint8Array): boolean {
   return b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 }
 
+/** The browser's (and Node's) DecompressionStream, typed here: the shared compiler settings have no DOM library. */
+function decompressor(): new (format: 'gzip') => object {
+  return (globalThis as unknown as { DecompressionStream: new (format: 'gzip') => object }).DecompressionStream;
+}
+
 /** Inflates a gzip stream; a damaged or cut one is an error saying so. */
 export async function gunzip(b: Uint8Array): Promise<Uint8Array> {
   try {
-    const stream = new Blob([b as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
+    const bytes = new Blob([b as Uint8Array<ArrayBuffer>]).stream() as unknown as { pipeThrough(t: object): unknown };
+    const inflated = bytes.pipeThrough(new (decompressor())('gzip'));
+    return new Uint8Array(await new Response(inflated as ConstructorParameters<typeof Response>[0]).arrayBuffer());
   } catch (e) {
     throw new Error(`the compressed profile is damaged: ${(e as Error).message}`);
   }
@@ -38,7 +44,7 @@ export async function profileBytesText(raw: Uint8Array): Promise<FetchedProfile>
 export async function fetchBytes(url: string, fetcher: typeof fetch = fetch): Promise<Uint8Array> {
   try {
     // no-store: a file the JVM is still writing is fetched again on each change
-    const res = await fetcher(url, { cache: 'no-store' });
+    const res = await fetcher(url, { cache: 'no-store' } as RequestInit);
     if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`.trim());
     return new Uint8Array(await res.arrayBuffer());
   } catch (e) {
