@@ -9,6 +9,7 @@ import { nextTask, runInTasks } from './tasks';
 import { AppContext, View } from './context';
 import { ProfileData, TreeOptions, TreePending, treeKey } from './data';
 import { LoadWorker } from './load/loader';
+import { FetchFailed, fetchBytes, profileBytesText } from './load/fetch-profile';
 import { builtColumns, builtRecords, whenParsed } from './load/built-tree';
 import { EmbeddedTrees } from './load/embedded-trees';
 import { unpackTree } from './load/tree-pack';
@@ -136,6 +137,7 @@ export class App {
       });
       return this.loading;
     }
+    if (msg.url !== undefined) return this.applyFetched(msg, msg.url);
     // small profiles are parsed here (a worker's start and the copy of the text cost more than they save)
     const large = msg.json !== undefined && msg.json.length >= App.WORKER_FROM;
     const worker = large ? this.worker() : undefined;
@@ -190,6 +192,50 @@ export class App {
       }
     }
     return Promise.resolve();
+  }
+
+  /**
+   * A saved file whose bytes the page fetches (its host sent only their webview URI, controller.ts showFile) and moves to
+   * the load worker, which un-gzips and reads them as it reads a large text, so neither the host's thread nor the message
+   * channel carries the profile. Without a worker, this thread reads them and parses as for a text. A failed fetch
+   * asks the host for the file as a message; a file that is not a valid profile shows one line saying so.
+   */
+  private applyFetched(msg: HostMessage & { type: 'profile' }, url: string): Promise<void> {
+    const s = this.state;
+    const opts: TreeOptions = { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted };
+    if (!this.data) this.progress.show('Loading the profile…');
+    const worker = this.worker();
+    const loaded = fetchBytes(url).then((raw) => {
+      if (worker) {
+        return worker.load('', msg.title, s.data, opts, !msg.live, raw).then((l) => {
+          this.progress.hide();
+          this.error.hidden = true;
+          this.show(l.data, msg.live);
+        });
+      }
+      // no worker: the text is applied here as the host's message would have been
+      return profileBytesText(raw).then((got) => {
+        this.progress.hide();
+        this.pendingProfile ??= { ...msg, url: undefined, json: got.text };
+      });
+    });
+    if (worker && !this.data) setTimeout(() => this.flame.component.warmUp(), 0);
+    this.loading = loaded.catch((e: Error) => {
+      this.progress.hide();
+      if (e instanceof FetchFailed) {
+        // a file the webview cannot reach (a remote file system): the host sends it as a message
+        console.warn(`HeapLens: ${e.message}; asking the host for the file`);
+        this.host.post({ type: 'fetchFailed', message: e.message });
+        return;
+      }
+      this.error.textContent = `Cannot show ${msg.title}: ${e.message}`;
+      this.error.hidden = false;
+    }).then(() => {
+      this.loading = undefined;
+      if (this.pendingProfile) return this.applyProfile();
+      return undefined;
+    });
+    return this.loading;
   }
 
   /**

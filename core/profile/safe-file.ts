@@ -30,6 +30,15 @@ export function readRegularFile(file: string, maxBytes = READ_MAX_BYTES): string
 
 /** As {@link readRegularFile}, the bytes (a profile may be gzip-compressed). */
 export function readRegularFileBytes(file: string, maxBytes = READ_MAX_BYTES): Uint8Array {
+  return readRegular(file, maxBytes);
+}
+
+/** The first `count` bytes of a regular file (all of a shorter one), with the same checks. */
+export function readRegularFileHead(file: string, count: number): Uint8Array {
+  return readRegular(file, READ_MAX_BYTES, count);
+}
+
+function readRegular(file: string, maxBytes: number, head?: number): Uint8Array {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below by its type
@@ -41,7 +50,15 @@ export function readRegularFileBytes(file: string, maxBytes = READ_MAX_BYTES): U
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw new FileProblem(`cannot read: ${kindOf(st)}, not a file`);
     if (st.size > maxBytes) throw new FileProblem(`cannot read: ${st.size.toLocaleString('en-US')} bytes, more than the ${maxBytes.toLocaleString('en-US')} HeapLens reads`);
-    return fs.readFileSync(fd) as unknown as Uint8Array;
+    if (head === undefined) return fs.readFileSync(fd) as unknown as Uint8Array;
+    const buf = new Uint8Array(Math.min(head, st.size));
+    let got = 0;
+    while (got < buf.length) {
+      const r = fs.readSync(fd, buf, got, buf.length - got, got);
+      if (r === 0) break;
+      got += r;
+    }
+    return buf.subarray(0, got);
   } catch (e) {
     if (e instanceof FileProblem) throw e;
     throw new FileProblem(`cannot read: ${why(e)}`);

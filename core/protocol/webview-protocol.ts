@@ -18,7 +18,9 @@ export interface FrameRef {
 export type HostMessage =
   /** a new profile to show (the view state is kept when `keepState` and the frames still exist): the file itself, or
    *  `json`, its JSON text (the webview's load worker parses it, off the page's thread; the HTML report's embedded data too) */
-  | { type: 'profile'; profile?: ProfileFile; json?: string; title: string; live: boolean; keepState?: boolean; built?: BuiltTree }
+  /** `url`: a saved file's webview URI, whose bytes the page fetches itself (a gzipped file too); the host then sends no
+   *  data at all (docs/views.md, "Loading: a saved profile fetched by the page") */
+  | { type: 'profile'; profile?: ProfileFile; json?: string; url?: string; title: string; live: boolean; keepState?: boolean; built?: BuiltTree }
   /** the baseline the Diff view compares the profile with */
   | { type: 'baseline'; profile: ProfileFile; title: string }
   /** a line for the status bar of the view (e.g. "live · updated 12:03:04", "session ended") */
@@ -63,7 +65,9 @@ export type WebviewMessage =
   /** the Heap view asks for the paths from GC roots to objects of a class */
   | { type: 'heapPaths'; className: string }
   /** "Take Heap Dump" */
-  | { type: 'heapDump' };
+  | { type: 'heapDump' }
+  /** the page could not fetch the profile's `url`: the host sends the file as a message instead */
+  | { type: 'fetchFailed'; message: string };
 
 export function isHostMessage(v: unknown): v is HostMessage {
   if (typeof v !== 'object' || v === null) return false;
@@ -75,5 +79,6 @@ export function isWebviewMessage(v: unknown): v is WebviewMessage {
   if (typeof v !== 'object' || v === null) return false;
   const t = (v as { type?: unknown }).type;
   if (t === 'whyAlive') return typeof (v as { className?: unknown }).className === 'string';
+  if (t === 'fetchFailed') return typeof (v as { message?: unknown }).message === 'string';
   return t === 'ready' || t === 'navigate' || t === 'export' || t === 'snapshot' || t === 'pickBaseline' || t === 'heapPaths' || t === 'heapDump';
 }

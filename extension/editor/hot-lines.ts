@@ -73,7 +73,9 @@ export class HotLines implements vscode.Disposable {
   update(): void {
     const s = this.settings();
     const source = this.sources.active();
-    const ranked = s.enabled && source ? this.rankedFor(source, s) : undefined;
+    // the profile is read only for a visible Java editor: opening a profile's own editor does not parse it here
+    const java = vscode.window.visibleTextEditors.some((e) => isJavaDocument(e.document));
+    const ranked = java && s.enabled && source ? this.rankedFor(source, s) : undefined;
     this.shown.clear();
     for (const editor of vscode.window.visibleTextEditors) {
       if (!isJavaDocument(editor.document)) continue;

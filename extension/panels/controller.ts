@@ -11,7 +11,7 @@ import { loadProfile } from '../../core/profile/load';
 import { trustedProfile } from '../../core/profile/trusted';
 import { speedscope } from '../../core/export/speedscope';
 import { pprofGzip } from '../../core/export/pprof-file';
-import { Profile, ProfileFile } from '../../core/profile/types';
+import { Meta, Profile, ProfileFile } from '../../core/profile/types';
 import { HostMessage, isWebviewMessage, WebviewMessage } from '../../core/protocol/webview-protocol';
 import { panelHtml } from './html';
 import { profileMessage } from './profile-message';
@@ -30,6 +30,8 @@ export interface ControllerOptions {
   log?: (line: string) => void;
   /** the file shown, when it is one (not offered as its own baseline) */
   file?: string;
+  /** the file as a URI: its folder is a resource root, so that the page can fetch it (showFile) */
+  fileUri?: vscode.Uri;
   /** the Heap view asked for the paths from GC roots to a class */
   heapPaths?: (className: string) => void;
 }
@@ -51,10 +53,15 @@ export class WebviewController implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private heap?: { data: HeapViewData; reveal: boolean };
   private method?: HostMessage & { type: 'showMethod' };
+  /** a saved file the page fetches itself (showFile): the host holds only its meta, and parses it on demand */
+  private fetched?: { meta: Meta; url: string };
+  /** the page could not fetch the file (a remote file system): it is sent as a message from then on */
+  private fetchFailed = false;
 
   constructor(private readonly webview: vscode.Webview, extensionUri: vscode.Uri, private options: ControllerOptions) {
     const dist = vscode.Uri.joinPath(extensionUri, 'dist');
-    webview.options = { enableScripts: true, localResourceRoots: [dist] };
+    const folder = options.fileUri && vscode.Uri.file(path.dirname(options.fileUri.fsPath));
+    webview.options = { enableScripts: true, localResourceRoots: folder ? [dist, folder] : [dist] };
     webview.html = panelHtml({
       script: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
       style: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
@@ -75,6 +82,11 @@ export class WebviewController implements vscode.Disposable {
   show(profile: Profile | ProfileFile, opts: { live?: boolean; title?: string; minMs?: number } = {}): void {
     this.profile = fileOf(profile);
     this.loaded = 'format' in profile ? undefined : profile;
+    this.fetched = undefined;
+    this.queue(opts);
+  }
+
+  private queue(opts: { live?: boolean; title?: string; minMs?: number }): void {
     if (opts.live !== undefined) this.options.live = opts.live;
     if (opts.title) this.options.title = opts.title;
     if (!this.ready || this.pending) return;
@@ -84,6 +96,24 @@ export class WebviewController implements vscode.Disposable {
       this.pending = undefined;
       this.sendProfile();
     }, wait);
+  }
+
+  /**
+   * Shows the saved file of the options (`fileUri`) by having the page fetch its bytes (docs/views.md, "Loading: a saved
+   * profile fetched by the page"): no parse here, and no text through the message channel. `meta`: the file's, read
+   * cheaply (load.ts loadProfileMeta). Each call has the page fetch the file again (a file still written).
+   */
+  showFile(meta: Meta, opts: { live?: boolean; minMs?: number } = {}): void {
+    const uri = this.options.fileUri;
+    if (!uri) throw new Error('showFile needs the options\' fileUri');
+    if (this.fetchFailed) {
+      this.show(loadProfile(uri.fsPath), opts);
+      return;
+    }
+    this.fetched = { meta, url: this.webview.asWebviewUri(uri).toString() };
+    this.profile = undefined;
+    this.loaded = undefined;
+    this.queue(opts);
   }
 
   /** Shows one method's callers and callees (kept until the webview is ready; sent after the profile). */
@@ -104,6 +134,12 @@ export class WebviewController implements vscode.Disposable {
   }
 
   private sendProfile(): void {
+    if (this.fetched) {
+      this.lastSent = Date.now();
+      this.painted = true;
+      this.post({ type: 'profile', url: this.fetched.url, title: this.options.title, live: this.options.live, keepState: true });
+      return;
+    }
     if (!this.profile) return;
     this.lastSent = Date.now();
     // a page that paints afresh gets the first tree built here, as the HTML report does (profile-message.ts); an
@@ -129,6 +165,9 @@ export class WebviewController implements vscode.Disposable {
         if (this.heap) this.post({ type: 'heap', heap: this.heap.data, reveal: this.heap.reveal });
         if (this.method) this.post(this.method);
         return;
+      case 'fetchFailed':
+        this.fetchFailedOnce(msg.message);
+        return;
       case 'heapPaths':
         if (this.options.heapPaths) this.options.heapPaths(msg.className);
         else await vscode.commands.executeCommand(COMMANDS.showRetention, { className: msg.className });
@@ -140,7 +179,7 @@ export class WebviewController implements vscode.Disposable {
         await openSource(msg.frame);
         return;
       case 'whyAlive':
-        await whyAlive(msg.className, dumpAtExit(this.profile), this.profile?.meta?.final === true && !this.options.live);
+        await whyAlive(msg.className, dumpAtExit(this.profile ?? this.fetched), (this.profile ?? this.fetched)?.meta?.final === true && !this.options.live);
         return;
       case 'snapshot':
         if (this.options.snapshot) this.options.snapshot(msg.gc === true);
@@ -155,10 +194,35 @@ export class WebviewController implements vscode.Disposable {
     }
   }
 
+  /** The page could not fetch the file: one line in the log, and the file goes as a message, as before the fetch. */
+  private fetchFailedOnce(message: string): void {
+    if (!this.fetched || !this.options.fileUri) return;
+    this.options.log?.(`${this.options.title}: the page could not fetch the file (${message}); sending it as a message`);
+    this.fetchFailed = true;
+    try {
+      this.show(loadProfile(this.options.fileUri.fsPath));
+    } catch (e) {
+      this.status(`cannot read ${this.options.title}: ${(e as Error).message}`);
+    }
+  }
+
+  /** The whole profile, parsed here only when a request needs it (an export) for a file the page fetched. */
+  private wholeProfile(): ProfileFile | undefined {
+    if (!this.profile && this.fetched && this.options.fileUri) {
+      try {
+        this.profile = loadProfile(this.options.fileUri.fsPath).file;
+      } catch (e) {
+        void vscode.window.showErrorMessage(`HeapLens: ${(e as Error).message}`);
+      }
+    }
+    return this.profile;
+  }
+
   private async export(format: 'collapsed' | 'speedscope' | 'pprof', metric: 'allocations' | 'objects' | 'bytes' | 'arrays' | 'elements' | 'samples', tree?: TreeKind): Promise<void> {
-    if (!this.profile) return;
+    const file = this.wholeProfile();
+    if (!file) return;
     if (format === 'pprof') return this.exportPprof(tree);
-    if (metric === 'samples' && !this.profile.threadsProfile?.threads.some((t) => t.samples > 0)) {
+    if (metric === 'samples' && !file.threadsProfile?.threads.some((t) => t.samples > 0)) {
       void vscode.window.showErrorMessage('HeapLens: this profile has no CPU samples to export.');
       return;
     }
@@ -171,9 +235,9 @@ export class WebviewController implements vscode.Disposable {
       saveLabel: 'Export',
     });
     if (!target) return;
-    const loaded = trustedProfile(this.profile);
+    const loaded = trustedProfile(file);
     const profile = withTree(loaded, tree ?? defaultTree(loaded));
-    const text = metric === 'samples' ? cpuExportText(this.profile.threadsProfile, format, stem)
+    const text = metric === 'samples' ? cpuExportText(file.threadsProfile, format, stem)
       : format === 'collapsed' ? collapsedText(profile, { metric, threads: false }) : JSON.stringify(speedscope(profile, { metric, name: stem }));
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
     this.options.log?.(`exported ${format} (${metric}) to ${target.fsPath}`);
@@ -182,7 +246,8 @@ export class WebviewController implements vscode.Disposable {
 
   /** Both allocations and bytes in one gzipped pprof file (core/export/pprof.ts). */
   private async exportPprof(tree?: TreeKind): Promise<void> {
-    if (!this.profile) return;
+    const file = this.wholeProfile();
+    if (!file) return;
     const stem = this.options.title.replace(/\.heaplens$/, '').replace(/[^\w.-]+/g, '_') || 'profile';
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const target = await vscode.window.showSaveDialog({
@@ -190,7 +255,7 @@ export class WebviewController implements vscode.Disposable {
       filters: { 'pprof (gzipped)': ['gz', 'pprof'] }, saveLabel: 'Export',
     });
     if (!target) return;
-    const loaded = trustedProfile(this.profile);
+    const loaded = trustedProfile(file);
     await vscode.workspace.fs.writeFile(target, pprofGzip(withTree(loaded, tree ?? defaultTree(loaded))));
     this.options.log?.(`exported pprof to ${target.fsPath}`);
     void vscode.window.showInformationMessage(`HeapLens: exported to ${vscode.workspace.asRelativePath(target)}`);
@@ -233,7 +298,7 @@ export class WebviewController implements vscode.Disposable {
  * contributed separately; without it the user is told so instead of nothing happening.
  */
 /** The heap dump the agent wrote when this profile's program ended (launch field / option heapDumpAtExit), if it is there. */
-export function dumpAtExit(profile: ProfileFile | undefined): string | undefined {
+export function dumpAtExit(profile: { meta?: Meta } | undefined): string | undefined {
   const f = profile?.meta?.options?.heapDumpAtExit;
   return typeof f === 'string' && fs.existsSync(f) ? f : undefined;
 }

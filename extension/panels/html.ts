@@ -60,6 +60,8 @@ export function panelHtml(a: PanelAssets): string {
   const csp = [
     "default-src 'none'", `img-src ${a.cspSource} data:`, `font-src ${a.cspSource}`,
     `style-src ${a.cspSource} 'nonce-${n}'`, `script-src 'nonce-${n}'`, 'worker-src blob:',
+    // the page's load worker fetches a saved profile's bytes (a webview URI of the file: controller.ts showFile)
+    `connect-src ${a.cspSource}`,
   ].join('; ');
   return page(csp, `<link rel="stylesheet" href="${escapeHtml(a.codicons)}" nonce="${n}">
 <link rel="stylesheet" href="${escapeHtml(a.style)}" nonce="${n}">

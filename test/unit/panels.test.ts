@@ -32,6 +32,10 @@ test('panel HTML: assets from the webview, scripts only with the nonce', () => {
   const nonce = /'nonce-([A-Za-z0-9]+)'/.exec(html)![1];
   assert.match(html, /default-src 'none'; img-src vscode-webview: data:; font-src vscode-webview:; style-src vscode-webview: 'nonce-/);
   assert.match(html, new RegExp(`<script nonce="${nonce}" src="vscode-resource:/dist/webview.js"></script>`));
+  // the page fetches a saved profile's bytes from the webview's own resources, and nothing else
+  assert.match(html, /; connect-src vscode-webview:"/);
+  assert.ok(isWebviewMessage({ type: 'fetchFailed', message: 'HTTP 408' }));
+  assert.ok(!isWebviewMessage({ type: 'fetchFailed' }), 'a fetchFailed says why');
   assert.notEqual(panelHtml({ script: '', style: '', codicons: '', cspSource: '', title: '' }).match(/nonce-(\w+)/)![1], nonce, 'a new nonce each time');
 });
 

@@ -4,7 +4,7 @@
 // caller parses on its own thread as before.
 import { TreeKind } from '../../core/profile/modes';
 import { ProfileFile } from '../../core/profile/types';
-import { ProfileData, RemoteTrees, TreeOptions, treeKey } from '../data';
+import { ProfileData, RemoteTrees, TreeOptions, TreePending, treeKey } from '../data';
 import { timings } from '../timing';
 import { LoadReply, LoadRequest } from './protocol';
 import { PackedTree, unpackTree } from './tree-pack';
@@ -34,6 +34,8 @@ export class LoadWorker {
   private firstTree?: PackedTree;
   private nextId = 0;
   private loading?: { seq: number; resolve(l: Loaded): void; reject(e: Error): void; text: string; title: string; opts: TreeOptions };
+  /** a fetched file's text as bytes, once the worker has moved them here (the page's own parse decodes them) */
+  private fetched?: { seq: number; bytes?: Uint8Array };
   private readonly asked = new Map<number, { data: ProfileData; key: string }>();
   /** keys asked and not answered yet, per data (one request per tree) */
   private readonly inFlight = new WeakMap<ProfileData, Set<string>>();
@@ -64,15 +66,20 @@ export class LoadWorker {
     return !!this.loading;
   }
 
-  /** Parses `text` (a profile file or the report's embedded data) in the worker and builds the first tree. */
-  load(text: string, title: string, kind: TreeKind | 'auto', opts: TreeOptions, ahead = true): Promise<Loaded> {
+  /**
+   * Parses `text` (a profile file or the report's embedded data) in the worker and builds the first tree; or, with
+   * `raw`, a saved file's bytes as fetched (moved to the worker, not copied), which it un-gzips and reads
+   * (fetch-profile.ts).
+   */
+  load(text: string, title: string, kind: TreeKind | 'auto', opts: TreeOptions, ahead = true, raw?: Uint8Array): Promise<Loaded> {
     const seq = ++this.seq;
     this.asked.clear();
+    this.fetched = raw !== undefined ? { seq } : undefined;
     return new Promise((resolve, reject) => {
       this.loading = { seq, resolve, reject, text, title, opts };
-      const msg: LoadRequest = { type: 'load', seq, text, title, kind, opts: { ...opts, cpu: false }, ahead, first: true };
+      const msg: LoadRequest = { type: 'load', seq, text, raw, title, kind, opts: { ...opts, cpu: false }, ahead, first: true };
       const t0 = performance.now();
-      this.worker.postMessage(msg);
+      this.worker.postMessage(msg, raw ? [raw.buffer] : []);
       timings.postText = Math.round((performance.now() - t0) * 10) / 10;
       this.sentAt = performance.timeOrigin + t0;
     });
@@ -136,7 +143,10 @@ export class LoadWorker {
         request: (d, kind, key, o) => this.request(d, kind, key, o),
         fullFile: () => {
           if (!full) {
-            const p = JSON.parse(text) as ProfileFile | { profile: ProfileFile };
+            const f = this.fetched?.seq === l.seq ? this.fetched : undefined;
+            // the fetched file's bytes arrive after the first tree (the page draws again then: `arrived`)
+            if (f && !f.bytes) throw new TreePending();
+            const p = JSON.parse(f ? new TextDecoder('utf-8').decode(f.bytes) : text) as ProfileFile | { profile: ProfileFile };
             full = 'format' in p ? p : p.profile;
           }
           return full;
@@ -159,11 +169,18 @@ export class LoadWorker {
       Object.assign(timings, m.timings);
       a.data.accept(m.kind, a.key, unpackTree(m.tree));
       this.cb.arrived();
+    } else if (m.type === 'bytes') {
+      if (this.fetched?.seq === m.seq) {
+        this.fetched.bytes = m.bytes;
+        this.cb.arrived();
+      }
     } else if (m.type === 'error') {
       if (m.id === undefined) {
         const l = this.loading;
         this.loading = undefined;
-        l?.reject(new Error(m.message));
+        if (l) l.reject(new Error(m.message));
+        // the whole file, checked after its first tree was shown, is not a valid profile
+        else this.cb.failed(m.message);
       } else {
         const a = this.asked.get(m.id);
         this.asked.delete(m.id);

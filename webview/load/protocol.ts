@@ -11,7 +11,8 @@ export type LoadRequest =
   /** `ahead`: build the other orientation's tree too once the first is sent (not for live updates, replaced each second) */
   /** `first` false: the page parsed the text itself and shows the first tree; the worker only builds ahead */
   /** `trees`: the threads' call trees as JSON text, when `text` has them left out (tree-split.ts) */
-  | { type: 'load'; seq: number; text: string; trees?: string; title: string; kind: TreeKind | 'auto'; opts: TreeOptions; ahead: boolean; first: boolean }
+  /** `raw`: a saved file's bytes as the page fetched them (gzipped or not: fetch-profile.ts), `text` then '' */
+  | { type: 'load'; seq: number; text: string; raw?: Uint8Array; trees?: string; title: string; kind: TreeKind | 'auto'; opts: TreeOptions; ahead: boolean; first: boolean }
   | { type: 'tree'; seq: number; id: number; kind: TreeKind; opts: TreeOptions };
 
 export type LoadReply =
@@ -35,4 +36,7 @@ export type LoadReply =
   /** the first tree's allocation records, sent after it (the page paints without them) */
   | { type: 'recs'; seq: number; recs: PackedRecords }
   | { type: 'tree'; seq: number; id: number; kind: TreeKind; tree: PackedTree; timings: Record<string, number> }
+  /** a fetched file's text as bytes (inflated), moved to the page after the first tree: the few uses that need the
+   *  call trees themselves on the page (the diff) decode it there */
+  | { type: 'bytes'; seq: number; bytes: Uint8Array }
   | { type: 'error'; seq: number; id?: number; message: string };

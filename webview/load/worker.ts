@@ -11,6 +11,8 @@ import { LoadReply, LoadRequest } from './protocol';
 import { PackedTree, packRecords, packTree, recordBuffers, transferables } from './tree-pack';
 import { parseFlat } from './flat-parse';
 import { flatTree } from './flat-tree';
+import { profileBytesText } from './fetch-profile';
+import { validateProfile } from '../../core/profile/parse';
 
 interface WorkerScope {
   postMessage(m: LoadReply, transfer?: Transferable[]): void;
@@ -85,18 +87,52 @@ function fastFirst(m: Extract<LoadRequest, { type: 'load' }>): boolean {
   f = undefined;      // the flat arrays can go before the object graph comes
   // the object graph for the other trees (another thread, inverted, only my code, …): the page has drawn meanwhile
   const parsed = JSON.parse(m.text) as ProfileFile | { profile: ProfileFile };
-  expandVersion2('format' in parsed ? parsed : parsed.profile);
+  checked('format' in parsed ? parsed : parsed.profile, m.raw !== undefined);
   data = new ProfileData('format' in parsed ? parsed : parsed.profile, m.title);
   data.useTree('exact');
   if (m.ahead) setTimeout(() => buildAhead(data!.kind, m.opts), 0);
   return true;
 }
 
+/**
+ * Version 2's lines filled in; a fetched file is validated too (docs/format.md), as the host validates what it sends:
+ * its bytes reached the page unchecked.
+ */
+function checked(file: unknown, fetched: boolean): void {
+  if (fetched) validateProfile(file);
+  else expandVersion2(file);
+}
+
+/** The message of an error for the page: a cut or garbled text says so, as the host's loader does (parse.ts). */
+function messageOf(err: unknown): string {
+  const m = (err as Error).message;
+  return err instanceof SyntaxError ? `not a HeapLens profile: the file is truncated or corrupted (invalid JSON: ${m})` : m;
+}
+
 scope.onmessage = (e: MessageEvent) => {
   const m = e.data as LoadRequest;
+  if (m.type === 'load' && m.raw !== undefined) void readAndLoad(m, m.raw);
+  else handle(m);
+};
+
+/** A saved file's bytes: un-gzipped and decoded here, then loaded as a text is; the text's bytes go to the page after. */
+async function readAndLoad(m: Extract<LoadRequest, { type: 'load' }>, raw: Uint8Array): Promise<void> {
+  try {
+    const t0 = performance.now();
+    const got = await profileBytesText(raw);
+    const inflate = Math.round((performance.now() - t0) * 10) / 10;
+    handle({ ...m, text: got.text }, { inflate, fileBytes: raw.byteLength });
+    scope.postMessage({ type: 'bytes', seq: m.seq, bytes: got.bytes }, [got.bytes.buffer]);
+  } catch (err) {
+    scope.postMessage({ type: 'error', seq: m.seq, message: messageOf(err) });
+  }
+}
+
+function handle(m: LoadRequest, fetched?: Record<string, number>): void {
   try {
     if (m.type === 'load') {
       clearTimings();
+      if (fetched) Object.assign(timings, fetched);
       timings.receivedAt = performance.timeOrigin + performance.now();
       ahead.clear();
       const progress = (step: string): void => scope.postMessage({ type: 'progress', seq: m.seq, step });
@@ -108,7 +144,7 @@ scope.onmessage = (e: MessageEvent) => {
       const embedded = 'format' in parsed ? undefined : parsed;
       let file = embedded ? embedded.profile : parsed as ProfileFile;
       if (m.trees !== undefined) file = joinTrees(file, JSON.parse(m.trees) as ThreadTrees[]);
-      expandVersion2(file);
+      checked(file, m.raw !== undefined);
       data = new ProfileData(file, m.title);
       const kind = m.kind === 'auto' && embedded?.tree ? embedded.tree : m.kind;
       data.useTree(kind);
@@ -138,6 +174,6 @@ scope.onmessage = (e: MessageEvent) => {
       scope.postMessage({ type: 'tree', seq: m.seq, id: m.id, kind: m.kind, tree, timings: { ...timings } }, transferables(tree));
     }
   } catch (err) {
-    scope.postMessage({ type: 'error', seq: m.seq, id: m.type === 'tree' ? m.id : undefined, message: (err as Error).message });
+    scope.postMessage({ type: 'error', seq: m.seq, id: m.type === 'tree' ? m.id : undefined, message: messageOf(err) });
   }
-};
+}
