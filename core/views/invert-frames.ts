@@ -40,17 +40,13 @@ export function invertFrames(top: FrameTree, rank: Int32Array, hasRecords: (i: n
   const count = contexts.length;
   const weight = new Float64Array(n);
   for (const i of contexts) {
-    let w = 0;
-    const share = (v: number, t: number): void => {
-      const s = t > 0 ? v / t : 0;
-      if (s > w) w = s;
-    };
-    share(objects[i], tObj);
-    share(arrays[i], tArr);
-    share(bytes[i], tBytes);
-    share(calls[i], tCalls);
-    share(samples[i], tSamples);
-    weight[i] = w;
+    // the order and the divisions of invertPruned's (the same doubles)
+    const sObj = tObj > 0 ? objects[i] / tObj : 0;
+    const sArr = tArr > 0 ? arrays[i] / tArr : 0;
+    const sBytes = tBytes > 0 ? bytes[i] / tBytes : 0;
+    const sCalls = tCalls > 0 ? calls[i] / tCalls : 0;
+    const sSamples = tSamples > 0 ? samples[i] / tSamples : 0;
+    weight[i] = Math.max(0, sObj, sArr, sBytes, sCalls, sSamples);
   }
   // the inverted frames as they are made (root 0): method, parent, and the contexts absorbed, as linked lists
   let cap = 1024;
@@ -74,20 +70,15 @@ export function invertFrames(top: FrameTree, rank: Int32Array, hasRecords: (i: n
       fParent = grow(fParent, 0);
       fHead = grow(fHead, -1);
       fTail = grow(fTail, -1);
-      const more = new Float64Array(cap * SUMMED.length);
-      more.set(fSelf);
-      fSelf = more;
     }
     fMethod[frames] = m;
     fParent[frames] = p;
     return frames++;
   };
-  // the frames' own values, summed as contexts are absorbed (in SUMMED's order)
-  let fSelf = new Float64Array(cap * SUMMED.length);
-  const selfOf = SUMMED.map((k) => top.self[k]);
+  // the frame each context ends in (its values are summed afterwards, in the tree's order: reads in a row, not at random)
+  const absorbedAt = new Int32Array(n).fill(-1);
   const absorb = (at: number, ctx: number): void => {
-    const o = at * SUMMED.length;
-    for (let k = 0; k < SUMMED.length; k++) fSelf[o + k] += selfOf[k][ctx];
+    absorbedAt[ctx] = at;
     if (fTail[at] < 0) fHead[at] = ctx;
     else next[fTail[at]] = ctx;
     fTail[at] = ctx;
@@ -101,20 +92,19 @@ export function invertFrames(top: FrameTree, rank: Int32Array, hasRecords: (i: n
   let maxMethod = 0;
   for (let i = 1; i < n; i++) if (method[i] > maxMethod) maxMethod = method[i];
   const slot = new Int32Array(maxMethod + 1).fill(-1);
-  const todo: number[] = [];
-  const gMethod: number[] = [];
-  const gSize: number[] = [];
-  const gWeight: number[] = [];
-  const gStart: number[] = [];
-  const fill: number[] = [];
+  // per split: its groups (at most one per context of the range), typed and allocated once
+  const gMethod = new Int32Array(count + 1);
+  const gSize = new Int32Array(count + 1);
+  const gWeight = new Float64Array(count + 1);
+  const gFill = new Int32Array(count + 1);
+  let todo = new Int32Array(3 * 1024);                   // (frame, start, end) triples
+  let todoLen = 0;
   const split = (at: number, s: number, e: number, top: boolean): void => {
-    gMethod.length = 0;
-    gSize.length = 0;
-    gWeight.length = 0;
+    let groups = 0;
     for (let k = s; k < e; k++) {
       const up = top ? curBuf[k] : parent[curBuf[k]];
       if (up <= 0) {
-        absorb(at, ctxBuf[k]);
+        absorb(at, ctxBuf[k]);           // the thread's first frame: the chain ends here
         key[k] = -1;
         continue;
       }
@@ -122,54 +112,71 @@ export function invertFrames(top: FrameTree, rank: Int32Array, hasRecords: (i: n
       const m = method[up];
       let g = slot[m];
       if (g < 0) {
-        g = slot[m] = gMethod.length;
-        gMethod.push(m);
-        gSize.push(0);
-        gWeight.push(0);
+        g = slot[m] = groups++;
+        gMethod[g] = m;
+        gSize[g] = 0;
+        gWeight[g] = 0;
       }
       key[k] = g;
       gSize[g]++;
       gWeight[g] += weight[ctxBuf[k]];
     }
-    for (const m of gMethod) slot[m] = -1;
-    gStart.length = 0;
-    fill.length = 0;
+    for (let g = 0; g < groups; g++) slot[gMethod[g]] = -1;
+    // kept groups get consecutive ranges from s on; a cut group's contexts stay on this frame
     let pos = s;
-    for (let g = 0; g < gMethod.length; g++) {
-      const keep = top || gWeight[g] >= minShare;
-      gStart.push(keep ? pos : -1);
-      fill.push(keep ? pos : -1);
-      if (keep) pos += gSize[g];
+    for (let g = 0; g < groups; g++) {
+      if (top || gWeight[g] >= minShare) {
+        gFill[g] = pos;
+        pos += gSize[g];
+      } else gFill[g] = -1;
     }
     for (let k = s; k < e; k++) {
       const g = key[k];
       if (g < 0) continue;
-      if (fill[g] < 0) {
-        absorb(at, ctxBuf[k]);
+      if (gFill[g] < 0) {
+        absorb(at, ctxBuf[k]);           // callers too small to see: the chain is cut here
         continue;
       }
-      const to = fill[g]++;
+      const to = gFill[g]++;
       tmpCtx[to] = ctxBuf[k];
       tmpCur[to] = curBuf[k];
     }
-    ctxBuf.set(tmpCtx.subarray(s, pos), s);
-    curBuf.set(tmpCur.subarray(s, pos), s);
-    for (let g = 0; g < gMethod.length; g++) {
-      if (gStart[g] < 0) continue;
-      todo.push(newFrame(at, gMethod[g]), gStart[g], gStart[g] + gSize[g]);
+    for (let k = s; k < pos; k++) {
+      ctxBuf[k] = tmpCtx[k];
+      curBuf[k] = tmpCur[k];
+    }
+    for (let g = 0; g < groups; g++) {
+      if (gFill[g] < 0) continue;
+      if (todoLen + 3 > todo.length) {
+        const more = new Int32Array(todo.length * 2);
+        more.set(todo);
+        todo = more;
+      }
+      todo[todoLen++] = newFrame(at, gMethod[g]);
+      todo[todoLen++] = gFill[g] - gSize[g];
+      todo[todoLen++] = gFill[g];
     }
   };
   split(0, 0, count, true);
-  while (todo.length > 0) {
-    const e = todo.pop()!;
-    const s = todo.pop()!;
-    split(todo.pop()!, s, e, false);
+  while (todoLen > 0) {
+    const e = todo[--todoLen];
+    const s = todo[--todoLen];
+    split(todo[--todoLen], s, e, false);
   }
+  const fSelf = SUMMED.map((k) => {
+    const from = top.self[k];
+    const sums = new Float64Array(frames);
+    for (let i = 1; i < n; i++) {
+      const f = absorbedAt[i];
+      if (f >= 0) sums[f] += from[i];
+    }
+    return sums;
+  });
   return flattenFrames(top, frames, fMethod, fParent, fSelf, fHead, next, rank, hasRecords);
 }
 
 /** The made frames in pre-order, siblings by ascending rank (frameTree's order), with their summed values. */
-function flattenFrames(top: FrameTree, frames: number, fMethod: Int32Array, fParent: Int32Array, fSelf: Float64Array, fHead: Int32Array,
+function flattenFrames(top: FrameTree, frames: number, fMethod: Int32Array, fParent: Int32Array, fSelf: Float64Array[], fHead: Int32Array,
   next: Int32Array, rank: Int32Array, hasRecords: (i: number) => boolean): FrameTree {
   // children per frame (CSR), each list sorted by rank
   const kidStart = new Int32Array(frames + 1);
@@ -220,7 +227,7 @@ function flattenFrames(top: FrameTree, frames: number, fMethod: Int32Array, fPar
     const f = order[p];
     out.method[p] = fMethod[f];
     out.end[p] = p + 1;
-    for (let k = 0; k < SUMMED.length; k++) self[SUMMED[k]][p] = fSelf[f * SUMMED.length + k];
+    for (let k = 0; k < SUMMED.length; k++) self[SUMMED[k]][p] = fSelf[k][f];
   }
   // the root keeps its own records and samples (a thread root has no calls of its own)
   for (const k of SUMMED) if (k !== 'calls') self[k][0] = top.self[k][0];
