@@ -121,7 +121,7 @@ if (asJson) {
   console.log(`  zoom out (${fig.zooms}×)    median ${fig.zoomOutMs.median} ms, max ${fig.zoomOutMs.max} ms`);
   console.log(`  metric switch      ${fig.metricSwitchMs} ms`);
   console.log(`  search             ${fig.searchMs} ms`);
-  console.log(`  first inversion    ${fig.invertFirstMs} ms (clicked ${fig.invertClickedMs} ms after the paint, timed until the inverted tree is drawn)`);
+  console.log(`  first inversion    ${fig.invertFirstMs} ms (clicked ${fig.invertClickedMs} ms after the paint, timed until the inverted tree is drawn${fig.invertReadyAtClick ? '; it was made before the click' : ''})`);
   console.log(`                     (builds the bottom-up tree: invert ${fig.invertSteps?.invert} ms, flatten ${fig.invertSteps?.flatten} ms, unpack ${fig.invertSteps?.unpack ?? '-'} ms${fig.invertSteps?.builtAhead ? '; built by the worker ahead, while the page drew the first tree' : ''}${fig.invertSteps?.here ? '; inverted on the page from the built first tree' : ''})`);
   console.log(`  call tree table    ${fig.callTreeFirstMs} ms (first showing)`);
   console.log(`  table expand       ${fig.expandMs} ms (a node with ${fig.expandChildren} children)`);

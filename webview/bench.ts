@@ -133,6 +133,8 @@ export async function runBench(app: App, scriptStart: number): Promise<void> {
     out.invertFirstMs = atPaint.ms;
     out.invertSteps = atPaint.steps;
   } else {
+    // whether the inverted tree was made (ahead) before the click: then the figure is its draw alone
+    out.invertReadyAtClick = app.data!.has({ thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: true });
     t = performance.now();
     out.invertClickedMs = Math.round(t - painted);
     app.update({ inverted: true });
