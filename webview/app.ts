@@ -270,7 +270,9 @@ export class App {
     const packed = await builtColumns(built.columns, large);
     if (large) await nextTask();
     // the tree is of all threads merged, nothing folded, top-down: the views find it under those options
-    data.accept(built.kind, treeKey({ thread: -1, myCode: false, collapseRecursion: false, inverted: false }, false), unpackTree(packed));
+    const top = unpackTree(packed);
+    data.accept(built.kind, treeKey({ thread: -1, myCode: false, collapseRecursion: false, inverted: false }, false), top);
+    trees.setTop(packed, top);     // the inverted tree is made from it on this page (invert-built.ts)
     if (large) {
       // the render's set-up (canvas, package palette, first layout) in tasks of its own; the paint's task only draws
       await nextTask();
@@ -285,6 +287,7 @@ export class App {
     whenParsed(() => {
       builtRecords(built.records).then((recs) => {
         packed.recs = recs;
+        trees.recordsArrived();
         if (this.state.view !== 'flame' && this.data === data) this.render();
       }, (e: Error) => {
         this.error.textContent = `Cannot read the allocation records of ${title}: ${e.message}`;

@@ -55,11 +55,12 @@ export const VIEW_LIVE_SCENARIOS = {
   async 'views: the normalised diff in VS Code — snapshot vs final as % of each run and per call of a method'(wb) {
     const page = wb.page;
     const { view } = await snapshotThenFinalProfile(wb);
-    // Inverted: the load worker built it (the webview's CSP lets the worker run); the page says so on its body
+    // Inverted: the page makes it from the built first tree (invert-built.ts); the load worker holds the call trees for
+    // the other trees (the webview's CSP lets the worker run); the page says so on its body
     await view.locator('.view-flame label.toggle', { hasText: 'Inverted' }).locator('input').check();
     await view.locator('body[data-load-worker="running"]').waitFor({ state: 'attached', timeout: 30000 });
     await view.locator('.flame-summary li[data-frame]').first().waitFor({ state: 'attached', timeout: 30000 });
-    console.log(`  inverted by the load worker, top frame ${await view.locator('.flame-summary li[data-frame]').first().getAttribute('data-frame')}`);
+    console.log(`  inverted (the load worker running), top frame ${await view.locator('.flame-summary li[data-frame]').first().getAttribute('data-frame')}`);
     await wb.shot('views-inverted-by-worker');
     await view.locator('.view-flame label.toggle', { hasText: 'Inverted' }).locator('input').uncheck();
     await view.locator('#tab-diff').click();
