@@ -128,6 +128,8 @@ export async function runBench(app: App, scriptStart: number): Promise<void> {
   const delay = Number(/[#&]invertDelay=(\d+)/.exec(location.hash)?.[1] ?? 0);
   const wait = painted + delay - performance.now();
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  // the page's long tasks between the paint and the click (what the work done ahead of a click costs the page)
+  out.tasksBeforeClick = longTasks.filter((t) => t.start > painted).map((t) => [Math.round(t.start - scriptStart), Math.round(t.ms)]);
   if (atPaint) {
     out.invertClickedMs = 0;
     out.invertFirstMs = atPaint.ms;
