@@ -20,6 +20,23 @@ const SUMMED = ['objects', 'bytes', 'arrays', 'elements', 'calls', 'samples'] as
  * a non-empty record list (a context even when its records sum to nothing); `top.recs` is read only lazily.
  */
 export function invertFrames(top: FrameTree, rank: Int32Array, hasRecords: (i: number) => boolean, minShare = VIEW_MIN_SHARE): FrameTree | undefined {
+  const steps = invertFramesInSteps(top, rank, hasRecords, minShare);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Splits between two yields of {@link invertFramesInSteps}: a few milliseconds of work at 100,000 nodes. */
+const SPLITS_PER_STEP = 256;
+
+/**
+ * {@link invertFrames} as a step function: it yields between its passes and every few hundred groups, so that the
+ * page can run it in tasks of ~30 ms (webview/tasks.ts) instead of one task of a few hundred milliseconds after the
+ * paint, during which the page would not answer.
+ */
+export function* invertFramesInSteps(top: FrameTree, rank: Int32Array, hasRecords: (i: number) => boolean,
+  minShare = VIEW_MIN_SHARE): Generator<void, FrameTree | undefined> {
   const n = top.n;
   const { method, parent } = top;
   const { objects, arrays, bytes, calls, samples } = top.self;
@@ -157,27 +174,32 @@ export function invertFrames(top: FrameTree, rank: Int32Array, hasRecords: (i: n
       todo[todoLen++] = gFill[g];
     }
   };
+  yield;
   split(0, 0, count, true);
-  while (todoLen > 0) {
+  for (let splits = 1; todoLen > 0; splits++) {
     const e = todo[--todoLen];
     const s = todo[--todoLen];
     split(todo[--todoLen], s, e, false);
+    if (splits % SPLITS_PER_STEP === 0) yield;
   }
-  const fSelf = SUMMED.map((k) => {
+  yield;
+  const fSelf: Float64Array[] = [];
+  for (const k of SUMMED) {
     const from = top.self[k];
     const sums = new Float64Array(frames);
     for (let i = 1; i < n; i++) {
       const f = absorbedAt[i];
       if (f >= 0) sums[f] += from[i];
     }
-    return sums;
-  });
-  return flattenFrames(top, frames, fMethod, fParent, fSelf, fHead, next, rank, hasRecords);
+    fSelf.push(sums);
+  }
+  yield;
+  return yield* flattenFrames(top, frames, fMethod, fParent, fSelf, fHead, next, rank, hasRecords);
 }
 
 /** The made frames in pre-order, siblings by ascending rank (frameTree's order), with their summed values. */
-function flattenFrames(top: FrameTree, frames: number, fMethod: Int32Array, fParent: Int32Array, fSelf: Float64Array[], fHead: Int32Array,
-  next: Int32Array, rank: Int32Array, hasRecords: (i: number) => boolean): FrameTree {
+function* flattenFrames(top: FrameTree, frames: number, fMethod: Int32Array, fParent: Int32Array, fSelf: Float64Array[], fHead: Int32Array,
+  next: Int32Array, rank: Int32Array, hasRecords: (i: number) => boolean): Generator<void, FrameTree> {
   // children per frame (CSR), each list sorted by rank
   const kidStart = new Int32Array(frames + 1);
   for (let f = 1; f < frames; f++) kidStart[fParent[f] + 1]++;
@@ -191,6 +213,7 @@ function flattenFrames(top: FrameTree, frames: number, fMethod: Int32Array, fPar
     const e = kidStart[f + 1];
     if (e - s > 1) kids.subarray(s, e).sort(byRank);
   }
+  yield;
   const order = new Int32Array(frames);     // pre-order position → frame
   const pParent = new Int32Array(frames);
   const depth = new Int32Array(frames);
@@ -213,6 +236,7 @@ function flattenFrames(top: FrameTree, frames: number, fMethod: Int32Array, fPar
     }
     i++;
   }
+  yield;
   const self = {} as MetricArrays;
   const total = {} as MetricArrays;
   for (const k of VIEW_METRICS) {
@@ -232,6 +256,7 @@ function flattenFrames(top: FrameTree, frames: number, fMethod: Int32Array, fPar
   // the root keeps its own records and samples (a thread root has no calls of its own)
   for (const k of SUMMED) if (k !== 'calls') self[k][0] = top.self[k][0];
   for (let p = 0; p < frames; p++) self.allocations[p] = self.objects[p] + self.arrays[p];
+  yield;
   rollUp(out);
   out.recs = lazyRecords(top, frames, order, fHead, next, hasRecords);
   return out;

@@ -49,7 +49,7 @@ export class EmbeddedTrees implements RemoteTrees {
     for (const f of w) f();
     const a = this.ahead;
     this.ahead = undefined;
-    // ahead of a click: at 100,000 nodes one task of a few tens of milliseconds, after the paint
+    // ahead of a click, after the paint, in tasks of ~30 ms
     if (a && w.length === 0) this.invertHere(a.data, a.data.kind, treeKey(a.o, false), a.o);
   }
 
@@ -84,10 +84,10 @@ export class EmbeddedTrees implements RemoteTrees {
     if (this.building.has(`${kind}|${key}`)) return true;
     this.building.add(`${kind}|${key}`);
     const run = (): void => {
-      setTimeout(() => {
-        this.building.delete(`${kind}|${key}`);
+      setTimeout(async () => {
         this.elsewhere ??= hasFoldedCalls(this.built.trees);      // the records arrive once the page is parsed
-        const tree = this.elsewhere ? undefined : invertBuilt(top.tree, top.packed.recs!, data.methods());
+        const tree = this.elsewhere ? undefined : await invertBuilt(top.tree, top.packed.recs!, data.methods());
+        this.building.delete(`${kind}|${key}`);      // asked for again meanwhile: it waited for this one
         if (tree) {
           data.accept(kind, key, tree);
           this.arrived();
