@@ -152,16 +152,29 @@ public final class HeapLensTransformer implements ClassFileTransformer {
                             ProtectionDomain domain, byte[] bytes) {
         // The agent's own classes first, before this method needs any class that might still be loading.
         if (className == null || className.startsWith("io/heaplens/")) return null;
+        if (redefined == null) return transformBytes(module, loader, className, null, bytes);   // a class loading
+        // What follows allocates (the seen set, the original bytes): not the program's, whatever thread asked.
+        ThreadState ts = ThreadState.current();
+        ts.busy++;
+        try {
+            return retransforming(module, loader, className, redefined, bytes);
+        } finally {
+            ts.busy--;
+        }
+    }
+
+    /** A retransformation or redefinition of a loaded class: the agent's own, or one that starts from its original bytes. */
+    private byte[] retransforming(Module module, ClassLoader loader, String className, Class<?> redefined, byte[] bytes) {
         // Restoring: the original bytes come in, and get the current level's probes (the JVM keeps the bytes as they came in)
-        if (redefined != null && restoring) return transformBytes(module, loader, className, redefined, bytes);
-        if (redefined != null && redefiningAtStart) {       // the start's own redefinition hands over the cache's bytes
+        if (restoring) return transformBytes(module, loader, className, redefined, bytes);
+        if (redefiningAtStart) {       // the start's own redefinition hands over the cache's bytes
             long t0 = System.nanoTime();
             seen.add(key(loader, className));
             redefinedAtStart.add(redefined);
             stats.time(System.nanoTime() - t0);
             return null;
         }
-        if (redefined == null || !redefinedAtStart.contains(redefined)) return transformBytes(module, loader, className, redefined, bytes);
+        if (!redefinedAtStart.contains(redefined)) return transformBytes(module, loader, className, redefined, bytes);
         // The JVM now hands over the bytes the start redefined the class with, instrumented: every level starts from
         // the class's own bytes instead, and "keep them" (null) means those bytes, not the instrumented ones.
         byte[] original = OriginalBytes.of(redefined, className);
