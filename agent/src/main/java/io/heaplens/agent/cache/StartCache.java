@@ -238,6 +238,20 @@ public final class StartCache {
     }
 
     /**
+     * A warm start's instrumented bytes for a JDK class loaded before the agent, to hand the JVM directly
+     * (StartRedefinition): only a class the recorded start retransformed once, with one variant, bytes to change and
+     * no warning. Null otherwise: the class takes the retransformation path, which checks the bytes the JVM rebuilds.
+     */
+    public Entry redefinable(ClassLoader loader, String name) {
+        Entries m = entries;
+        if (m == null) return null;
+        Entry e = m.get(loader == null, name);
+        if (e == null || e.other != null || !e.retransformed || e.out == null || !e.warnings.isEmpty()) return null;
+        hits++;
+        return e;
+    }
+
+    /**
      * Whether the retransformation at start may leave this already-loaded JDK class out: the recorded start
      * retransformed it and kept its bytes (nothing in it to instrument, no warning). The JVM redefines a class even
      * when every transformer returns its bytes unchanged, so asking for it costs the same as for one that changes;

@@ -87,6 +87,7 @@ public final class ModeControl {
                 inst.addTransformer(transformer, true);
                 registered = true;
             }
+            transformer.restoreOriginals(inst);   // the JDK classes the start redefined from its cache
             s.classes = Retransform.all(inst, transformer, stats);
             for (int round = 0; round < 3 && sweep.now() > 0; round++) { /* classes loaded meanwhile */ }
             if (registered && level == Mode.LEVEL_NONE) {

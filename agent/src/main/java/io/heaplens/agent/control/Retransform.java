@@ -20,7 +20,7 @@ public final class Retransform {
     }
 
     /** Retransforms the classes in big batches, one by one where a batch fails; @return how many succeeded */
-    static int classes(Instrumentation inst, List<Class<?>> todo, TransformStats stats) {
+    public static int classes(Instrumentation inst, List<Class<?>> todo, TransformStats stats) {
         int done = 0;
         // Big batches: each retransformation request walks every loaded class once, so fewer requests are cheaper.
         for (int i = 0; i < todo.size(); i += 5000) {

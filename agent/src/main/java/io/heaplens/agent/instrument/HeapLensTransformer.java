@@ -56,6 +56,18 @@ public final class HeapLensTransformer implements ClassFileTransformer {
 
     public void startCache(StartCache cache) { startCache = cache; }
 
+    /**
+     * Set while the agent itself redefines JDK classes: at start with the cache's instrumented bytes
+     * (StartRedefinition: final, the transformer keeps them), at the first mode switch with their original bytes
+     * ({@link #restoreOriginals}: the transformer instruments them for the new level).
+     */
+    private volatile boolean redefiningAtStart, restoring;
+
+    public void redefiningAtStart(boolean on) { redefiningAtStart = on; }
+
+    /** Counts a class the start redefined with the cache's bytes as transformed. */
+    public void redefinedAtStart(int methods, int sites) { stats.transformed(methods, sites); }
+
     public HeapLensTransformer(Registry registry, PackageFilter filter, boolean jdk, boolean verbose, TransformStats stats, Instrumentation inst) {
         this.registry = registry;
         this.filter = filter;
@@ -140,6 +152,85 @@ public final class HeapLensTransformer implements ClassFileTransformer {
                             ProtectionDomain domain, byte[] bytes) {
         // The agent's own classes first, before this method needs any class that might still be loading.
         if (className == null || className.startsWith("io/heaplens/")) return null;
+        if (redefined == null) return transformBytes(module, loader, className, null, bytes);   // a class loading
+        // What follows allocates (the seen set, the original bytes): not the program's, whatever thread asked.
+        ThreadState ts = ThreadState.current();
+        ts.busy++;
+        try {
+            return retransforming(module, loader, className, redefined, bytes);
+        } finally {
+            ts.busy--;
+        }
+    }
+
+    /** A retransformation or redefinition of a loaded class: the agent's own, or one that starts from its original bytes. */
+    private byte[] retransforming(Module module, ClassLoader loader, String className, Class<?> redefined, byte[] bytes) {
+        // Restoring: the original bytes come in, and get the current level's probes (the JVM keeps the bytes as they came in)
+        if (restoring) return transformBytes(module, loader, className, redefined, bytes);
+        if (redefiningAtStart) {       // the start's own redefinition hands over the cache's bytes
+            long t0 = System.nanoTime();
+            seen.add(key(loader, className));
+            redefinedAtStart.add(redefined);
+            stats.time(System.nanoTime() - t0);
+            return null;
+        }
+        if (!redefinedAtStart.contains(redefined)) return transformBytes(module, loader, className, redefined, bytes);
+        // The JVM now hands over the bytes the start redefined the class with, instrumented: every level starts from
+        // the class's own bytes instead, and "keep them" (null) means those bytes, not the instrumented ones.
+        byte[] original = OriginalBytes.of(redefined, className);
+        if (original == null) {
+            stats.warn(className.replace('/', '.') + ": its original bytes could not be read; it keeps the probes it got at start");
+            return null;
+        }
+        byte[] out = transformBytes(module, loader, className, redefined, original);
+        return out != null ? out : original;
+    }
+
+    /** The JDK classes the start redefined with the cache's instrumented bytes (StartRedefinition). */
+    private final Set<Class<?>> redefinedAtStart = Collections.synchronizedSet(new java.util.HashSet<>());
+
+    /**
+     * Before the first retransformation after the start (a mode switch): the JVM takes a redefinition's bytes as the
+     * class's own from then on, so the classes the start redefined get their original bytes back by one more
+     * redefinition (through this transformer, which gives them the new level's probes: no moment without probes),
+     * and every later retransformation (ours, another agent's, while paused without our transformer) starts from
+     * those. A class the JVM refuses stays in the set: the transformer substitutes its original bytes.
+     * @return how many classes got their original bytes back
+     */
+    public int restoreOriginals(Instrumentation inst) {
+        java.util.List<Class<?>> todo;
+        synchronized (redefinedAtStart) { todo = new java.util.ArrayList<>(redefinedAtStart); }
+        if (todo.isEmpty()) return 0;
+        java.util.List<java.lang.instrument.ClassDefinition> defs = new java.util.ArrayList<>();
+        for (Class<?> c : todo) {
+            byte[] original = OriginalBytes.of(c, c.getName().replace('.', '/'));
+            if (original != null) defs.add(new java.lang.instrument.ClassDefinition(c, original));
+        }
+        int done = 0;
+        restoring = true;
+        try {
+            try {
+                inst.redefineClasses(defs.toArray(new java.lang.instrument.ClassDefinition[0]));
+                for (java.lang.instrument.ClassDefinition d : defs) redefinedAtStart.remove(d.getDefinitionClass());
+                done = defs.size();
+            } catch (Throwable all) {
+                for (java.lang.instrument.ClassDefinition d : defs) {
+                    try {
+                        inst.redefineClasses(d);
+                        redefinedAtStart.remove(d.getDefinitionClass());
+                        done++;
+                    } catch (Throwable one) {
+                        stats.warn(d.getDefinitionClass().getName() + ": its original bytes could not be restored (" + one + ")");
+                    }
+                }
+            }
+        } finally {
+            restoring = false;
+        }
+        return done;
+    }
+
+    private byte[] transformBytes(Module module, ClassLoader loader, String className, Class<?> redefined, byte[] bytes) {
         // From here on the agent works on the program's thread, and what it allocates in JDK code is not the
         // program's: unguarded, the seen set's growth (a 4,096-slot HashMap table once ~1,500 classes had loaded)
         // was charged to whatever the program was doing, e.g. its first SecureRandom (test/e2e/renamedjar.test.ts).

@@ -6,6 +6,7 @@ import io.heaplens.agent.collect.Collector;
 import io.heaplens.agent.collect.HeapGuard;
 import io.heaplens.agent.control.ModeControl;
 import io.heaplens.agent.control.Retransform;
+import io.heaplens.agent.control.StartRedefinition;
 import io.heaplens.agent.control.Sweep;
 import io.heaplens.agent.core.AccountPatterns;
 import io.heaplens.agent.core.Options;
@@ -104,7 +105,14 @@ final class Launch {
         long t0 = System.nanoTime();
         if (instruments) {
             // Started paused: nothing to retransform until the mode asks for probes (ModeControl).
-            Retransform.all(inst, transformer, stats);
+            java.util.List<Class<?>> todo = transformer.retransformable(inst.getAllLoadedClasses(), false);
+            // Warm: the cached bytes straight to the JVM, without rebuilding each class file first (StartRedefinition)
+            if (warm) {
+                int all = todo.size();
+                todo = StartRedefinition.redefine(inst, transformer, startCache, todo, stats);
+                if (options.verbose) System.err.println("heaplens: redefined " + (all - todo.size()) + " classes with the start-up cache's bytes in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+            }
+            Retransform.classes(inst, todo, stats);
             for (int round = 0; round < 3 && sweep.now() > 0; round++) { /* each round may load classes the next one catches */ }
         }
         if (options.verbose) System.err.println("heaplens: retransformed " + stats.retransformed + " classes in " + (System.nanoTime() - t0) / 1_000_000 + " ms (transformer " + stats.nanos / 1_000_000 + " ms)");

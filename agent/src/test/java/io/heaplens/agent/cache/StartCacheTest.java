@@ -88,6 +88,37 @@ class StartCacheTest {
     }
 
     @Test
+    void aWarmStartRedefinesDirectlyOnlyRetransformedClassesWithOneVariantNewBytesAndNoWarning(@TempDir Path dir) throws Exception {
+        byte[] list = classBytes("java/util/ArrayList"), map = classBytes("java/util/HashMap"), plain = classBytes("java/lang/Number");
+        byte[] listOut = ClassInstrumenter.instrument(list, new Registry(), false).bytes;
+        byte[] mapOut = ClassInstrumenter.instrument(map, new Registry(), false).bytes;
+        byte[] rebuilt = java.util.Arrays.copyOf(map, map.length + 1);
+        StartCache cold = StartCache.open(dir, "key R", false);
+        assertFalse(cold.begin(new Registry()));
+        cold.record(null, "java/util/ArrayList", true, list, listOut, 0, 12, List.of());
+        cold.record(null, "java/util/HashMap", true, map, mapOut, 0, 9, List.of());
+        cold.record(null, "java/util/HashMap", true, rebuilt, mapOut, 0, 9, List.of());
+        cold.record(null, "java/lang/Number", true, plain, null, 0, 0, List.of());
+        cold.record(null, "java/util/Vector", false, list, listOut, 0, 12, List.of());
+        cold.record(null, "java/util/LinkedList", true, list, listOut, 0, 12, List.of("a warning"));
+        assertNull(cold.redefinable(null, "java/util/ArrayList"), "a cold start has nothing to hand over");
+        assertTrue(cold.finish(new Registry()));
+
+        StartCache warm = StartCache.open(dir, "key R", false);
+        StartCache.Entry e = warm.redefinable(null, "java/util/ArrayList");
+        assertNotNull(e, "retransformed, one variant, instrumented: its bytes go to the JVM directly");
+        assertArrayEquals(listOut, e.out);
+        assertEquals(12, e.sites);
+        assertNull(warm.redefinable(null, "java/util/HashMap"), "two variants: the rebuilt bytes must say which");
+        assertNull(warm.redefinable(null, "java/lang/Number"), "nothing to instrument: left out, not redefined");
+        assertNull(warm.redefinable(null, "java/util/Vector"), "recorded when it loaded after the agent");
+        assertNull(warm.redefinable(null, "java/util/LinkedList"), "its warning must be reported again");
+        assertNull(warm.redefinable(ClassLoader.getPlatformClassLoader(), "java/util/ArrayList"), "another loader");
+        warm.finish(new Registry());
+        assertNull(warm.redefinable(null, "java/util/ArrayList"), "after the start, nothing is handed over");
+    }
+
+    @Test
     void aWarmStartAddsTheClassesItHadToTransformSoTheNextStartFindsThem(@TempDir Path dir) throws Exception {
         byte[] list = classBytes("java/util/ArrayList"), plain = classBytes("java/lang/Number");
         byte[] listOut = ClassInstrumenter.instrument(list, new Registry(), false).bytes;
