@@ -114,6 +114,12 @@ export class App {
     }
   }
 
+  /** One load is over: the newest profile that came meanwhile is applied next. */
+  private loadEnded(): Promise<void> | undefined {
+    this.loading = undefined;
+    return this.pendingProfile ? this.applyProfile() : undefined;
+  }
+
   /**
    * Applies the newest pending profile (also used by the report, which has its data at start). A profile sent as
    * JSON text is parsed and flattened by the load worker while this thread shows progress; one load at a time, the
@@ -130,11 +136,7 @@ export class App {
         this.progress.hide();
         this.error.textContent = `Cannot show ${msg.title}: ${e.message}`;
         this.error.hidden = false;
-      }).then(() => {
-        this.loading = undefined;
-        if (this.pendingProfile) return this.applyProfile();
-        return undefined;
-      });
+      }).then(() => this.loadEnded());
       return this.loading;
     }
     if (msg.url !== undefined) return this.applyFetched(msg, msg.url);
@@ -230,11 +232,7 @@ export class App {
       }
       this.error.textContent = `Cannot show ${msg.title}: ${e.message}`;
       this.error.hidden = false;
-    }).then(() => {
-      this.loading = undefined;
-      if (this.pendingProfile) return this.applyProfile();
-      return undefined;
-    });
+    }).then(() => this.loadEnded());
     return this.loading;
   }
 

@@ -5,7 +5,6 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { VIEW_METRICS } from '../../core/views/frames';
 import { ProfileFile } from '../../core/profile/types';
 import { expandVersion2 } from '../../core/profile/version2';
 import { ProfileData } from '../../webview/data';
@@ -13,6 +12,7 @@ import { FetchFailed, fetchBytes, isGzip, profileBytesText } from '../../webview
 import { parseFlat } from '../../webview/load/flat-parse';
 import { flatTree } from '../../webview/load/flat-tree';
 import { PackedTree, packTree } from '../../webview/load/tree-pack';
+import { assertSamePackedTree } from './helpers';
 
 const ROOT_DIR = join(__dirname, '..', '..', '..');
 const TEXT = readFileSync(join(ROOT_DIR, 'test', 'unit', 'data', 'wordindex.heaplens'), 'utf8');
@@ -36,19 +36,6 @@ function textPathTree(text: string): PackedTree {
   return packTree(d.tree({ thread: -1, myCode: false, collapseRecursion: false, inverted: false }));
 }
 
-function assertSame(a: PackedTree, b: PackedTree, what: string): void {
-  assert.equal(a.n, b.n, `${what}: n`);
-  assert.equal(a.maxDepth, b.maxDepth, `${what}: maxDepth`);
-  for (const k of ['method', 'parent', 'depth', 'end', 'entryLine'] as const) assert.deepEqual([...a[k]!], [...b[k]!], `${what}: ${k}`);
-  for (const m of VIEW_METRICS) {
-    assert.deepEqual([...a.self[m]], [...b.self[m]], `${what}: self ${m}`);
-    assert.deepEqual([...a.total[m]], [...b.total[m]], `${what}: total ${m}`);
-  }
-  assert.deepEqual([...a.recs!.recStart], [...b.recs!.recStart], `${what}: recStart`);
-  assert.deepEqual([...a.recs!.recLen], [...b.recs!.recLen], `${what}: recLen`);
-  assert.deepEqual([...a.recs!.recData], [...b.recs!.recData], `${what}: recData`);
-}
-
 test('fetched profile: a plain and a gzipped file decode to the text, and to the text path\'s tree array for array', async () => {
   const expected = textPathTree(TEXT);
   assert.ok(expected.n > 10, `the demo profile has a real tree (${expected.n} nodes)`);
@@ -63,7 +50,7 @@ test('fetched profile: a plain and a gzipped file decode to the text, and to the
     assert.deepEqual(got.bytes, plain, `${what}: the inflated bytes (the page's diff decodes them)`);
     const flat = parseFlat(got.text);
     assert.ok(flat, `${what}: the fast reader knows the text`);
-    assertSame(flatTree(flat, -1), expected, what);
+    assertSamePackedTree(flatTree(flat, -1), expected, what);
   }
 });
 

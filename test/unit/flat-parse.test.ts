@@ -4,12 +4,12 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { VIEW_METRICS } from '../../core/views/frames';
 import { ProfileFile } from '../../core/profile/types';
 import { ProfileData } from '../../webview/data';
 import { parseFlat } from '../../webview/load/flat-parse';
 import { flatTree } from '../../webview/load/flat-tree';
 import { PackedTree, packTree } from '../../webview/load/tree-pack';
+import { assertSamePackedTree } from './helpers';
 import { METHODS, SITES, TYPES } from './views-fixture';
 
 const ROOT_DIR = join(__dirname, '..', '..', '..');
@@ -55,19 +55,6 @@ function oldTree(f: ProfileFile, thread: number): PackedTree {
   return packTree(d.tree({ thread, myCode: false, collapseRecursion: false, inverted: false }));
 }
 
-function assertSame(a: PackedTree, b: PackedTree, what: string): void {
-  assert.equal(a.n, b.n, `${what}: n`);
-  assert.equal(a.maxDepth, b.maxDepth, `${what}: maxDepth`);
-  for (const k of ['method', 'parent', 'depth', 'end', 'entryLine'] as const) assert.deepEqual([...a[k]!], [...b[k]!], `${what}: ${k}`);
-  for (const m of VIEW_METRICS) {
-    assert.deepEqual([...a.self[m]], [...b.self[m]], `${what}: self ${m}`);
-    assert.deepEqual([...a.total[m]], [...b.total[m]], `${what}: total ${m}`);
-  }
-  assert.deepEqual([...a.recs!.recStart], [...b.recs!.recStart], `${what}: recStart`);
-  assert.deepEqual([...a.recs!.recLen], [...b.recs!.recLen], `${what}: recLen`);
-  assert.deepEqual([...a.recs!.recData], [...b.recs!.recData], `${what}: recData`);
-}
-
 test('fast reader: two threads merged, exact arrays', () => {
   const f = twoThreads();
   const p = parseFlat(JSON.stringify(f))!;
@@ -102,7 +89,7 @@ test('fast reader: two threads merged, exact arrays', () => {
   assert.deepEqual([...t.recs!.recLen], [5, 5, 5, 5, 5]);
   assert.deepEqual([...t.recs!.recData.slice(0, 14)], [1, 1, 5, 0, 80, 0, 0, 3, 1, 1, 0, 16, 0, 0]);
   assert.deepEqual([...t.recs!.recData.slice(28, 35)], [3, 1, 7, 0, 112, 0, 0], 'App.parse merged: 1 + 6 objects');
-  assertSame(t, oldTree(f, -1), 'merged');
+  assertSamePackedTree(t, oldTree(f, -1), 'merged');
 });
 
 test('fast reader: one thread as it is (its records with lines and callees, its lines)', () => {
@@ -113,7 +100,7 @@ test('fast reader: one thread as it is (its records with lines and callees, its 
   assert.deepEqual([...t.entryLine!], [0, 0, 11, 0, 12]);
   assert.deepEqual([...t.recs!.recLen], [6, 5, 5, 7]);
   assert.deepEqual([...t.recs!.recData.slice(21, 28)], [3, 1, 1, 0, 16, 13, 4]);
-  for (const thread of [1, 2, 99]) assertSame(flatTree(p, thread), oldTree(f, thread), `thread ${thread}`);
+  for (const thread of [1, 2, 99]) assertSamePackedTree(flatTree(p, thread), oldTree(f, thread), `thread ${thread}`);
   // an empty record list stays apart from none: Util.helper (a: []) in the worker thread
   const w = flatTree(p, 2);
   assert.deepEqual([...w.method], [-1, 1, 3, 4]);
@@ -127,8 +114,8 @@ test('fast reader: the demo profile, compact and indented, gives the JSON.parse 
     const p = parseFlat(t)!;
     assert.ok(p, 'read');
     assert.deepEqual(p.light, { ...f, threads: f.threads.map((x) => ({ id: x.id, name: x.name, daemon: x.daemon, alive: x.alive, root: {} })) });
-    assertSame(flatTree(p, -1), oldTree(f, -1), 'all threads');
-    for (const th of f.threads) assertSame(flatTree(p, th.id), oldTree(f, th.id), `thread ${th.id}`);
+    assertSamePackedTree(flatTree(p, -1), oldTree(f, -1), 'all threads');
+    for (const th of f.threads) assertSamePackedTree(flatTree(p, th.id), oldTree(f, th.id), `thread ${th.id}`);
   }
 });
 
@@ -139,7 +126,7 @@ test('fast reader: the report\'s embedded data, its baseline and first tree; the
   assert.equal(p.embedded?.title, 'run.heaplens');
   assert.equal(p.embedded?.tree, 'exact');
   assert.deepEqual(p.embedded?.baseline, JSON.parse(JSON.stringify(embedded.baseline)));
-  assertSame(flatTree(p, -1), oldTree(f, -1), 'embedded');
+  assertSamePackedTree(flatTree(p, -1), oldTree(f, -1), 'embedded');
   const sampled = file([{ id: 1, name: 'main', daemon: false, alive: false, root: {}, sampled: { c: [{ m: 1, calls: 0, a: [[1, 1, 50, 0, 800]] }] } }]);
   const s = parseFlat(JSON.stringify(sampled))!;
   assert.deepEqual(s.kinds, ['sampled']);

@@ -5,6 +5,7 @@ import * as path from 'path';
 import { validateProfile } from '../../core/profile/load';
 import { MethodEntry, Profile, ProfileFile, SiteEntry, ThreadEntry, TypeEntry } from '../../core/profile/types';
 import { FrameTree, VIEW_METRICS } from '../../core/views/frames';
+import { PackedTree } from '../../webview/load/tree-pack';
 
 /** The repository root (tests run from out/test/unit, sources live in test/unit). */
 export function repoRoot(): string {
@@ -107,4 +108,18 @@ export function assertSameFrameTree(a: FrameTree, b: Omit<FrameTree, 'recs'>, re
     assert.deepEqual([...b.total[k]], [...a.total[k]], `total.${k}`);
   }
   if (recordsOf) for (let i = 0; i < a.n; i++) assert.deepEqual(recordsOf(i), a.recs[i], `records of node ${i}`);
+}
+
+/** Two packed trees (webview/load/tree-pack.ts) are the same array for array, records included. */
+export function assertSamePackedTree(a: PackedTree, b: PackedTree, what: string): void {
+  assert.equal(a.n, b.n, `${what}: n`);
+  assert.equal(a.maxDepth, b.maxDepth, `${what}: maxDepth`);
+  for (const k of ['method', 'parent', 'depth', 'end', 'entryLine'] as const) assert.deepEqual([...a[k]!], [...b[k]!], `${what}: ${k}`);
+  for (const m of VIEW_METRICS) {
+    assert.deepEqual([...a.self[m]], [...b.self[m]], `${what}: self ${m}`);
+    assert.deepEqual([...a.total[m]], [...b.total[m]], `${what}: total ${m}`);
+  }
+  assert.deepEqual([...a.recs!.recStart], [...b.recs!.recStart], `${what}: recStart`);
+  assert.deepEqual([...a.recs!.recLen], [...b.recs!.recLen], `${what}: recLen`);
+  assert.deepEqual([...a.recs!.recData], [...b.recs!.recData], `${what}: recData`);
 }
