@@ -107,12 +107,23 @@ class Workbench {
   /** Runs a palette command whose row label is exactly `title` (no prefix matches of longer titles). */
   async command(title) {
     const page = this.page;
-    const input = await this.openQuickInput('F1');
-    await this.typeInQuickInput(input, `>${title}`);
     const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
-    await row.waitFor({ timeout: 20000 });
-    await row.click();
+    // The palette lists the commands registered when it opened: right after the workbench loads, a contribution's
+    // commands (the Extensions view's) can still be missing (seen in a clean CI run), so open it again, which lists
+    // them again, until the row is there.
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt === 3;
+      const input = await this.openQuickInput('F1');
+      await this.typeInQuickInput(input, `>${title}`);
+      const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+      const found = await row.waitFor({ timeout: last ? 20000 : 10000 }).then(() => true, (e) => { if (last) throw e; return false; });
+      if (found) {
+        await row.click();
+        return;
+      }
+      await page.keyboard.press('Escape');
+      await sleep(1000);
+    }
   }
 
   /** Quick Open (Ctrl+P): the workspace file `name` in the active editor. */
