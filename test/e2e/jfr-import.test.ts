@@ -114,7 +114,14 @@ for (const jdk of JDKS) {
       assert.ok(Math.abs(ratio - 1) <= 0.10, lines[0]);
       for (const [what, w, g] of [['type', want.types, got.types], ['method', want.methods, got.methods]] as const) {
         const top = ranked(w).slice(0, 5), gotRank = ranked(g);
-        assert.equal(gotRank[0], top[0], `${what}: the top allocating ${what} (exact ${top[0]}, JFR ${gotRank[0]})`);
+        // the recording's top must be the exact top unless the two are closer than its samples can tell apart: a swap of
+        // exact shares p1 > p2 is within 3σ of (q1 − q2), σ² = (p1(1−p1) + p2(1−p2) + 2·p1·p2)(1+CV²)/n (a CI run
+        // swapped 9.8 % and 3.4 %, a 1.75σ gap at n ≈ 300)
+        if (gotRank[0] !== top[0]) {
+          const p1 = w.get(top[0])! / want.total, p2 = (w.get(gotRank[0]) ?? 0) / want.total;
+          const sd = Math.sqrt((p1 * (1 - p1) + p2 * (1 - p2) + 2 * p1 * p2) * (1 + cv * cv) / n);
+          assert.ok(p1 - p2 <= 3 * sd, `${what}: the top allocating ${what} (exact ${top[0]} ${(100 * p1).toFixed(1)} %, JFR ${gotRank[0]} at exact ${(100 * p2).toFixed(1)} %, 3σ = ${(300 * sd).toFixed(1)} %)`);
+        }
         for (const k of top) {
           const p = w.get(k)! / want.total, q = (g.get(k) ?? 0) / got.total, bound = 6 * Math.sqrt(p * (1 - p) * (1 + cv * cv) / n);
           lines.push(`  ${what} ${k}: exact ${(100 * p).toFixed(1)} %, JFR ${(100 * q).toFixed(1)} % (rank ${gotRank.indexOf(k) + 1 || 'none'}), bound ±${(100 * bound).toFixed(1)}`);
