@@ -1,5 +1,5 @@
-// invertPruned (invert-pruned.ts) on a flattened top-down tree instead of parsed nodes: the same grouping and the same
-// minShare cut, read from the tree's typed arrays (method, parent, self values) and written as typed arrays, so that the
+// invertPruned (invert-pruned.ts) on a flattened top-down tree instead of parsed nodes: the same grouping (caller-groups.ts)
+// and the same minShare cut, read from the tree's typed arrays (method, parent, self values) and written as typed arrays, so that the
 // page can invert the report's built first tree without the call trees' JSON, one object per node or a Map per group.
 // The result equals frameTree(invertPruned(root)) frame for frame and value for value; a frame's records are merged from
 // its contexts' on first access (they are for tooltips and tables, not the paint), in the order the contexts were
@@ -10,6 +10,7 @@ import { addCounts, copyRecord, recordKey } from '../profile/mct';
 import { AllocRecord } from '../profile/types';
 import { FrameTree, MetricArrays, rollUp, VIEW_METRICS } from './frames';
 import { VIEW_MIN_SHARE } from './invert-pruned';
+import { groupByCallers } from './caller-groups';
 
 /** The self values a frame sums from its contexts (allocations is objects + arrays, as frameTree makes it). */
 const SUMMED = ['objects', 'bytes', 'arrays', 'elements', 'calls', 'samples'] as const;
@@ -54,7 +55,6 @@ export function* invertFramesInSteps(top: FrameTree, rank: Int32Array, hasRecord
   for (let i = 1; i < n; i++) {
     if (calls[i] || samples[i] || hasRecords(i)) contexts.push(i);
   }
-  const count = contexts.length;
   const weight = new Float64Array(n);
   for (const i of contexts) {
     // the order and the divisions of invertPruned's (the same doubles)
@@ -100,88 +100,8 @@ export function* invertFramesInSteps(top: FrameTree, rank: Int32Array, hasRecord
     else next[fTail[at]] = ctx;
     fTail[at] = ctx;
   };
-  // the grouping of invertPruned, over ranges of one shared buffer of contexts and the caller reached so far
-  const ctxBuf = Int32Array.from(contexts);
-  const curBuf = Int32Array.from(contexts);
-  const tmpCtx = new Int32Array(count);
-  const tmpCur = new Int32Array(count);
-  const key = new Int32Array(count);
-  let maxMethod = 0;
-  for (let i = 1; i < n; i++) if (method[i] > maxMethod) maxMethod = method[i];
-  const slot = new Int32Array(maxMethod + 1).fill(-1);
-  // per split: its groups (at most one per context of the range), typed and allocated once
-  const gMethod = new Int32Array(count + 1);
-  const gSize = new Int32Array(count + 1);
-  const gWeight = new Float64Array(count + 1);
-  const gFill = new Int32Array(count + 1);
-  let todo = new Int32Array(3 * 1024);                   // (frame, start, end) triples
-  let todoLen = 0;
-  const split = (at: number, s: number, e: number, top: boolean): void => {
-    let groups = 0;
-    for (let k = s; k < e; k++) {
-      const up = top ? curBuf[k] : parent[curBuf[k]];
-      if (up <= 0) {
-        absorb(at, ctxBuf[k]);           // the thread's first frame: the chain ends here
-        key[k] = -1;
-        continue;
-      }
-      curBuf[k] = up;
-      const m = method[up];
-      let g = slot[m];
-      if (g < 0) {
-        g = slot[m] = groups++;
-        gMethod[g] = m;
-        gSize[g] = 0;
-        gWeight[g] = 0;
-      }
-      key[k] = g;
-      gSize[g]++;
-      gWeight[g] += weight[ctxBuf[k]];
-    }
-    for (let g = 0; g < groups; g++) slot[gMethod[g]] = -1;
-    // kept groups get consecutive ranges from s on; a cut group's contexts stay on this frame
-    let pos = s;
-    for (let g = 0; g < groups; g++) {
-      if (top || gWeight[g] >= minShare) {
-        gFill[g] = pos;
-        pos += gSize[g];
-      } else gFill[g] = -1;
-    }
-    for (let k = s; k < e; k++) {
-      const g = key[k];
-      if (g < 0) continue;
-      if (gFill[g] < 0) {
-        absorb(at, ctxBuf[k]);           // callers too small to see: the chain is cut here
-        continue;
-      }
-      const to = gFill[g]++;
-      tmpCtx[to] = ctxBuf[k];
-      tmpCur[to] = curBuf[k];
-    }
-    for (let k = s; k < pos; k++) {
-      ctxBuf[k] = tmpCtx[k];
-      curBuf[k] = tmpCur[k];
-    }
-    for (let g = 0; g < groups; g++) {
-      if (gFill[g] < 0) continue;
-      if (todoLen + 3 > todo.length) {
-        const more = new Int32Array(todo.length * 2);
-        more.set(todo);
-        todo = more;
-      }
-      todo[todoLen++] = newFrame(at, gMethod[g]);
-      todo[todoLen++] = gFill[g] - gSize[g];
-      todo[todoLen++] = gFill[g];
-    }
-  };
   yield;
-  split(0, 0, count, true);
-  for (let splits = 1; todoLen > 0; splits++) {
-    const e = todo[--todoLen];
-    const s = todo[--todoLen];
-    split(todo[--todoLen], s, e, false);
-    if (splits % SPLITS_PER_STEP === 0) yield;
-  }
+  yield* groupByCallers(parent, method, weight, contexts, minShare, { absorb, child: newFrame }, SPLITS_PER_STEP);
   yield;
   const fSelf: Float64Array[] = [];
   for (const k of SUMMED) {
