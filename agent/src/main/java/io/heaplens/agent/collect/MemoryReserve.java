@@ -54,31 +54,64 @@ public final class MemoryReserve {
 
     /** Releases the reserve when a thread dies of OutOfMemoryError (see the class comment). */
     static void releaseOnUncaughtOutOfMemory() {
-        // Print one stack trace now, into nothing: the classes that printing loads on first use (Throwable's
-        // print wrappers, the identity set against cycles) are then loaded. In a full heap, loading a class
-        // through the transformer fails ("can't create byte array") and the report would be lost.
+        // Run the handler's own code once now, into nothing and with an error that releases nothing: the classes
+        // that printing loads on first use (Throwable's print wrappers, the identity set against cycles) are then
+        // loaded, and the handler's constants resolved (a string constant is made in the heap on first use). In a
+        // full heap, loading a class through the transformer fails ("can't create byte array") and the report would
+        // be lost.
         java.io.PrintStream nowhere = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
-        report(Thread.currentThread(), new OutOfMemoryError("warm-up"), nowhere);
-        final Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
-        Thread.setDefaultUncaughtExceptionHandler(new Thread.UncaughtExceptionHandler() {
-            @Override
-            public void uncaughtException(Thread t, Throwable e) {
-                if (e instanceof OutOfMemoryError) release();
-                if (previous != null) {
-                    previous.uncaughtException(t, e);
-                } else if (!"java.lang.ThreadDeath".equals(e.getClass().getName())) {
-                    // The printing runs JDK code with allocation probes, and a probe that grows a table in a full
-                    // heap would throw out of this handler: the report is the agent's work, recorded by nobody.
-                    io.heaplens.runtime.ThreadState ts = io.heaplens.runtime.ThreadState.current();
-                    ts.busy++;
+        new DyingThreadReport(null).handle(Thread.currentThread(), new IllegalStateException("warm-up"), nowhere);
+        OutOfMemoryError.class.getName();       // a class's name is made on first use too
+        Thread.setDefaultUncaughtExceptionHandler(new DyingThreadReport(Thread.getDefaultUncaughtExceptionHandler()));
+    }
+
+    /** The default uncaught-exception handler: releases the reserve on OutOfMemoryError, then reports as the JDK does. */
+    static final class DyingThreadReport implements Thread.UncaughtExceptionHandler {
+        /** Tries of the report in a heap still full: each after a collection, so the released reserve is free again. */
+        static final int TRIES = 3;
+        private final Thread.UncaughtExceptionHandler previous;
+
+        DyingThreadReport(Thread.UncaughtExceptionHandler previous) { this.previous = previous; }
+
+        @Override
+        public void uncaughtException(Thread t, Throwable e) {
+            handle(t, e, System.err);
+        }
+
+        void handle(Thread t, Throwable e, java.io.PrintStream err) {
+            if (e instanceof OutOfMemoryError) release();
+            if (previous != null) {
+                previous.uncaughtException(t, e);
+                return;
+            }
+            // The printing runs JDK code with allocation probes, and a probe that grows a table in a full heap would
+            // throw out of this handler: the report is the agent's work, recorded by nobody.
+            io.heaplens.runtime.ThreadState ts = io.heaplens.runtime.ThreadState.current();
+            ts.busy++;
+            try {
+                for (int attempt = 1; ; attempt++) {
                     try {
-                        report(t, e, System.err);
-                    } finally {
-                        ts.busy--;
+                        if ("java.lang.ThreadDeath".equals(e.getClass().getName())) return;   // the name: made on first use
+                        if (attempt > 1) err.println();   // after a report cut short: a line of its own
+                        report(t, e, err);
+                        return;
+                    } catch (OutOfMemoryError full) {
+                        // Another thread (the agent's periodic write, the program's) took the released reserve before
+                        // this one: without this, the JVM prints only "thrown from the UncaughtExceptionHandler"
+                        // (1 run in 3 on JDK 25 under load). A collection, a pause for that thread, and again.
+                        if (attempt == TRIES) return;
+                        System.gc();
+                        try {
+                            Thread.sleep(20L * attempt);
+                        } catch (InterruptedException stop) {
+                            return;
+                        }
                     }
                 }
+            } finally {
+                ts.busy--;
             }
-        });
+        }
     }
 
     /**
