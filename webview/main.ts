@@ -5,13 +5,15 @@ import { Host, vscodeHost } from './host';
 import { EmbeddedData, reportHost } from './report-host';
 import { runBench, watchLongTasks } from './bench';
 import { TreeKind } from '../core/profile/modes';
-import { timed } from './timing';
+import { mark, timed } from './timing';
 import { applyForcedTheme } from './views/theme';
 import { BuiltTree } from '../core/protocol/webview-protocol';
 import { fromBase64Parts } from './load/built-tree';
 import { nextTask } from './tasks';
+import { ProfileLoads } from './load/apply-profile';
 
 const scriptStart = performance.now();
+mark('script');
 if (/[#&]bench=1\b/.test(location.hash)) watchLongTasks();
 
 declare global {
@@ -43,12 +45,14 @@ async function start(): Promise<void> {
   }
   const app = new App(host, mount);
   window.heaplens = app;
+  mark('app');
   // a large first tree's base64 (27 MB for a million nodes) is read in a task after this one, which built the page
   if (host.kind === 'report' && largeFirstTree()) await nextTask();
   host.post({ type: 'ready' });
+  mark('ready');
   // the report has its data already: show it now rather than at the next animation frame
   if (host.kind === 'report') {
-    const shown = app.applyProfile();
+    const shown = app.loads.applyProfile();
     if (/[#&]bench=1\b/.test(location.hash)) void shown.then(() => runBench(app, scriptStart));
   }
 }
@@ -80,9 +84,9 @@ function builtTree(): BuiltTree | undefined {
   };
 }
 
-/** Whether the first tree's columns are the size App decodes in slices (App.SPLIT_FROM; in parts of 1 MiB of base64, html.ts). */
+/** Whether the first tree's columns are the size App decodes in slices (ProfileLoads.SPLIT_FROM; in parts of 1 MiB of base64, html.ts). */
 function largeFirstTree(): boolean {
-  return document.getElementsByClassName('heaplens-first-tree-part').length + 1 >= Math.floor(App.SPLIT_FROM * 4 / 3 / 2 ** 20);
+  return document.getElementsByClassName('heaplens-first-tree-part').length + 1 >= Math.floor(ProfileLoads.SPLIT_FROM * 4 / 3 / 2 ** 20);
 }
 
 /** The text of element `#id` and of its parts (`.id-part`, in page order: a long text is written in parts, html.ts). */

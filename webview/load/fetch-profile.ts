@@ -34,9 +34,10 @@ export async function gunzip(b: Uint8Array): Promise<Uint8Array> {
   }
 }
 
-/** The profile's text from its file's bytes (gzipped or not). */
-export async function profileBytesText(raw: Uint8Array): Promise<FetchedProfile> {
+/** The profile's text from its file's bytes (gzipped or not); `inflated` is called once gzipped bytes are inflated. */
+export async function profileBytesText(raw: Uint8Array, inflated?: () => void): Promise<FetchedProfile> {
   const bytes = isGzip(raw) ? await gunzip(raw) : raw;
+  if (bytes !== raw) inflated?.();
   return { text: new TextDecoder('utf-8').decode(bytes), bytes };
 }
 
