@@ -11,9 +11,13 @@ import { BuiltTree } from '../core/protocol/webview-protocol';
 import { fromBase64Parts } from './load/built-tree';
 import { nextTask } from './tasks';
 import { ProfileLoads } from './load/apply-profile';
+import { prefetch } from './load/fetch-profile';
 
 const scriptStart = performance.now();
 mark('script');
+// a saved file in the .heaplens editor: its bytes are fetched first, while the page is built and asks its host
+const early = document.querySelector('meta[name="heaplens-profile"]')?.getAttribute('content');
+if (early) prefetch(early);
 if (/[#&]bench=1\b/.test(location.hash)) watchLongTasks();
 
 declare global {
