@@ -149,7 +149,9 @@ export class ProfileLoads {
     const loaded = fetchBytes(url).then((raw) => {
       mark('fetched');
       if (worker) {
-        return worker.load('', msg.title, s.data, opts, !msg.live, raw).then((l) => {
+        return worker.load('', msg.title, s.data, opts, !msg.live, raw).then(async (l) => {
+          // a large tree's render set-up (canvas, package palette, first layout) in tasks of their own, as applyBuilt's
+          if (l.nodes >= ProfileLoads.SLICE_FROM_NODES && !this.app.data) await this.renderAhead(l.data);
           this.progress.hide();
           this.error.hidden = true;
           this.app.show(l.data, msg.live);
@@ -247,6 +249,9 @@ export class ProfileLoads {
       // the paint's own task does it (and reports what fails)
     }
   }
+
+  /** A fetched file's first tree from this many nodes on is set up for its paint in tasks (renderAhead). */
+  static readonly SLICE_FROM_NODES = 400_000;
 
   /** Built trees from this size on (bytes of columns; ~2 MB for the 100,000-node bench tree, ~20 MB for 1M) are decoded
    *  and painted in separate tasks. */

@@ -14,6 +14,8 @@ declare const __HEAPLENS_WORKER__: string;
 
 export interface Loaded {
   data: ProfileData;
+  /** the first tree's nodes */
+  nodes: number;
   baseline?: { title: string; profile: ProfileFile };
   reportTree?: TreeKind;
 }
@@ -163,7 +165,7 @@ export class LoadWorker {
       data.accept(m.kind, treeKey(l.opts, false), unpackTree(m.tree));
       timings.unpack = Math.round((performance.now() - t0) * 10) / 10;
       mark('unpacked');
-      l.resolve({ data, baseline: m.baseline, reportTree: m.reportTree });
+      l.resolve({ data, nodes: m.tree.n, baseline: m.baseline, reportTree: m.reportTree });
     } else if (m.type === 'recs') {
       if (this.firstTree) this.firstTree.recs = m.recs;     // read by the tree's `recs` from now on
       this.firstTree = undefined;
