@@ -9,7 +9,7 @@
 // since the webview page's navigation, its phases: the page's own marks (`heaplens:NAME`, webview/timing.ts mark: its
 // script's start, the host's first message, the fetch, the load worker's steps, the tree on the page, the render) and
 // the browser's resource timings (the bundle, the styles, the font, the profile's fetch). `--phases` prints them as a
-// table per run.
+// table per run. `--screenshot DIR`: each run's workbench as painted (2 s after the paint) into DIR.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, appendFileSync, rmSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { launchBrowser } from '../test/vscode/harness/browser.mjs';
@@ -30,6 +30,8 @@ const pairs = Number(arg('pairs', '3'));
 const base = arg('base') && resolve(arg('base'));
 const out = arg('json');
 const showPhases = process.argv.includes('--phases');
+const shots = arg('screenshot') && resolve(arg('screenshot'));
+let shot = 0;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
 
@@ -117,6 +119,11 @@ async function oneRun(browser, server, folder, extension, name) {
     for (;;) {
       for (const f of page.frames()) {
         const r = await f.evaluate(PHASES).catch(() => undefined);
+        if (r && shots) {
+          await sleep(2000);
+          mkdirSync(shots, { recursive: true });
+          await page.screenshot({ path: join(shots, `${++shot}-${basename(extension)}-${name}.png`) });
+        }
         if (r) return { sinceNavigation: Math.round(r.paint), sinceEnter: Math.round(r.epoch - t0), longestTask: Math.round(r.longest), load: loadAvg, phases: r.phases };
       }
       if (Date.now() > deadline) {

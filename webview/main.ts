@@ -64,7 +64,7 @@ async function start(): Promise<void> {
 /**
  * The first tree `heaplens report` built (extension/panels/first-tree.ts), with the call trees apart; none in older
  * reports. The trees and records come after this script in the page: read on first use, once the page is parsed
- * (app.ts and embedded-trees.ts wait for that).
+ * (apply-profile.ts and embedded-trees.ts wait for that).
  */
 function builtTree(): BuiltTree | undefined {
   const cols = document.getElementById('heaplens-first-tree');
