@@ -1,11 +1,15 @@
-// node scripts/measure-panel.mjs --profile FILE.heaplens [--pairs 3] [--base DIR] [--json OUT.jsonl]
+// node scripts/measure-panel.mjs --profile FILE.heaplens [--pairs 3] [--base DIR] [--json OUT.jsonl] [--phases]
 // The `.heaplens` editor's first paint in the real VS Code (code-server, test/vscode/harness; HEAPLENS_VSCODE_CACHE
 // reuses an installed one). Each run opens a fresh workbench whose extension is loaded from a folder (this checkout, or
 // `--base DIR`: another checkout with its own built dist/), opens FILE from Quick Open and reads, inside the webview's
 // page, when the flame canvas was first painted (an init script polls its data-painted attribute every 5 ms, so the
 // page's own code is not changed to be timed). Runs alternate between the two folders (base first in odd pairs), after one
 // throwaway run each (start-up caches). Prints, per run: the paint since the webview page's navigation, since the
-// Enter that opened the file, the page's longest task before the paint (Long Tasks API), and the load average.
+// Enter that opened the file, the page's longest task before the paint (Long Tasks API), and the load average; and,
+// since the webview page's navigation, its phases: the page's own marks (`heaplens:NAME`, webview/timing.ts mark: its
+// script's start, the host's first message, the fetch, the load worker's steps, the tree on the page, the render) and
+// the browser's resource timings (the bundle, the styles, the font, the profile's fetch). `--phases` prints them as a
+// table per run. `--screenshot DIR`: each run's workbench as painted (2 s after the paint) into DIR.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, appendFileSync, rmSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { launchBrowser } from '../test/vscode/harness/browser.mjs';
@@ -25,6 +29,9 @@ const profile = resolve(arg('profile'));
 const pairs = Number(arg('pairs', '3'));
 const base = arg('base') && resolve(arg('base'));
 const out = arg('json');
+const showPhases = process.argv.includes('--phases');
+const shots = arg('screenshot') && resolve(arg('screenshot'));
+let shot = 0;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
 
@@ -46,6 +53,36 @@ const WATCH = () => {
       clearInterval(timer);
     }
   }, 5);
+};
+
+/** In the frame that painted: the paint, the long tasks before it, and the phases (ms since the frame's navigation). */
+const PHASES = () => {
+  const w = window;
+  if (w.__heaplensPaint === undefined) return undefined;
+  const phases = {};
+  const nav = performance.getEntriesByType('navigation')[0];
+  if (nav) phases['page: response end'] = nav.responseEnd;
+  for (const e of performance.getEntriesByType('resource')) {
+    const name = decodeURIComponent(e.name.split('?')[0]).split('/').pop();
+    phases[`${name}: request`] = e.startTime;
+    phases[`${name}: loaded`] = e.responseEnd;
+  }
+  for (const e of performance.getEntriesByType('mark')) if (e.name.startsWith('heaplens:')) phases[e.name.slice(9)] = e.startTime;
+  phases.painted = w.__heaplensPaint;
+  const rounded = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v)]).sort((a, b) => a[1] - b[1]));
+  return {
+    paint: w.__heaplensPaint, epoch: w.__heaplensPaintEpoch, phases: rounded,
+    longest: Math.max(0, ...w.__heaplensLong.filter(([s]) => s <= w.__heaplensPaint).map(([, d]) => d)),
+  };
+};
+
+const printPhases = (label, phases) => {
+  console.log(`  ${label}: phases since the webview page's navigation (ms)`);
+  let last = 0;
+  for (const [k, v] of Object.entries(phases)) {
+    console.log(`    ${String(v).padStart(7)}  +${String(v - last).padEnd(6)} ${k}`);
+    last = v;
+  }
 };
 
 async function openFile(page, name) {
@@ -81,11 +118,13 @@ async function oneRun(browser, server, folder, extension, name) {
     const deadline = Date.now() + Number(process.env.MEASURE_PANEL_TIMEOUT ?? 120000);
     for (;;) {
       for (const f of page.frames()) {
-        const r = await f.evaluate(() => (window.__heaplensPaint === undefined ? undefined : {
-          paint: window.__heaplensPaint, epoch: window.__heaplensPaintEpoch,
-          longest: Math.max(0, ...window.__heaplensLong.filter(([s]) => s <= window.__heaplensPaint).map(([, d]) => d)),
-        })).catch(() => undefined);
-        if (r) return { sinceNavigation: Math.round(r.paint), sinceEnter: Math.round(r.epoch - t0), longestTask: Math.round(r.longest), load: loadAvg };
+        const r = await f.evaluate(PHASES).catch(() => undefined);
+        if (r && shots) {
+          await sleep(2000);
+          mkdirSync(shots, { recursive: true });
+          await page.screenshot({ path: join(shots, `${++shot}-${basename(extension)}-${name}.png`) });
+        }
+        if (r) return { sinceNavigation: Math.round(r.paint), sinceEnter: Math.round(r.epoch - t0), longestTask: Math.round(r.longest), load: loadAvg, phases: r.phases };
       }
       if (Date.now() > deadline) {
         await page.screenshot({ path: '/tmp/panel36-timeout.png' });
@@ -115,13 +154,15 @@ for (const [, dir] of configs) if (!existsSync(join(dir, 'dist', 'extension.js')
 try {
   for (const [label, dir] of configs) {
     const r = await oneRun(browser, server, folder, dir, name);
-    console.log(`warm-up ${label}: ${JSON.stringify(r)}`);
+    console.log(`warm-up ${label}: ${JSON.stringify({ ...r, phases: undefined })}`);
+    if (showPhases) printPhases(`warm-up ${label}`, r.phases);
   }
   for (let p = 1; p <= pairs; p++) {
     const order = p % 2 === 1 ? configs : [...configs].reverse();
     for (const [label, dir] of order) {
       const r = { pair: p, config: label, profile: name, ...(await oneRun(browser, server, folder, dir, name)) };
-      console.log(JSON.stringify(r));
+      console.log(JSON.stringify({ ...r, phases: undefined }));
+      if (showPhases) printPhases(`pair ${p} ${label}`, r.phases);
       if (out) appendFileSync(out, `${JSON.stringify(r)}\n`);
     }
   }

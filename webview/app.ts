@@ -4,19 +4,13 @@ import { Profile, ProfileFile } from '../core/profile/types';
 import { plusMinus, typeIntervals } from '../core/profile/estimates';
 import { bytes, num } from '../core/format';
 import { Theme } from './core/colors';
-import { timed } from './timing';
-import { nextTask, runInTasks } from './tasks';
+import { mark, timed } from './timing';
 import { AppContext, View } from './context';
-import { ProfileData, TreeOptions, TreePending, treeKey } from './data';
-import { LoadWorker } from './load/loader';
-import { FetchFailed, fetchBytes, profileBytesText } from './load/fetch-profile';
-import { builtColumns, builtRecords, whenParsed } from './load/built-tree';
-import { EmbeddedTrees } from './load/embedded-trees';
-import { unpackTree } from './load/tree-pack';
-import { joinTrees, ThreadTrees } from '../core/profile/tree-split';
+import { ProfileData, TreePending } from './data';
+import { ProfileLoads } from './load/apply-profile';
 import { LoadProgress } from './load/progress';
 import { Host } from './host';
-import { BuiltTree, HostMessage, isHostMessage } from '../core/protocol/webview-protocol';
+import { HostMessage, isHostMessage } from '../core/protocol/webview-protocol';
 import { restoreState, UiState, ViewName, VIEWS } from './state';
 import { AccountsView } from './views/accounts';
 import { ArraysView } from './views/arrays';
@@ -58,15 +52,13 @@ export class App {
   private readonly main = el('main', { class: 'content' });
   private readonly error = el('div', { class: 'error', role: 'alert' });
   private readonly progress = new LoadProgress();
-  /** the load worker: undefined until the first profile text, null when this page cannot run one */
-  private loader?: LoadWorker | null;
-  private loading?: Promise<void>;
   private theme: Theme = currentTheme();
-  private pendingProfile?: HostMessage & { type: 'profile' };
-  private frame = 0;
+  /** the host's profile messages, loaded one at a time */
+  readonly loads: ProfileLoads;
 
   constructor(private readonly host: Host, mount: HTMLElement) {
     this.state = restoreState(host.getState());
+    this.loads = new ProfileLoads(this, host, this.progress, this.error);
     const header = el('header', { class: 'header' },
       el('div', { class: 'header-row' }, this.title, this.status, this.actions), this.meta, this.dataLine, this.tabs);
     this.error.hidden = true;
@@ -90,14 +82,8 @@ export class App {
   }
 
   receive(msg: HostMessage): void {
-    if (msg.type === 'profile') {
-      // live updates can arrive faster than we paint: keep the newest, build once per frame
-      this.pendingProfile = msg;
-      // the first profile has nothing to wait for: waiting for the next frame only delays the first paint (a new
-      // panel's first frame can take long to come)
-      if (!this.data && !this.loading && !this.frame) void this.applyProfile();
-      else if (!this.frame) this.frame = requestAnimationFrame(() => this.applyProfile());
-    } else if (msg.type === 'baseline') {
+    if (msg.type === 'profile') this.loads.receive(msg);
+    else if (msg.type === 'baseline') {
       this.baseline = this.load(msg.profile, msg.title) ?? this.baseline;
       this.update({ view: 'diff', diffZoom: [] });
     } else if (msg.type === 'heap') {
@@ -114,234 +100,24 @@ export class App {
     }
   }
 
-  /** One load is over: the newest profile that came meanwhile is applied next. */
-  private loadEnded(): Promise<void> | undefined {
-    this.loading = undefined;
-    return this.pendingProfile ? this.applyProfile() : undefined;
-  }
-
-  /**
-   * Applies the newest pending profile (also used by the report, which has its data at start). A profile sent as
-   * JSON text is parsed and flattened by the load worker while this thread shows progress; one load at a time, the
-   * newest profile waiting meanwhile (live updates). Resolves when the profile is shown.
-   */
-  applyProfile(): Promise<void> {
-    this.frame = 0;
-    if (this.loading) return this.loading;          // applied when the current load ends
-    const msg = this.pendingProfile;
-    this.pendingProfile = undefined;
-    if (!msg) return Promise.resolve();
-    if (msg.built && msg.json !== undefined) {
-      this.loading = this.applyBuilt(msg.json, msg.built, msg.title, msg.live).catch((e: Error) => {
-        this.progress.hide();
-        this.error.textContent = `Cannot show ${msg.title}: ${e.message}`;
-        this.error.hidden = false;
-      }).then(() => this.loadEnded());
-      return this.loading;
-    }
-    if (msg.url !== undefined) return this.applyFetched(msg, msg.url);
-    // small profiles are parsed here (a worker's start and the copy of the text cost more than they save)
-    const large = msg.json !== undefined && msg.json.length >= App.WORKER_FROM;
-    const worker = large ? this.worker() : undefined;
-    if (msg.json !== undefined && worker && large) {
-      const s = this.state;
-      if (!this.data) this.progress.show('Loading the profile…');
-      const json = msg.json;
-      this.loading = worker.load(json, msg.title, s.data, { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted }, !msg.live)
-        .then((l) => {
-          this.loading = undefined;
-          this.progress.hide();
-          if (l.baseline) this.baseline = this.load(l.baseline.profile, l.baseline.title) ?? this.baseline;
-          this.show(l.data, msg.live);
-        }, (e: Error) => {
-          // the worker could not start or failed: parse here, as pages without a worker do
-          this.loading = undefined;
-          this.progress.hide();
-          this.loader = null;
-          console.warn(`HeapLens: the load worker failed (${e.message}); loading on the page's thread`);
-          this.pendingProfile ??= msg;
-        })
-        .then(() => {
-          if (this.pendingProfile) return this.applyProfile();
-          return undefined;
-        });
-      // this thread waits for the worker: the paint's set-up that needs no tree (layout, canvas, font) is done now
-      if (!this.data) setTimeout(() => this.flame.component.warmUp(), 0);
-      return this.loading;
-    }
-    let file = msg.profile;
-    if (msg.json !== undefined) {
-      const parsed = timed('parseJson', () => JSON.parse(msg.json!) as ProfileFile | { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } });
-      if ('format' in parsed) file = parsed;
-      else {
-        file = parsed.profile;
-        if (parsed.baseline) this.baseline = this.load(parsed.baseline.profile, parsed.baseline.title) ?? this.baseline;
-      }
-    }
-    const data = file && this.load(file, msg.title);
-    if (data) {
-      this.show(data, msg.live);
-      // the worker builds the inverted tree meanwhile (the costliest to build; saved profiles only), once this paint
-      // is out: copying the text to it is not the first paint's business
-      // (the worker itself starts then too: its start competes with this thread's parse on a busy machine)
-      const json = msg.json;
-      if (json !== undefined && !msg.live) {
-        setTimeout(() => {
-          const s = this.state;
-          const w = this.data === data ? this.worker() : undefined;
-          w?.prepare(json, data, { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted });
-        }, 0);
-      }
-    }
-    return Promise.resolve();
-  }
-
-  /**
-   * A saved file whose bytes the page fetches (its host sent only their webview URI, controller.ts showFile) and moves to
-   * the load worker, which un-gzips and reads them as it reads a large text, so neither the host's thread nor the message
-   * channel carries the profile. Without a worker, this thread reads them and parses as for a text. A failed fetch
-   * asks the host for the file as a message; a file that is not a valid profile shows one line saying so.
-   */
-  private applyFetched(msg: HostMessage & { type: 'profile' }, url: string): Promise<void> {
-    const s = this.state;
-    const opts: TreeOptions = { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted };
-    if (!this.data) this.progress.show('Loading the profile…');
-    const worker = this.worker();
-    const loaded = fetchBytes(url).then((raw) => {
-      if (worker) {
-        return worker.load('', msg.title, s.data, opts, !msg.live, raw).then((l) => {
-          this.progress.hide();
-          this.error.hidden = true;
-          this.show(l.data, msg.live);
-        });
-      }
-      // no worker: the text is applied here as the host's message would have been
-      return profileBytesText(raw).then((got) => {
-        this.progress.hide();
-        this.pendingProfile ??= { ...msg, url: undefined, json: got.text };
-      });
-    });
-    if (worker && !this.data) setTimeout(() => this.flame.component.warmUp(), 0);
-    this.loading = loaded.catch((e: Error) => {
-      this.progress.hide();
-      if (e instanceof FetchFailed) {
-        // a file the webview cannot reach (a remote file system): the host sends it as a message
-        console.warn(`HeapLens: ${e.message}; asking the host for the file`);
-        this.host.post({ type: 'fetchFailed', message: e.message });
-        return;
-      }
-      this.error.textContent = `Cannot show ${msg.title}: ${e.message}`;
-      this.error.hidden = false;
-    }).then(() => this.loadEnded());
-    return this.loading;
-  }
-
-  /**
-   * A profile whose first tree was built where it was read (the report's and a VS Code panel's first one,
-   * extension/panels/first-tree.ts): the page reads the profile without its call trees, decodes the tree and paints;
-   * the call trees are parsed afterwards by the load worker (or here, without one) for every other tree, and the first
-   * tree's records are decoded after the paint.
-   */
-  private async applyBuilt(json: string, built: BuiltTree, title: string, live: boolean): Promise<void> {
-    // a large tree is decoded and painted in tasks of their own, so that the page is not frozen for their sum
-    const large = built.columns.byteLength >= App.SPLIT_FROM;
-    const s = this.state;
-    const shown = s.data !== 'auto' && built.kinds.includes(s.data) ? s.data : built.defaultKind;
-    if (s.thread !== -1 || s.myCode || s.collapseRecursion || s.inverted || shown !== built.kind) {
-      // another tree than the built one (a report's #thread=, #inverted=1, …; a panel's kept options): the whole profile
-      // parsed here, once the page has the trees, so that the page is drawn when it has loaded (report-html e2e)
-      await new Promise<void>((r) => whenParsed(r));
-      const whole = JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } };
-      if (whole.baseline) this.baseline = this.load(whole.baseline.profile, whole.baseline.title) ?? this.baseline;
-      const data = this.load(joinTrees(whole.profile, JSON.parse(built.trees) as ThreadTrees[]), title);
-      if (data) this.show(data, live);
-      return;
-    }
-    const opts: TreeOptions = { thread: s.thread, myCode: s.myCode, collapseRecursion: s.collapseRecursion, inverted: s.inverted };
-    const embedded = timed('parseJson', () => JSON.parse(json) as { profile: ProfileFile; baseline?: { title: string; profile: ProfileFile } });
-    const trees = new EmbeddedTrees(json, built, title, () => this.worker(), () => this.render());
-    const data = new ProfileData(embedded.profile, title, trees, built.kind);
-    if (embedded.baseline) this.baseline = this.load(embedded.baseline.profile, embedded.baseline.title) ?? this.baseline;
-    // the page says it is still drawing while it works in slices (hidden before the paint: the canvas keeps its height)
-    if (large) this.progress.show('Drawing the flame tree…');
-    if (large) await nextTask();
-    const packed = await builtColumns(built.columns, large);
-    if (large) await nextTask();
-    // the tree is of all threads merged, nothing folded, top-down: the views find it under those options
-    const top = unpackTree(packed);
-    data.accept(built.kind, treeKey({ thread: -1, myCode: false, collapseRecursion: false, inverted: false }, false), top);
-    trees.setTop(packed, top);     // the inverted tree is made from it on this page (invert-built.ts)
-    if (large) {
-      // the render's set-up (canvas, package palette, first layout) in tasks of its own; the paint's task only draws
-      await nextTask();
-      this.data = data;
-      const ctx = this.context();
-      if (ctx) await runInTasks(this.flame.ahead(ctx), 'renderAhead');
-      this.progress.hide();
-    }
-    this.show(data, live);
-    // after the paint: the records (tooltips' types, the tables), and the call trees to the worker, which builds the
-    // inverted tree ahead (not for a live session's: its next update replaces this profile within a second)
-    whenParsed(() => {
-      builtRecords(built.records).then((recs) => {
-        packed.recs = recs;
-        trees.recordsArrived();
-        if (this.state.view !== 'flame' && this.data === data) this.render();
-      }, (e: Error) => {
-        this.error.textContent = `Cannot read the allocation records of ${title}: ${e.message}`;
-        this.error.hidden = false;
-      });
-      // the call trees to the worker in a task of their own: at 1M, reading the records' base64 and copying 60 MB of
-      // trees to the worker are each a few tens of milliseconds
-      if (live) return;
-      if (large) void nextTask().then(() => trees.hand(data, opts));
-      else trees.hand(data, opts);
-    });
-  }
-
-  /** Built trees from this size on (bytes of columns; ~2 MB for the 100,000-node bench tree, ~20 MB for 1M) are decoded
-   *  and painted in separate tasks. */
-  static readonly SPLIT_FROM = 8 * 1024 * 1024;
-
-  /** Profile texts from this size on are parsed by the load worker (the 100,000-node bench profile is 8.6 MB, 1M 64 MB). */
-  static readonly WORKER_FROM = 24 * 1024 * 1024;
-
-  private show(data: ProfileData, live: boolean): void {
+  show(data: ProfileData, live: boolean): void {
     this.data = data;
     this.live = live;
     timed('render', () => this.render());
+    mark('rendered');
     this.applyMethod();
-  }
-
-  /** The load worker, started on first use (null: this page cannot run one). */
-  private worker(): LoadWorker | undefined {
-    if (this.loader === undefined) {
-      this.loader = timed('startWorker', () => LoadWorker.start({
-        progress: (step) => this.progress.show(step),
-        arrived: () => {
-          if (!this.loader?.pendingTrees) this.progress.hide();
-          this.render();
-        },
-        failed: (message) => {
-          this.progress.hide();
-          this.error.textContent = `Cannot build this view: ${message}`;
-          this.error.hidden = false;
-        },
-      })) ?? null;
-    }
-    return this.loader ?? undefined;
   }
 
   /** Whether the last profile was loaded by the worker (false: parsed on the page's thread). */
   get usesWorker(): boolean {
-    return !!this.loader && !!this.data && !this.data.helper;
+    return !!this.loads.loader && !!this.data && !this.data.helper;
   }
 
   /** Resolves when the profile is shown and no tree is being built (the measurement page waits for it). */
   async settled(): Promise<void> {
     for (;;) {
-      if (this.loading) await this.loading;
-      if (!this.loader?.pendingTrees) return;
+      if (this.loads.loading) await this.loads.loading;
+      if (!this.loads.loader?.pendingTrees) return;
       await new Promise((r) => setTimeout(r, 1));
     }
   }
@@ -361,7 +137,7 @@ export class App {
     }
   }
 
-  private load(file: ProfileFile, title: string): ProfileData | undefined {
+  load(file: ProfileFile, title: string): ProfileData | undefined {
     try {
       const d = new ProfileData(file, title);
       this.error.hidden = true;

@@ -5,13 +5,19 @@ import { Host, vscodeHost } from './host';
 import { EmbeddedData, reportHost } from './report-host';
 import { runBench, watchLongTasks } from './bench';
 import { TreeKind } from '../core/profile/modes';
-import { timed } from './timing';
+import { mark, timed } from './timing';
 import { applyForcedTheme } from './views/theme';
 import { BuiltTree } from '../core/protocol/webview-protocol';
 import { fromBase64Parts } from './load/built-tree';
 import { nextTask } from './tasks';
+import { ProfileLoads } from './load/apply-profile';
+import { prefetch } from './load/fetch-profile';
 
 const scriptStart = performance.now();
+mark('script');
+// a saved file in the .heaplens editor: its bytes are fetched first, while the page is built and asks its host
+const early = document.querySelector('meta[name="heaplens-profile"]')?.getAttribute('content');
+if (early) prefetch(early);
 if (/[#&]bench=1\b/.test(location.hash)) watchLongTasks();
 
 declare global {
@@ -43,12 +49,14 @@ async function start(): Promise<void> {
   }
   const app = new App(host, mount);
   window.heaplens = app;
+  mark('app');
   // a large first tree's base64 (27 MB for a million nodes) is read in a task after this one, which built the page
   if (host.kind === 'report' && largeFirstTree()) await nextTask();
   host.post({ type: 'ready' });
+  mark('ready');
   // the report has its data already: show it now rather than at the next animation frame
   if (host.kind === 'report') {
-    const shown = app.applyProfile();
+    const shown = app.loads.applyProfile();
     if (/[#&]bench=1\b/.test(location.hash)) void shown.then(() => runBench(app, scriptStart));
   }
 }
@@ -56,7 +64,7 @@ async function start(): Promise<void> {
 /**
  * The first tree `heaplens report` built (extension/panels/first-tree.ts), with the call trees apart; none in older
  * reports. The trees and records come after this script in the page: read on first use, once the page is parsed
- * (app.ts and embedded-trees.ts wait for that).
+ * (apply-profile.ts and embedded-trees.ts wait for that).
  */
 function builtTree(): BuiltTree | undefined {
   const cols = document.getElementById('heaplens-first-tree');
@@ -80,9 +88,9 @@ function builtTree(): BuiltTree | undefined {
   };
 }
 
-/** Whether the first tree's columns are the size App decodes in slices (App.SPLIT_FROM; in parts of 1 MiB of base64, html.ts). */
+/** Whether the first tree's columns are the size App decodes in slices (ProfileLoads.SPLIT_FROM; in parts of 1 MiB of base64, html.ts). */
 function largeFirstTree(): boolean {
-  return document.getElementsByClassName('heaplens-first-tree-part').length + 1 >= Math.floor(App.SPLIT_FROM * 4 / 3 / 2 ** 20);
+  return document.getElementsByClassName('heaplens-first-tree-part').length + 1 >= Math.floor(ProfileLoads.SPLIT_FROM * 4 / 3 / 2 ** 20);
 }
 
 /** The text of element `#id` and of its parts (`.id-part`, in page order: a long text is written in parts, html.ts). */

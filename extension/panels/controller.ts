@@ -68,6 +68,8 @@ export class WebviewController implements vscode.Disposable {
       codicons: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css')).toString(),
       cspSource: webview.cspSource,
       title: options.title,
+      // the page starts fetching the file as it loads; the host's first message (showFile) names the same URI
+      profileUrl: options.fileUri && webview.asWebviewUri(options.fileUri).toString(),
     });
     this.subscriptions.push(webview.onDidReceiveMessage((m: unknown) => {
       if (isWebviewMessage(m)) void this.handle(m);

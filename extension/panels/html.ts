@@ -53,7 +53,10 @@ export interface PanelAssets {
   /** the webview's cspSource */
   cspSource: string;
   title: string;
+  /** a saved file's webview URI, fetched by the page (controller.ts showFile): its script starts the fetch at once */
+  profileUrl?: string;
 }
+
 
 export function panelHtml(a: PanelAssets): string {
   const n = nonce();
@@ -63,7 +66,10 @@ export function panelHtml(a: PanelAssets): string {
     // the page's load worker fetches a saved profile's bytes (a webview URI of the file: controller.ts showFile)
     `connect-src ${a.cspSource}`,
   ].join('; ');
-  return page(csp, `<link rel="stylesheet" href="${escapeHtml(a.codicons)}" nonce="${n}">
+  // the file the page fetches, named here so that its script starts the fetch before the host's first message (which
+  // names it again); not fetched by the HTML itself: VS Code then loads the bundle only after the file (Round 14)
+  const profile = a.profileUrl ? `<meta name="heaplens-profile" content="${escapeHtml(a.profileUrl)}">\n` : '';
+  return page(csp, `${profile}<link rel="stylesheet" href="${escapeHtml(a.codicons)}" nonce="${n}">
 <link rel="stylesheet" href="${escapeHtml(a.style)}" nonce="${n}">
 <title>${escapeHtml(a.title)}</title>
 `, `<script nonce="${n}" src="${escapeHtml(a.script)}"></script>

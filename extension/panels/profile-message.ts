@@ -14,7 +14,7 @@ export type ProfileMessage = HostMessage & { type: 'profile' };
 
 /**
  * From this many nodes on, the first tree is not built here: the page's load worker reads the text off the page's
- * thread (from 24 MB, about 400,000 nodes: webview/app.ts WORKER_FROM). Building a 1,000,000-node tree cost the extension
+ * thread (from 24 MB, about 400,000 nodes: webview/load/apply-profile.ts WORKER_FROM). Building a 1,000,000-node tree cost the extension
  * host 5.4–6.8 s of CPU against 1.4–1.6 s for the text, and the editor's first paint in code-server took 67 s against
  * 45 s (load 20–24; docs/views.md, Round 10).
  */

@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { ProfileFile } from '../../core/profile/types';
 import { expandVersion2 } from '../../core/profile/version2';
 import { ProfileData } from '../../webview/data';
-import { FetchFailed, fetchBytes, isGzip, profileBytesText } from '../../webview/load/fetch-profile';
+import { FetchFailed, fetchBytes, isGzip, prefetch, profileBytesText, takePrefetched } from '../../webview/load/fetch-profile';
 import { parseFlat } from '../../webview/load/flat-parse';
 import { flatTree } from '../../webview/load/flat-tree';
 import { PackedTree, packTree } from '../../webview/load/tree-pack';
@@ -64,4 +64,25 @@ test('fetched profile: a failed fetch is a FetchFailed (the host then sends the 
   const gz = gzipSync(TEXT);
   await assert.rejects(profileBytesText(new Uint8Array(gz.subarray(0, gz.length >> 1))),
     (e: Error) => !(e instanceof FetchFailed) && /compressed profile is damaged/.test(e.message));
+});
+
+test('fetched profile: the fetch the page\'s script began is taken once, for its own URL only; a later fetch asks again', async () => {
+  const plain = new TextEncoder().encode(TEXT);
+  const { f, asked } = fetcher(plain);
+  prefetch(URL_OF, f);
+  assert.deepEqual(asked, [[URL_OF, { cache: 'no-store' }]], 'begun at once, never from a cache');
+  assert.equal(takePrefetched(`${URL_OF}.other`), undefined, 'another file: not this fetch');
+  prefetch(URL_OF, f);
+  assert.deepEqual(await fetchBytes(URL_OF, f), plain, 'the early response\'s bytes');
+  assert.equal(asked.length, 2, 'no request of its own');
+  assert.deepEqual(await fetchBytes(URL_OF, f), plain);
+  assert.equal(asked.length, 3, 'once taken, the next fetch of the file asks again (it changed)');
+  const refused = (async () => {
+    throw new TypeError('Failed to fetch');
+  }) as unknown as typeof fetch;
+  prefetch(URL_OF, refused);
+  await assert.rejects(fetchBytes(URL_OF, f), (e: Error) => e instanceof FetchFailed && /Failed to fetch/.test(e.message));
+  prefetch(URL_OF, fetcher(plain, 404).f);
+  await assert.rejects(fetchBytes(URL_OF, f), (e: Error) => e instanceof FetchFailed && /HTTP 404/.test(e.message));
+  assert.equal(asked.length, 3);
 });

@@ -37,6 +37,14 @@ test('panel HTML: assets from the webview, scripts only with the nonce', () => {
   assert.ok(isWebviewMessage({ type: 'fetchFailed', message: 'HTTP 408' }));
   assert.ok(!isWebviewMessage({ type: 'fetchFailed' }), 'a fetchFailed says why');
   assert.notEqual(panelHtml({ script: '', style: '', codicons: '', cspSource: '', title: '' }).match(/nonce-(\w+)/)![1], nonce, 'a new nonce each time');
+  assert.doesNotMatch(html, /heaplens-profile/, 'no file, nothing to fetch');
+});
+
+test('panel HTML of a saved file: names the file for the page\'s script to fetch first, and starts nothing itself', () => {
+  const url = 'https://file+.vscode-resource.vscode-cdn.net/ws/a"><script>x</script>.heaplens';
+  const html = panelHtml({ script: 'vscode-resource:/dist/webview.js', style: 'vscode-resource:/dist/webview.css', codicons: 'vscode-resource:/c.css', cspSource: 'vscode-webview:', title: 'T', profileUrl: url });
+  assert.match(html, /<meta name="heaplens-profile" content="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ws\/a&quot;&gt;&lt;script&gt;x&lt;\/script&gt;\.heaplens">/);
+  assert.equal((html.match(/<script\b/g) ?? []).length, 1, 'the bundle only');
 });
 
 test('state: restored from older or foreign data, deep links', () => {

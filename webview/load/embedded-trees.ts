@@ -1,4 +1,4 @@
-// Where the trees of a profile shown from a built first tree (the report's, app.ts applyBuilt) come from: its call
+// Where the trees of a profile shown from a built first tree (the report's, apply-profile.ts applyBuilt) come from: its call
 // trees travel apart as JSON text (tree-split.ts); the load worker parses them after the first paint and builds every
 // other tree, or, on a page that cannot run a worker, this thread does.
 import { TreeKind } from '../../core/profile/modes';

@@ -34,17 +34,41 @@ export async function gunzip(b: Uint8Array): Promise<Uint8Array> {
   }
 }
 
-/** The profile's text from its file's bytes (gzipped or not). */
-export async function profileBytesText(raw: Uint8Array): Promise<FetchedProfile> {
+/** The profile's text from its file's bytes (gzipped or not); `inflated` is called once gzipped bytes are inflated. */
+export async function profileBytesText(raw: Uint8Array, inflated?: () => void): Promise<FetchedProfile> {
   const bytes = isGzip(raw) ? await gunzip(raw) : raw;
+  if (bytes !== raw) inflated?.();
   return { text: new TextDecoder('utf-8').decode(bytes), bytes };
 }
 
-/** Fetches `url`'s bytes; a failed fetch is a FetchFailed. */
+/** The fetch the page's script began as it started (prefetch), until the load takes it. */
+let early: { url: string; response: Promise<Response> } | undefined;
+
+/**
+ * Starts fetching a saved file's bytes as soon as the page's script runs (webview/main.ts: the panel's HTML names the
+ * file, extension/panels/html.ts), before the host's first message asks for it; `fetchBytes` of that URL takes it.
+ */
+export function prefetch(url: string, fetcher: typeof fetch = fetch): void {
+  const response = fetcher(url, { cache: 'no-store' } as RequestInit);
+  response.catch(() => undefined);           // reported by fetchBytes, which takes it
+  early = { url, response };
+}
+
+/**
+ * The response of the fetch begun by `prefetch`, when it was of `url`; once only: a later fetch of the same file (it
+ * changed) fetches again.
+ */
+export function takePrefetched(url: string): Promise<Response> | undefined {
+  const p = early;
+  early = undefined;
+  return p?.url === url ? p.response : undefined;
+}
+
+/** Fetches `url`'s bytes (or takes the fetch `prefetch` began); a failed fetch is a FetchFailed. */
 export async function fetchBytes(url: string, fetcher: typeof fetch = fetch): Promise<Uint8Array> {
   try {
     // no-store: a file the JVM is still writing is fetched again on each change
-    const res = await fetcher(url, { cache: 'no-store' } as RequestInit);
+    const res = await (takePrefetched(url) ?? fetcher(url, { cache: 'no-store' } as RequestInit));
     if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`.trim());
     return new Uint8Array(await res.arrayBuffer());
   } catch (e) {

@@ -5,7 +5,7 @@
 import { TreeKind } from '../../core/profile/modes';
 import { ProfileFile } from '../../core/profile/types';
 import { ProfileData, RemoteTrees, TreeOptions, TreePending, treeKey } from '../data';
-import { timings } from '../timing';
+import { mark, timings } from '../timing';
 import { LoadReply, LoadRequest } from './protocol';
 import { PackedTree, unpackTree } from './tree-pack';
 
@@ -14,6 +14,8 @@ declare const __HEAPLENS_WORKER__: string;
 
 export interface Loaded {
   data: ProfileData;
+  /** the first tree's nodes */
+  nodes: number;
   baseline?: { title: string; profile: ProfileFile };
   reportTree?: TreeKind;
 }
@@ -56,7 +58,9 @@ export class LoadWorker {
       const src = typeof __HEAPLENS_WORKER__ === 'string' ? __HEAPLENS_WORKER__ : '';
       if (!src || typeof Worker !== 'function' || typeof Blob !== 'function') return undefined;
       const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
-      return new LoadWorker(new Worker(url, { name: 'heaplens-load' }), cb);
+      const worker = new LoadWorker(new Worker(url, { name: 'heaplens-load' }), cb);
+      mark('worker-created');
+      return worker;
     } catch {
       return undefined;            // a Content-Security-Policy without worker-src blob:, or no Blob URLs
     }
@@ -81,6 +85,7 @@ export class LoadWorker {
       const t0 = performance.now();
       this.worker.postMessage(msg, raw ? [raw.buffer] : []);
       timings.postText = Math.round((performance.now() - t0) * 10) / 10;
+      mark('posted');
       this.sentAt = performance.timeOrigin + t0;
     });
   }
@@ -128,6 +133,8 @@ export class LoadWorker {
       const l = this.loading;
       this.loading = undefined;
       if (!l) return;
+      for (const [name, at] of Object.entries(m.marks ?? {})) mark(name, at);
+      mark('loaded');
       Object.assign(timings, m.timings);
       // the trip: posted → the worker had the text; the worker posted the tree → it was here
       const now = performance.timeOrigin + performance.now();
@@ -157,7 +164,8 @@ export class LoadWorker {
       this.firstTree = m.tree;
       data.accept(m.kind, treeKey(l.opts, false), unpackTree(m.tree));
       timings.unpack = Math.round((performance.now() - t0) * 10) / 10;
-      l.resolve({ data, baseline: m.baseline, reportTree: m.reportTree });
+      mark('unpacked');
+      l.resolve({ data, nodes: m.tree.n, baseline: m.baseline, reportTree: m.reportTree });
     } else if (m.type === 'recs') {
       if (this.firstTree) this.firstTree.recs = m.recs;     // read by the tree's `recs` from now on
       this.firstTree = undefined;

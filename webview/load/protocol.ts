@@ -32,6 +32,8 @@ export type LoadReply =
     reportTree?: TreeKind;
     /** the worker's step times (timing.ts) */
     timings: Record<string, number>;
+    /** when the worker's steps of this load ended (epoch ms; the page marks them on its timeline: timing.ts mark) */
+    marks?: Record<string, number>;
   }
   /** the first tree's allocation records, sent after it (the page paints without them) */
   | { type: 'recs'; seq: number; recs: PackedRecords }

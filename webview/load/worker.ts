@@ -6,7 +6,7 @@ import { TreeKind } from '../../core/profile/modes';
 import { ProfileFile } from '../../core/profile/types';
 import { expandVersion2 } from '../../core/profile/version2';
 import { joinTrees, splitTrees, ThreadTrees } from '../../core/profile/tree-split';
-import { timings } from '../timing';
+import { epochNow, timings } from '../timing';
 import { LoadReply, LoadRequest } from './protocol';
 import { PackedTree, packRecords, packTree, recordBuffers, transferables } from './tree-pack';
 import { parseFlat } from './flat-parse';
@@ -20,6 +20,16 @@ interface WorkerScope {
 }
 const scope = self as unknown as WorkerScope;
 let data: ProfileData | undefined;
+/** when this worker's script began to run (epoch ms): its start-up is a phase of the first load */
+let startedAt: number | undefined = epochNow();
+/** the first load's phases (epoch ms), posted with its tree: the page puts them on its timeline (timing.ts mark) */
+let marks: Record<string, number> = {};
+
+function newMarks(): void {
+  marks = startedAt === undefined ? {} : { 'worker-script': startedAt };
+  startedAt = undefined;
+  marks['worker-received'] = epochNow();
+}
 
 /** The profile without call trees: what the page keeps (the trees stay here). */
 const light = (file: ProfileFile): ProfileFile => splitTrees(file).light;
@@ -73,16 +83,17 @@ function fastFirst(m: Extract<LoadRequest, { type: 'load' }>): boolean {
   const t0 = performance.now();
   let f = parseFlat(m.text);
   timings.readTrees = Math.round((performance.now() - t0) * 10) / 10;
+  marks['worker-read'] = epochNow();
   if (!f) return false;
   const kind = m.kind === 'auto' && f.embedded?.tree ? f.embedded.tree : m.kind;
   if (!fastKind(f, kind, m.opts)) return false;
   const t1 = performance.now();
   const tree = flatTree(f, m.opts.thread);
   timings.flatten = Math.round((performance.now() - t1) * 10) / 10;
-  timings.sentAt = performance.timeOrigin + performance.now();
+  timings.sentAt = marks['worker-flattened'] = epochNow();
   scope.postMessage({
     type: 'loaded', seq: m.seq, light: f.light, kinds: f.kinds, defaultKind: f.defaultKind, kind: 'exact', tree,
-    baseline: f.embedded?.baseline, reportTree: f.embedded?.tree, timings: { ...timings },
+    baseline: f.embedded?.baseline, reportTree: f.embedded?.tree, timings: { ...timings }, marks,
   }, transferables(tree));
   f = undefined;      // the flat arrays can go before the object graph comes
   // the object graph for the other trees (another thread, inverted, only my code, …): the page has drawn meanwhile
@@ -111,6 +122,7 @@ function messageOf(err: unknown): string {
 
 scope.onmessage = (e: MessageEvent) => {
   const m = e.data as LoadRequest;
+  if (m.type === 'load') newMarks();
   if (m.type === 'load' && m.raw !== undefined) void readAndLoad(m, m.raw);
   else handle(m);
 };
@@ -119,7 +131,8 @@ scope.onmessage = (e: MessageEvent) => {
 async function readAndLoad(m: Extract<LoadRequest, { type: 'load' }>, raw: Uint8Array): Promise<void> {
   try {
     const t0 = performance.now();
-    const got = await profileBytesText(raw);
+    const got = await profileBytesText(raw, () => (marks['worker-inflated'] = epochNow()));
+    marks['worker-decoded'] = epochNow();
     const inflate = Math.round((performance.now() - t0) * 10) / 10;
     handle({ ...m, text: got.text }, { inflate, fileBytes: raw.byteLength });
     scope.postMessage({ type: 'bytes', seq: m.seq, bytes: got.bytes }, [got.bytes.buffer]);
@@ -160,9 +173,10 @@ function handle(m: LoadRequest, fetched?: Record<string, number>): void {
       const tree = packTree(first, false);
       data.forget(m.opts);
       timings.sentAt = performance.timeOrigin + performance.now();
+      marks['worker-flattened'] = timings.sentAt;
       scope.postMessage({
         type: 'loaded', seq: m.seq, light: light(file), kinds: data.kinds, defaultKind: data.defaultKind, kind: data.kind, tree,
-        baseline: embedded?.baseline, reportTree: embedded?.tree, timings: { ...timings },
+        baseline: embedded?.baseline, reportTree: embedded?.tree, timings: { ...timings }, marks,
       }, transferables(tree));
       const recs = packRecords(first);
       scope.postMessage({ type: 'recs', seq: m.seq, recs }, recordBuffers(recs));
