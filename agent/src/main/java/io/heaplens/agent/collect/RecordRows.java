@@ -26,7 +26,7 @@ public final class RecordRows {
     /**
      * The rows of {@code n}, in arrays this object owns and reuses: valid until the next call. A walk reads a node's
      * rows, hands them to its output and moves on, so one set of arrays serves every node: a new list, row arrays and
-     * iterators per node were nearly all of the collector's garbage (maven: ~215 MB in a run, docs/benchmark.md
+     * iterators per node were half of the collector's garbage (maven: 215–252 → 109–114 MB a run, docs/benchmark.md
      * "Round 14"), and that garbage made young collections more frequent while the trees grew.
      */
     public List<long[]> read(Node n, boolean callSites, Registry registry) {
