@@ -155,7 +155,8 @@ public final class AccountsWriter {
                 if (a > 0) account = a;
             }
             if (recordRows != null) {
-                for (long[] r : recordRows) {
+                for (int i = 0, size = recordRows.size(); i < size; i++) {
+                    long[] r = recordRows.get(i);
                     TypeInfo t = registry.typeById(Keys.type((int) r[RecordRows.KEY]));
                     Row row = row(rows, account, t.name);
                     row.allocObjects += r[RecordRows.COUNT];

@@ -195,7 +195,8 @@ final class ProfileWriter {
             if (records != null) {
                 treeBytes += 16 + 8L * records.length;
                 j.name("a").begin('[');
-                for (long[] r : rows) {
+                for (int i = 0, size = rows.size(); i < size; i++) {
+                    long[] r = rows.get(i);
                     int key = (int) r[RecordRows.KEY];
                     int site = Keys.site(key), type = Keys.type(key);
                     long count = r[RecordRows.COUNT], bytes = r[RecordRows.ESTIMATE];

@@ -25,7 +25,8 @@ public interface TreeOutput {
     /**
      * @param callLine in the exact tree, the source line of the call in the parent's method that entered this node (0: not known)
      * @param records  the node's records table as the walker read it (null: the node has none)
-     * @param rows     its rows in RecordRows' layout with {@link RecordRows#ESTIMATE} filled in (null when records is null)
+     * @param rows     its rows in RecordRows' layout with {@link RecordRows#ESTIMATE} filled in (null when records is null);
+     *                 the walker reuses the list and its arrays for the next node, so copy what you keep
      * @param hasChildren whether the walker found children (walked next); a node with one has no table
      *                    ({@link Node#onlyChild})
      */

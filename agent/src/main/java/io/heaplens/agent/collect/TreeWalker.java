@@ -20,6 +20,8 @@ public final class TreeWalker {
 
     private final Registry registry;
     private final TypeSizes sizes;
+    /** Each node's rows, in arrays reused from node to node: an output uses them only inside its node call. */
+    private final RecordRows rowReader = new RecordRows();
 
     public TreeWalker(Registry registry, TypeSizes sizes) {
         this.registry = registry;
@@ -69,8 +71,9 @@ public final class TreeWalker {
         long[] records = n.recordsSnapshot();
         List<long[]> rows = null;
         if (records != null) {
-            rows = RecordRows.of(n, callSites, registry);
-            for (long[] r : rows) {
+            rows = rowReader.read(n, callSites, registry);
+            for (int i = 0, size = rows.size(); i < size; i++) {      // no iterator: the agent's code has no escape analysis (kept out of C2)
+                long[] r = rows.get(i);
                 r[RecordRows.ESTIMATE] = Tables.bytes(registry.typeById(Keys.type((int) r[RecordRows.KEY])), sizes,
                     r[RecordRows.COUNT], r[RecordRows.BYTES]);
             }

@@ -103,4 +103,63 @@ class RecordRowsTest {
         }
         assertEquals(2 * lines + 1, total);
     }
+
+    /**
+     * One reader serves a whole walk: the rows of a node with many call sites, then of a small node, then of the big
+     * one again read the same as fresh copies (the arrays and the merge index are reused, never carried over).
+     */
+    @Test
+    void aReaderReusedFromNodeToNodeGivesEachNodesOwnRows() throws Exception {
+        Registry registry = new Registry();
+        Keys.resolver = registry;
+        Registry.MethodInfo big = registry.method("t/Big", "run", "()V");
+        Registry.MethodInfo small = registry.method("t/Small", "run", "()V");
+        Registry.MethodInfo split = registry.method("java/lang/String", "split", "(Ljava/lang/String;)[Ljava/lang/String;");
+        big.profiled = true;
+        small.profiled = true;
+        int lines = RecordRows.SCAN_ROWS + 20;
+        big.callLines = new int[2 * lines];
+        big.callees = new int[2 * lines];
+        for (int s = 0; s < 2 * lines; s++) { big.callLines[s] = 100 + s % lines; big.callees[s] = split.id; }
+        small.callLines = new int[] {7};
+        small.callees = new int[] {split.id};
+        int jdkKey = registry.singleKey(registry.site(split.id, 4, 3124, "new", "Ljava/util/ArrayList;"));
+        int ownKey = registry.singleKey(registry.site(small.id, 9, 11, "new", "Lt/Row;"));
+
+        AtomicReference<Node> bigNode = new AtomicReference<>(), smallNode = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            ThreadState ts = ThreadState.current();
+            Node b = ts.root.child(big.id);
+            ts.current = b;
+            for (int s = 1; s <= 2 * lines; s++) { b.callSite = s; Recorder.jobj(jdkKey); }
+            Node sm = ts.root.child(small.id);
+            ts.current = sm;
+            sm.callSite = 1; Recorder.jobj(jdkKey); Recorder.jobj(jdkKey);
+            Recorder.obj(sm, ownKey);
+            ts.current = ts.root;
+            bigNode.set(b);
+            smallNode.set(sm);
+        });
+        t.start();
+        t.join();
+
+        RecordRows reader = new RecordRows();
+        for (Node n : new Node[] {bigNode.get(), smallNode.get(), bigNode.get()}) {
+            List<String> reused = new ArrayList<>(), fresh = new ArrayList<>();
+            for (long[] r : reader.read(n, true, registry)) reused.add(java.util.Arrays.toString(r));
+            for (long[] r : RecordRows.of(n, true, registry)) fresh.add(java.util.Arrays.toString(r));
+            reused.sort(null);
+            fresh.sort(null);
+            assertEquals(fresh, reused);
+            assertEquals(n == smallNode.get() ? 2 : lines, reused.size());
+        }
+        long total = 0;
+        for (long[] r : reader.read(bigNode.get(), true, registry)) {
+            assertEquals(2, r[RecordRows.COUNT], "line " + r[RecordRows.LINE]);
+            total += r[RecordRows.COUNT];
+        }
+        assertEquals(2 * lines, total);
+        assertEquals(List.of("[" + jdkKey + ", 7, 2, 0, 0, " + split.id + ", 0]", "[" + ownKey + ", 0, 1, 0, 0, -1, 0]").stream().sorted().toList(),
+            reader.read(smallNode.get(), true, registry).stream().map(java.util.Arrays::toString).sorted().toList());
+    }
 }
