@@ -78,24 +78,17 @@ public final class Node {
     /** Slots of a node's first record table: 84,314 of maven's 121,732 nodes with records have one. */
     private static final int FIRST_RECORD_SLOTS = 2;
 
-    /**
-     * The record table of every fold node: one empty slot, never matched, and the count stride. Shared: nothing writes
-     * it (a fold node's allocations are charged elsewhere, {@link #recordProbing}; {@link #clear} skips empty slots).
-     */
-    private static final long[] FOLD_RECORDS = new long[2 * 4];
-
     Node(int method, Node parent, ThreadState thread, int depth) {
         this.method = method;
         this.parent = parent;
         this.thread = thread;
         this.depth = depth;
-        if (method == FOLD) records = FOLD_RECORDS;
+        if (method == FOLD) records = new long[2 * 4];   // one empty slot, never matched; the count stride
     }
 
     /**
-     * A stand-in returned when a call gets no node of its own: deeper than the depth limit or past the node budget (the
-     * caller's fold child, {@link ThreadState#foldChild}: its parent is the caller, its thread the real one), the
-     * agent's own work or outside the exact mode (its {@link #thread} is a sink, {@link ThreadState#SINK}).
+     * A stand-in returned when a call gets no node of its own (deeper than the depth limit, past the node budget, the
+     * agent's own work, outside the exact mode); its {@link #thread} is a sink ({@link ThreadState#SINK}).
      */
     public boolean isFold() {
         return method == FOLD;

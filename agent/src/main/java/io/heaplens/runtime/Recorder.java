@@ -13,7 +13,7 @@ import jdk.internal.vm.annotation.ForceInline;
  * and quick to compile; C2 inlines them where the call is hot (FreqInlineSize = 325). The entry's work
  * ({@link ThreadState#enterCurrent}) is a call in C2 code too: inlined into every method and every inlined callee,
  * it cost more JIT and run time than the call (docs/benchmark.md "Round 6").
- * Everything else (other modes, slow paths, the exception handlers' restore) is {@code @DontInline}.
+ * Everything else (other modes, slow paths, the exception handler's exit) is {@code @DontInline}.
  * RecorderShapeTest checks the sizes.
  * Profiled methods hold their MCT node in a local and pass it; code without a node (the JDK, excluded packages)
  * calls the {@code j*} variants, which charge the innermost profiled node of the calling thread, kept apart by the
@@ -56,9 +56,8 @@ public final class Recorder {
     }
 
     /**
-     * At every return: the caller's node becomes current again. No branch: a folded call's node is its caller's fold
-     * child, whose parent is that caller (current already, so the store changes nothing), and the agent's own fold
-     * node's thread is a sink (see {@link ThreadState#SINK}), so its exit leaves the real thread's current node as it was.
+     * At every return: the caller's node becomes current again. No branch: a fold node's thread is a sink (see
+     * {@link ThreadState#SINK}), so its exit writes there and leaves the real thread's current node as it was.
      * (With {@code if (!n.fold)} here, C2 pruned the fold path while no call had folded yet; once a program spent its
      * node budget, every compiled method with an inlined exit was deoptimised and compiled again: 130 times on
      * checkstyle, docs/benchmark.md "Round 8".)
@@ -70,47 +69,13 @@ public final class Recorder {
     }
 
     /**
-     * At the start of every exception handler of a profiled method: its node becomes the thread's current node again
-     * (the frames the exception unwound had no exit). There is no method-wide handler: an exception only matters where
-     * it is caught, so the catcher restores (as in CCCP, Moret, Binder and Villazón, "CCCP: complete calling context
-     * profiling in virtual execution environments", 2009, nothing is restored on the way out). A fold child
-     * ({@link ThreadState#foldChild}) restores the node whose call folded; the agent's own fold node and {@link
-     * ThreadState#OFF} write into their sinks. Out of line: catches are rare, and every handler of every profiled
-     * method (and of every method the JIT inlines one into) holds this call.
+     * The same, in the method-wide exception handler: a call, not inlined code. Exceptions are rare, but the handler
+     * is compiled into every instrumented method (and into every method the JIT inlines one into).
      */
     @DontInline
     @Hidden
-    public static void caught(Node n) {
-        n.thread.current = n.isFold() ? n.parent : n;
-    }
-
-    /**
-     * At the entry of a method without a node (the JDK, excluded packages) with an exception handler that may catch
-     * what profiled frames threw: the thread's current node, for {@link #restore} in that handler. Out of line: one
-     * call, in those methods only (docs/benchmark.md "Round 14").
-     */
-    @DontInline
-    @Hidden
-    public static Node mark() {
-        if (Mode.current() != Mode.EXACT) return ThreadState.OFF;
-        ThreadState ts = ThreadState.current();
-        return ts.busy != 0 ? ts.foldNode : ts.current;
-    }
-
-    /** In such a handler: the node {@link #mark} saw becomes current again (the OFF and agent nodes write into their sinks). */
-    @DontInline
-    @Hidden
-    public static void restore(Node saved) {
-        saved.thread.current = saved;
-    }
-
-    /** At the start of Thread.dispatchUncaughtException: every frame of the thread is gone, the root is current. */
-    @DontInline
-    @Hidden
-    public static void uncaught() {
-        if (Mode.current() != Mode.EXACT) return;
-        ThreadState ts = ThreadState.current();
-        if (ts.busy == 0) ts.current = ts.root;
+    public static void unwind(Node n) {
+        n.thread.current = n.parent;                      // as exit: a fold node writes into its sink
     }
 
     // ---- allocations in profiled methods ------------------------------------------------------------------

@@ -52,21 +52,7 @@ public final class ThreadState {
     public final Node siteTraces;
     /** Sampled mode: a tree built from sampled calling traces; records are scaled estimates. */
     public final Node sampled;
-    /** The node of the agent's own work on this thread ({@link #busy}): its thread is a sink of its own. */
     final Node foldNode;
-    /**
-     * Calls that fold (past {@link #maxDepth} or the node budget) get their caller's fold child: a node of method
-     * {@link Node#FOLD} whose parent is that caller and whose thread is this one, never current and never in the tree
-     * (only this table holds it). Its exit stores the caller again, and {@link Recorder#caught} in a folded method
-     * restores the caller, which the folded method's callees may have left behind (past the budget they can still
-     * enter existing children). At most one per node whose calls fold; open addressing on the owner's identity, the
-     * owners at even, their fold children at odd indices. The last pair is kept apart: loops fold the same call.
-     */
-    private Node[] foldTable;
-    private int foldCount;
-    private Node foldOwner, lastFoldChild;
-    /** Fold children made so far over all threads (racy, like {@link #nodes}); the profile's {@code agent.foldChildren}. */
-    public static long foldChildren;
     /**
      * Boxing counted at a call site leaves its value here, so the probe inside valueOf does not count it again;
      * a valueOf called from code no agent can transform (lambda proxies, method-handle forms) finds no token and
@@ -342,59 +328,17 @@ public final class ThreadState {
     private Node enterMiss(Node cur, int mid, int site) {
         if (cur.depth >= maxDepth) {
             cur.folded++;
-            return foldChild(cur);
+            return foldNode;
         }
         Node c = cur.child(mid, nodes < maxNodes);
         if (c == null) {                 // a new context, and the node budget is spent
             cur.folded++;
-            return foldChild(cur);
+            return foldNode;
         }
         cur.cacheChild(site, c);
         if (c.calls == 0 && c.entrySite == 0) c.entrySite = site;
         c.calls++;
         current = c;
         return c;
-    }
-
-    /** The fold child of {@code owner} (see {@link #foldTable}), made on its first fold. */
-    @Hidden
-    Node foldChild(Node owner) {
-        if (owner == foldOwner) return lastFoldChild;
-        Node[] tab = foldTable;
-        if (tab != null) {
-            int mask = (tab.length >> 1) - 1;
-            for (int i = System.identityHashCode(owner) & mask; ; i = (i + 1) & mask) {
-                Node k = tab[i << 1];
-                if (k == owner) {
-                    foldOwner = owner;
-                    return lastFoldChild = tab[(i << 1) + 1];
-                }
-                if (k == null) break;
-            }
-        }
-        foldChildren++;                  // at most one per node (or root): bounded by the trees themselves
-        Node f = new Node(Node.FOLD, owner, this, owner.depth + 1);
-        if (tab == null || (foldCount + 1) * 2 > tab.length >> 1) tab = growFoldTable(tab);
-        insertFold(tab, owner, f);
-        foldCount++;
-        foldOwner = owner;
-        return lastFoldChild = f;
-    }
-
-    @Hidden
-    private Node[] growFoldTable(Node[] old) {
-        Node[] tab = new Node[old == null ? 32 : old.length * 2];
-        if (old != null) for (int i = 0; i < old.length; i += 2) if (old[i] != null) insertFold(tab, old[i], old[i + 1]);
-        foldTable = tab;
-        return tab;
-    }
-
-    @Hidden
-    private static void insertFold(Node[] tab, Node owner, Node f) {
-        int mask = (tab.length >> 1) - 1;
-        int i = System.identityHashCode(owner) & mask;
-        while (tab[i << 1] != null) i = (i + 1) & mask;
-        tab[i << 1] = owner;
-        tab[(i << 1) + 1] = f;
     }
 }

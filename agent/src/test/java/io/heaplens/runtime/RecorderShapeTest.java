@@ -123,8 +123,7 @@ class RecorderShapeTest {
             assertTrue(size <= 48, p[0] + p[1] + ": " + size + " bytes inlined at every site (a dispatch on the mode, an array's byte count)");
         }
         // what an exception, another mode or a miss needs is never compiled into the program's methods
-        for (String[] p : new String[][] {{"caught", "(Lio/heaplens/runtime/Node;)V"},
-            {"mark", "()Lio/heaplens/runtime/Node;"}, {"restore", "(Lio/heaplens/runtime/Node;)V"}, {"uncaught", "()V"}, {"objOther", "(II)V"},
+        for (String[] p : new String[][] {{"unwind", "(Lio/heaplens/runtime/Node;)V"}, {"objOther", "(II)V"},
             {"arrOther", "(IIII)V"}, {"jOther", "(IIJJJ)V"}, {"aobj", "(I)V"}, {"aarr", "(III)V"}}) {
             assertTrue(annotations(method(r, p[0], p[1])).contains(DONT), p[0]);
         }

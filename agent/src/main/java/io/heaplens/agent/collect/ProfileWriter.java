@@ -126,7 +126,6 @@ final class ProfileWriter {
             }
             j.name("agent").begin('{').field("threads", all.length).field("nodes", nodes)
                 .field("maxNodes", io.heaplens.runtime.ThreadState.maxNodes).field("nodesCreated", io.heaplens.runtime.ThreadState.nodes)
-                .field("foldChildren", io.heaplens.runtime.ThreadState.foldChildren)
                 .field("treeBytes", treeBytes).field("heapMax", heapGuard.heapMax()).field("frozenAtNodes", heapGuard.frozenAtNodes())
                 .field("lostTraces", io.heaplens.runtime.Sampler.lostTraces)
                 .field("jfrSamples", io.heaplens.agent.jfr.JfrSampling.counts()[0])

@@ -121,7 +121,6 @@ public final class ClassInstrumenter {
             if (boundaryOnly && !mct) continue;
             MethodInstrumenter mi = new MethodInstrumenter(registry, plan, (OffsetMethodNode) m, mct, !boundaryOnly);
             mi.outOfLine = !tree;
-            mi.restoreCatches = tree && !boundaryOnly;
             java.util.List<org.objectweb.asm.tree.AbstractInsnNode> before = lifetimes ? UseProbes.snapshot(m) : null;
             mi.run();
             if (frame) mi.registerFrame();

@@ -24,10 +24,10 @@ import java.util.List;
 
 /**
  * Rewrites one method: MCT entry/exit probes (when the method is profiled) and allocation probes.
- * The node returned by the entry probe lives in a fresh local; every return restores the caller's node, and every
- * exception handler of the method makes the method's own node current again (the frames the exception unwound had
- * no exit; there is no method-wide handler, docs/benchmark.md "Round 14"). The class's own stack map frames are
- * kept and extended with that local, so no frame is recomputed and no class is loaded.
+ * The node returned by the entry probe lives in a fresh local; every return restores the caller's node, and a
+ * method-wide handler (last in the exception table, so the method's own handlers win) restores it when an
+ * exception leaves the method. The class's own stack map frames are kept and extended with that local, so no
+ * frame is recomputed and no class is loaded.
  */
 final class MethodInstrumenter implements Opcodes {
     private final Registry registry;
@@ -39,8 +39,6 @@ final class MethodInstrumenter implements Opcodes {
     private int nodeLocal = -1;
     /** Instrumented without the call tree (sites, sampled): the allocation probes are out-of-line calls (Recorder.aobj). */
     boolean outOfLine;
-    /** The call tree's level, in code without a node (the JDK, excluded packages): handlers restore the current node. */
-    boolean restoreCatches;
     private int tempBase = -1;
     int sites;
     /** Allocation instruction → its site key (the lifetime mode's tracking probes use them). */
@@ -61,13 +59,13 @@ final class MethodInstrumenter implements Opcodes {
     void run() {
         info.file = plan.sourceFile;
         info.line = firstLine();
-        if (mct && mn.name.equals("<init>")) analyseConstructor();
+        CtorAnalysis ctor = null;
+        if (mct && mn.name.equals("<init>")) ctor = analyseConstructor();
         if (mct) {
             nodeLocal = mn.maxLocals;
             mn.maxLocals += 1;
         }
         boolean probeAllocations = allocations && !AllocatingCalls.countedByCaller(plan.name, mn.name, mn.desc);
-        List<LabelNode> restoring = !mct && restoreCatches ? handlersThatMayRestore() : List.of();
         List<AbstractInsnNode> original = new ArrayList<>();
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) original.add(i);
         int line = -1;
@@ -103,11 +101,11 @@ final class MethodInstrumenter implements Opcodes {
             prologue.add(Probes.enter(info.id, nodeLocal));
             prologue.add(start);
             mn.instructions.insert(prologue);
-            addLocalToFrames(nodeLocal);
-            restoreAtHandlers();
+            addNodeLocalToFrames();
+            LabelNode handlerStart = start;
+            if (ctor != null) handlerStart = ctor.thisInits.size() == 1 ? labelAfter(ctor.thisInits.get(0)) : null;
+            if (handlerStart != null) addExitHandler(handlerStart);
             info.profiled = true;
-        } else if (!restoring.isEmpty() || isUncaughtDispatch()) {
-            restoreInCodeWithoutNode(restoring);
         }
     }
 
@@ -211,96 +209,43 @@ final class MethodInstrumenter implements Opcodes {
         return tempBase;
     }
 
-    /** Every existing frame gets a node local (frames are expanded: one entry per value, long/double included). */
-    private void addLocalToFrames(int local) {
+    private LabelNode labelAfter(AbstractInsnNode insn) {
+        LabelNode l = new LabelNode();
+        mn.instructions.insert(insn, l);
+        return l;
+    }
+
+    /** Every existing frame gets the node local (frames are expanded: one entry per value, long/double included). */
+    private void addNodeLocalToFrames() {
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
             if (i instanceof FrameNode) {
                 FrameNode f = (FrameNode) i;
-                f.local = withLocal(f.local, local);
+                f.local = withNodeLocal(f.local);
             }
         }
     }
 
-    private static List<Object> withLocal(List<Object> locals, int local) {
+    private List<Object> withNodeLocal(List<Object> locals) {
         List<Object> out = new ArrayList<>(locals == null ? List.of() : locals);
         int slots = 0;
         for (Object o : out) slots += (o == LONG || o == DOUBLE) ? 2 : 1;
-        while (slots < local) { out.add(TOP); slots++; }
+        while (slots < nodeLocal) { out.add(TOP); slots++; }
         out.add(Probes.NODE);
         return out;
     }
 
-    /**
-     * Recorder.caught(node) at the start of each exception handler (finally blocks included), after the handler's
-     * label, frame and line. The node local is assigned before any of the method's own code (the prologue comes
-     * first, constructors included), so every handler may read it.
-     */
-    private void restoreAtHandlers() {
-        java.util.Set<LabelNode> done = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        for (TryCatchBlockNode tcb : mn.tryCatchBlocks) {
-            if (done.add(tcb.handler)) mn.instructions.insert(handlerCode(tcb.handler), Probes.caught(nodeLocal));
+    /** catch (Throwable t) { Recorder.unwind(node); throw t; } around the whole body, after every other handler. */
+    private void addExitHandler(LabelNode start) {
+        LabelNode end = new LabelNode(), handler = new LabelNode();
+        mn.instructions.add(end);
+        mn.instructions.add(handler);
+        if (plan.frames) {
+            List<Object> locals = withNodeLocal(new ArrayList<>());
+            for (int i = 0; i < locals.size() - 1; i++) locals.set(i, TOP);
+            mn.instructions.add(new FrameNode(F_NEW, locals.size(), locals.toArray(), 1, new Object[] {"java/lang/Throwable"}));
         }
-    }
-
-    /** The handler's first instruction's predecessor: after its label, frame and line (the frame must stay at the label). */
-    private static AbstractInsnNode handlerCode(LabelNode handler) {
-        AbstractInsnNode at = handler;
-        while (at.getNext() != null && (at.getNext() instanceof FrameNode || at.getNext() instanceof LineNumberNode
-            || at.getNext() instanceof LabelNode)) at = at.getNext();
-        return at;
-    }
-
-    /**
-     * Code without a node (the JDK, excluded packages) that catches an exception thrown through profiled frames
-     * (FutureTask.run catching a task's exception, ClassLoader.loadClass catching a parent loader's
-     * ClassNotFoundException): the thrower's frames had no exit, so the handler makes the node that was current when
-     * this method began current again (Recorder.mark at the entry, Recorder.restore in the handler). Only handlers
-     * whose try range holds a call (nothing else can unwind a profiled frame) and whose code does more than rethrow
-     * (a synchronized block's monitorexit handler) need it; the rest cost nothing.
-     */
-    private List<LabelNode> handlersThatMayRestore() {
-        List<LabelNode> out = new ArrayList<>();
-        for (TryCatchBlockNode tcb : mn.tryCatchBlocks) {
-            if (out.contains(tcb.handler) || !callsBetween(tcb.start, tcb.end) || onlyRethrows(tcb.handler)) continue;
-            out.add(tcb.handler);
-        }
-        return out;
-    }
-
-    private static boolean callsBetween(LabelNode start, LabelNode end) {
-        for (AbstractInsnNode i = start; i != null && i != end; i = i.getNext()) {
-            int op = i.getOpcode();
-            if (op >= INVOKEVIRTUAL && op <= INVOKEDYNAMIC) return true;
-        }
-        return false;
-    }
-
-    /** Straight-line loads, stores and monitorexit up to an athrow: nothing runs before the exception moves on. */
-    private static boolean onlyRethrows(LabelNode handler) {
-        for (AbstractInsnNode i = handler.getNext(); i != null; i = i.getNext()) {
-            int op = i.getOpcode();
-            if (op < 0) continue;                                    // labels, frames, lines
-            if (op == ATHROW) return true;
-            if (!(op >= ILOAD && op <= ALOAD) && !(op >= ISTORE && op <= ASTORE) && op != MONITOREXIT) return false;
-        }
-        return false;
-    }
-
-    /** Thread.dispatchUncaughtException: the JVM calls it after the exception left every frame of the thread. */
-    private boolean isUncaughtDispatch() {
-        return restoreCatches && plan.name.equals("java/lang/Thread") && mn.name.equals("dispatchUncaughtException");
-    }
-
-    private void restoreInCodeWithoutNode(List<LabelNode> handlers) {
-        InsnList entry = new InsnList();
-        if (isUncaughtDispatch()) entry.add(new MethodInsnNode(INVOKESTATIC, Probes.RECORDER, "uncaught", "()V", false));
-        if (!handlers.isEmpty()) {
-            int saved = mn.maxLocals;
-            mn.maxLocals += 1;
-            entry.add(Probes.mark(saved));
-            addLocalToFrames(saved);
-            for (LabelNode h : handlers) mn.instructions.insert(handlerCode(h), Probes.restore(saved));
-        }
-        mn.instructions.insert(entry);
+        mn.instructions.add(Probes.unwind(nodeLocal));
+        mn.instructions.add(new InsnNode(ATHROW));
+        mn.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
     }
 }

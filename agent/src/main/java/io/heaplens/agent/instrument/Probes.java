@@ -54,27 +54,11 @@ final class Probes implements Opcodes {
         return l;
     }
 
-    /** At the start of an exception handler of a profiled method: Recorder.caught(node), an out-of-line call. */
-    static InsnList caught(int nodeLocal) {
+    /** In the method-wide exception handler: Recorder.unwind(node), an out-of-line call. */
+    static InsnList unwind(int nodeLocal) {
         InsnList l = new InsnList();
         l.add(new VarInsnNode(ALOAD, nodeLocal));
-        l.add(call("caught", "(" + N + ")V"));
-        return l;
-    }
-
-    /** At the entry of code without a node whose handlers restore: saved = Recorder.mark(). */
-    static InsnList mark(int savedLocal) {
-        InsnList l = new InsnList();
-        l.add(call("mark", "()" + N));
-        l.add(new VarInsnNode(ASTORE, savedLocal));
-        return l;
-    }
-
-    /** At the start of such a handler: Recorder.restore(saved). */
-    static InsnList restore(int savedLocal) {
-        InsnList l = new InsnList();
-        l.add(new VarInsnNode(ALOAD, savedLocal));
-        l.add(call("restore", "(" + N + ")V"));
+        l.add(call("unwind", "(" + N + ")V"));
         return l;
     }
 

@@ -17,9 +17,8 @@ import org.objectweb.asm.tree.MethodInsnNode;
  * The fast path for classes without call-tree probes (the JDK, excluded packages): one streaming pass that adds
  * allocation probes after each allocation. It adds no local and no branch, so the class's stack map frames are
  * copied as they are. Retransforming the ~1,000 JDK classes loaded before the agent is what start-up pays for,
- * so this path matters. A multianewarray of three or more dimensions needs temporaries, and an exception handler at
- * the call tree's level may need a restore of the current node: such a class goes through the tree instrumenter
- * instead ({@link NeedsTree}).
+ * so this path matters. A multianewarray of three or more dimensions needs temporaries: such a class goes
+ * through the tree instrumenter instead ({@link NeedsTree}).
  */
 final class StreamingAllocations {
     static final class NeedsTree extends RuntimeException {
@@ -90,16 +89,6 @@ final class StreamingAllocations {
             if (info == null) info = cls.registry.method(cls.owner, name, desc);
             cls.sites++;
             return cls.registry.site(info.id, cls.reader.offset, line, kind, descriptor);
-        }
-
-        /**
-         * With the call tree, a handler in code without a node may have to restore the thread's current node
-         * (MethodInstrumenter.restoreInCodeWithoutNode): such a class goes through the tree instrumenter.
-         */
-        @Override
-        public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
-            if (!cls.outOfLine) throw new NeedsTree();
-            super.visitTryCatchBlock(start, end, handler, type);
         }
 
         @Override
