@@ -8,7 +8,7 @@
 // --jvm adds JVM options to the profiled run only; --no-jfr leaves out the JFR execution samples (needed for
 // sampler=jfr, whose own recording would be mixed with the diagnosis's): CPU per thread group and CITime only.
 // --agents A.jar,B.jar [--rounds N]: no plain run and no JFR; the profiled run alternated between the jars N times
-// (default 2), each line the run's CPU, its agent threads' CPU, the number of writes (meta.sequence) and their
+// (default 2), each line the run's CPU, its JIT compiler threads' CPU and CITime, its agent threads' CPU, the number of writes (meta.sequence) and their
 // CPU per write (docs/benchmark.md, "Round 12").
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -177,8 +177,8 @@ async function compareAgents() {
   const rounds = +flag('--rounds', '2');
   const { gunzipSync } = await import('node:zlib');
   const lines = [`### ${workload.name}, ${mode} (JDK ${ctx.jdk}): the agent's threads per write`, '',
-    '| run | jar | CPU s | agent threads s | writes | agent s per write | last periodic write ms | nodes | load (1 min) |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'];
+    '| run | jar | CPU s | JIT threads s | CITime s | agent threads s | writes | agent s per write | last periodic write ms | nodes | load (1 min) |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'];
   console.log(lines.join('\n'));
   for (let r = 1; r <= rounds; r++) {
     for (const [i, jar] of compared.entries()) {
@@ -189,7 +189,8 @@ async function compareAgents() {
       const prof = JSON.parse(bytes.toString('utf8'));
       const agentS = res.groups.get('agent threads (collector, writer, channel)') ?? 0;
       const writes = prof.meta.sequence;
-      const line = `| ${r} | ${jar.replace(resolve('.') + '/', '')} | ${res.cpu.toFixed(2)} | ${agentS.toFixed(2)} | ${writes} | ${(agentS / writes).toFixed(3)} | ${prof.agent.writeMillis} | ${prof.agent.nodes} | ${load} |`;
+      const jitS = res.groups.get('JIT compiler threads') ?? 0;
+      const line = `| ${r} | ${jar.replace(resolve('.') + '/', '')} | ${res.cpu.toFixed(2)} | ${jitS.toFixed(2)} | ${res.compileS ?? '–'} | ${agentS.toFixed(2)} | ${writes} | ${(agentS / writes).toFixed(3)} | ${prof.agent.writeMillis} | ${prof.agent.nodes} | ${load} |`;
       lines.push(line);
       console.log(line);
     }

@@ -15,6 +15,8 @@ export interface FixtureSpec {
   jvmArgs?: string[];
   /** `heaplens run` options before `--` (e.g. --accounts, --mode lifetime) */
   runArgs?: string[];
+  /** the profile's file name (default `name`): one fixture run several ways needs one per way */
+  tag?: string;
 }
 
 export class Fixture {
@@ -41,7 +43,7 @@ export class Fixture {
     if (this.runs.size === 0) {
       for (const j of JDKS) {
         const p = this.classes().then((dir) => runFixture({
-          jdk: j, classpath: [dir, ...(this.spec.libs ?? [])], mainClass: this.mainClass, tag: this.spec.name,
+          jdk: j, classpath: [dir, ...(this.spec.libs ?? [])], mainClass: this.mainClass, tag: this.spec.tag ?? this.spec.name,
           jvmArgs: this.spec.jvmArgs, runArgs: this.spec.runArgs,
         }));
         p.catch(() => undefined); // awaited by the tests; avoid an unhandled rejection in the meantime
