@@ -69,6 +69,17 @@ public final class Recorder {
     }
 
     /**
+     * At the start of each exception handler of a profiled method: its node is the thread's current node again. The
+     * method-wide handlers of the frames the exception left have already made it so, except after a constructor threw
+     * before super(...) (no handler covers that code). A fold node writes into its sink. Out of line: catches are rare.
+     */
+    @DontInline
+    @Hidden
+    public static void caught(Node n) {
+        n.thread.current = n;
+    }
+
+    /**
      * The same, in the method-wide exception handler: a call, not inlined code. Exceptions are rare, but the handler
      * is compiled into every instrumented method (and into every method the JIT inlines one into).
      */

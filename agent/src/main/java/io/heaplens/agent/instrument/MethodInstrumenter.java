@@ -102,6 +102,7 @@ final class MethodInstrumenter implements Opcodes {
             prologue.add(start);
             mn.instructions.insert(prologue);
             addNodeLocalToFrames();
+            restoreAtHandlers();                 // before the method-wide handler is added: not in that one
             LabelNode handlerStart = start;
             if (ctor != null) handlerStart = ctor.thisInits.size() == 1 ? labelAfter(ctor.thisInits.get(0)) : null;
             if (handlerStart != null) addExitHandler(handlerStart);
@@ -232,6 +233,29 @@ final class MethodInstrumenter implements Opcodes {
         while (slots < nodeLocal) { out.add(TOP); slots++; }
         out.add(Probes.NODE);
         return out;
+    }
+
+    /**
+     * Recorder.caught(node) at the start of each of the method's own exception handlers (finally blocks included),
+     * after the handler's label, frame and line. The method-wide handler unwinds every profiled frame an exception
+     * leaves, except a constructor's code before super(...), which no handler may cover: a catcher that makes its own
+     * node current again closes that gap (catchpaths' ctorBefore). The node local is assigned by the prologue, before
+     * any of the method's own code, so every handler may read it.
+     */
+    private void restoreAtHandlers() {
+        java.util.Set<LabelNode> done = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (TryCatchBlockNode tcb : mn.tryCatchBlocks) {
+            if (done.add(tcb.handler)) mn.instructions.insert(handlerCode(tcb.handler), Probes.caught(nodeLocal));
+        }
+    }
+
+    /** The handler's first instruction's predecessor: after its label, frame and line (the frame must stay at the label). */
+    private static AbstractInsnNode handlerCode(LabelNode handler) {
+        AbstractInsnNode at = handler;
+        while (at.getNext() instanceof FrameNode || at.getNext() instanceof LineNumberNode || at.getNext() instanceof LabelNode) {
+            at = at.getNext();
+        }
+        return at;
     }
 
     /** catch (Throwable t) { Recorder.unwind(node); throw t; } around the whole body, after every other handler. */

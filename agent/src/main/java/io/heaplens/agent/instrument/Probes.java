@@ -54,6 +54,14 @@ final class Probes implements Opcodes {
         return l;
     }
 
+    /** At the start of each exception handler of a profiled method: Recorder.caught(node), an out-of-line call. */
+    static InsnList caught(int nodeLocal) {
+        InsnList l = new InsnList();
+        l.add(new VarInsnNode(ALOAD, nodeLocal));
+        l.add(call("caught", "(" + N + ")V"));
+        return l;
+    }
+
     /** In the method-wide exception handler: Recorder.unwind(node), an out-of-line call. */
     static InsnList unwind(int nodeLocal) {
         InsnList l = new InsnList();
