@@ -1,14 +1,16 @@
 #!/bin/sh
-# Round 14 (handler38), copied from jdk17-exact35-checkstyle-run.sh; COUNT=N takes the first N sources (default 120); WITH_JFR=1 adds a default JFR recording (deoptimisations).
-# Checkstyle (outside the bench), plain / base agent / new agent in turn, each under /usr/bin/time, with the load
-# before and after each run: the bench's checkstyle workload (the first 120 java.util sources, google_checks.xml)
-# without its untimed warm-up run, which did not fit the session's deadline at load ~30.
-# Lines go to bench/results/jdk17-exact35-checkstyle.txt.
-# CONFIGS="base:… new:…" PARALLEL=1 runs the given configurations at the same time instead of in turn (at load ~30
-# a run in turn took ~30 min of wall; side by side both see the same load).
-OUT=${OUT:-/work/wt-handler38/bench/results/jdk17-handler38-checkstyle.txt}
-DIR=/tmp/handler38-cs
-SRC=/work/wt-handler38/bench/work/luindex/docs/java.base/java/util
+# Checkstyle (outside the bench's five programs): the bench's checkstyle workload (the first COUNT java.util sources,
+# default 120, google_checks.xml) without its untimed warm-up, plain and under one or more agent jars, each under
+# /usr/bin/time with the load before and after. One line per run is appended to OUT; the report's digest shows that
+# every configuration found the same violations. The exact-mode rounds of docs/benchmark.md ran it (earlier rounds
+# kept a copy per round in bench/results/).
+#   CONFIGS="plain base:/tmp/base/heaplens-agent.jar new:/tmp/new/heaplens-agent.jar"   (name:jar; "plain" = no agent)
+#   OUT=bench/results/jdk17-TAG-checkstyle.txt  DIR=/tmp/TAG-cs  COUNT=120
+#   PARALLEL=1 runs the configurations side by side (both see the same load); WITH_JFR=1 adds a default JFR recording.
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:?OUT=file for the result lines}
+DIR=${DIR:-/tmp/heaplens-checkstyle}
+SRC=$ROOT/bench/work/luindex/docs/java.base/java/util
 FILES=$(ls $SRC/*.java | LC_ALL=C sort | head -${COUNT:-120})
 CP=$(echo checkstyle antlr antlr4-runtime commons-beanutils commons-collections3 commons-lang3 commons-logging guava picocli reflections Saxon-HE javassist | tr ' ' '\n' | sed 's|.*|/usr/share/java/&.jar|' | paste -sd:)
 mkdir -p $DIR
@@ -25,7 +27,7 @@ one() {
   set -- $(cat $DIR/$n.time)
   echo "$n wall $1 s cpu $(echo "$2 + $3" | bc) s rss $(($4 / 1024)) MB load $L0 -> $L1 violations $V digest $D" | tee -a $OUT
 }
-for cfg in ${CONFIGS:-plain base:/tmp/base38/heaplens-agent.jar new:/tmp/handler38-new/heaplens-agent.jar}; do
+for cfg in ${CONFIGS:?CONFIGS=\"plain base:JAR new:JAR\"}; do
   if [ -n "$PARALLEL" ]; then one $cfg & else one $cfg; fi
 done
 wait
