@@ -7,6 +7,7 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FrameNode;
+import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.LabelNode;
@@ -59,14 +60,18 @@ public final class AccountProbes implements Opcodes {
     private static void method(String owner, MethodNode mn, int account, boolean frames) {
         int local = mn.maxLocals;                 // ThreadState ts; int saved (local + 1)
         mn.maxLocals += 2;
-        LabelNode handlerStart = null;
+        LabelNode handlerStart = null, thisInit = null;
         if (mn.name.equals("<init>")) {
-            // A handler may not cover the code before super()/this(): the exception handler would see an
-            // uninitialised this. It starts after the one constructor call on this (none found: no handler).
+            // The handler over the body begins after the one constructor call on this (none found: no handlers); the
+            // code before the call gets a handler of its own (beforeSuper), in class files with stack map frames.
             CtorAnalysis a = CtorAnalysis.of(owner, mn);
             if (a.thisInits.size() == 1) {
                 handlerStart = new LabelNode();
                 mn.instructions.insert(a.thisInits.get(0), handlerStart);
+                if (frames) {
+                    thisInit = new LabelNode();
+                    mn.instructions.insertBefore(a.thisInits.get(0), thisInit);
+                }
             }
         }
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
@@ -90,6 +95,7 @@ public final class AccountProbes implements Opcodes {
         }
         if (!mn.name.equals("<init>")) handlerStart = start;
         if (handlerStart != null) handler(mn, handlerStart, local, frames);
+        if (thisInit != null && keepsThis(start, thisInit)) beforeSuper(mn, start, thisInit, local);
     }
 
     private static InsnList exit(int local) {
@@ -111,7 +117,7 @@ public final class AccountProbes implements Opcodes {
         return out;
     }
 
-    /** catch (Throwable t) { ts.account = saved; throw t; } around the body, after every other handler. */
+    /** catch (Throwable t) { ts.account = saved; throw t; } around the body (in a constructor: after its call to super), after every other handler. */
     private static void handler(MethodNode mn, LabelNode start, int local, boolean frames) {
         LabelNode end = new LabelNode(), handler = new LabelNode();
         mn.instructions.add(end);
@@ -121,6 +127,36 @@ public final class AccountProbes implements Opcodes {
             for (int i = 0; i < locals.size() - 2; i++) locals.set(i, TOP);
             mn.instructions.add(new FrameNode(F_NEW, locals.size(), locals.toArray(), 1, new Object[] {"java/lang/Throwable"}));
         }
+        mn.instructions.add(exit(local));
+        mn.instructions.add(new InsnNode(ATHROW));
+        mn.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
+    }
+
+    /**
+     * The same over a constructor's code before its call to super(...)/this(...) (an argument that fails a check):
+     * otherwise that exception left the constructor's account current in whatever unaccounted frame caught it. There
+     * `this` is uninitialised and the handler's frame must say so (HotSpot's verifier lets no such code flow into a
+     * frame without that flag), so it is a handler of its own, which only rethrows. The call itself stays uncovered:
+     * the verifier checks its handler against the frame before the call (this uninitialised) and after it (this
+     * initialised), and no frame accepts both.
+     */
+    /** No store into local 0 before the call: the handler's frame says local 0 is the uninitialised this. */
+    private static boolean keepsThis(LabelNode from, LabelNode to) {
+        for (AbstractInsnNode i = from; i != null && i != to; i = i.getNext()) {
+            int op = i.getOpcode();
+            if (i instanceof VarInsnNode && ((VarInsnNode) i).var == 0 && op >= ISTORE && op <= ASTORE) return false;
+            if (i instanceof IincInsnNode && ((IincInsnNode) i).var == 0) return false;
+        }
+        return true;
+    }
+
+    private static void beforeSuper(MethodNode mn, LabelNode start, LabelNode end, int local) {
+        LabelNode handler = new LabelNode();
+        mn.instructions.add(handler);
+        List<Object> locals = withLocal(new ArrayList<>(), local);
+        for (int i = 0; i < locals.size() - 2; i++) locals.set(i, TOP);
+        locals.set(0, UNINITIALIZED_THIS);
+        mn.instructions.add(new FrameNode(F_NEW, locals.size(), locals.toArray(), 1, new Object[] {"java/lang/Throwable"}));
         mn.instructions.add(exit(local));
         mn.instructions.add(new InsnNode(ATHROW));
         mn.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
