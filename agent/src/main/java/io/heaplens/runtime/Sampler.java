@@ -22,9 +22,26 @@ public final class Sampler {
         int methodId(String className, String methodName, String descriptor);
         /** By name alone (the first profiled overload): for stacks walked while a class is being loaded. */
         int methodIdByName(String className, String methodName);
+
+        /** The same, with the frame's class at hand (sampler=jvmti registers profiled classes no one transformed). */
+        default int methodId(Class<?> cls, String className, String methodName, String descriptor) {
+            return methodId(className, methodName, descriptor);
+        }
+
+        default int methodIdByName(Class<?> cls, String className, String methodName) {
+            return methodIdByName(className, methodName);
+        }
     }
 
     public static volatile Frames frames;
+
+    /** Maps the frame that allocated a heap sample and the object's class to a record key (implemented by the agent). */
+    public interface Sites {
+        /** {@code descriptor} is null on stacks walked while a class loads (see Collect); returns -1 to drop. */
+        int key(String className, String methodName, String descriptor, int bci, int line, Class<?> type);
+    }
+
+    public static volatile Sites sites;
     public static volatile long meanBytes = 512 * 1024;
     /** Traces that could not be taken (their allocations were recorded at the tree's root). */
     public static long lostTraces;
@@ -83,6 +100,68 @@ public final class Sampler {
         capture(ts, ts.sampled, key, round(ts, scale), round(ts, elements * scale), weight);
     }
 
+    /**
+     * The chance that HotSpot's heap sampler (JEP 331) reports an allocation of {@code size} bytes when its sample
+     * points have mean spacing {@code k}: 1 − e^(−s/K). Each allocation is sampled independently with this chance
+     * (docs/modes.md "sampler=jvmti"), so a sample stands for 1 / p allocations (Horvitz-Thompson).
+     */
+    public static double inclusion(long size, long k) {
+        return -Math.expm1(-(double) Math.max(1, size) / Math.max(1, k));
+    }
+
+    /** Horvitz-Thompson's variance contribution of one sample of weight 1 / p, per unit of its value squared. */
+    public static double varianceFactor(double p) {
+        return (1 - p) / (p * p);
+    }
+
+    /**
+     * sampler=jvmti: the object HotSpot sampled on this thread, {@code size} bytes. Its calling trace is walked here
+     * (the thread is the allocating one), its site is the top frame and bytecode index, and it stands for 1 / p objects
+     * of its size (arrays: of its length), rounded stochastically; the per-type variances go to {@link Estimates}.
+     */
+    static void heapSample(ThreadState ts, Object o, long size) {
+        Frames f = frames;
+        Sites s = sites;
+        if (f == null || s == null) return;
+        ts.busy++;                      // the walk and the look-ups allocate: none of it is the program's
+        try {
+            Class<?> type = o.getClass();
+            long length = type.isArray() ? java.lang.reflect.Array.getLength(o) : 0;
+            double p = inclusion(size, HeapSampler.meanBytes);
+            double w = 1 / p;
+            Collect walk = new Collect(f);
+            int[] path;
+            try {
+                path = WALKER.walk(walk);
+            } catch (Throwable t) {
+                path = new int[0];
+                if (lostTraces++ == 0) firstLoss = String.valueOf(t);
+            }
+            if (walk.topClass == null) {                     // no Java frame at all: nothing to charge it to
+                HeapSampler.dropped++;
+                return;
+            }
+            int key = s.key(walk.topClass, walk.topMethod, walk.topDescriptor, walk.topBci, walk.topLine, type);
+            if (key < 0) {
+                HeapSampler.dropped++;
+                return;
+            }
+            long count = round(ts, w);
+            long bytes = round(ts, size * w);
+            Node n = ts.sampled;
+            for (int i = path.length - 1; i >= 0; i--) {
+                if (path[i] < 0) continue;
+                n = n.child(path[i]);
+            }
+            n.recordAt(key, Math.max(0, walk.line), count, count * length, bytes);
+            double frac = w - Math.floor(w);
+            double v = varianceFactor(p);
+            Estimates.add(Keys.type(key), count, v + frac * (1 - frac), bytes, (double) size * size * v);
+        } finally {
+            ts.busy--;
+        }
+    }
+
     /** Unbiased stochastic rounding. */
     private static long round(ThreadState ts, double v) {
         long whole = (long) v;
@@ -138,6 +217,9 @@ public final class Sampler {
         private final Frames frames;
         /** The source line of the innermost profiled frame (the line that asked for the allocation), or -1. */
         int line = -1;
+        /** The innermost frame outside the agent (the allocating one, for heap samples): class, method, … or null. */
+        String topClass, topMethod, topDescriptor;
+        int topBci = -1, topLine = -1;
         Collect(Frames frames) { this.frames = frames; }
 
         /**
@@ -162,9 +244,17 @@ public final class Sampler {
             for (int i = 0; i < n; i++) {
                 StackWalker.StackFrame fr = seen[i];
                 String c = fr.getClassName();
-                out[i] = c.startsWith("io.heaplens.") ? -1
-                    : loading ? frames.methodIdByName(c, fr.getMethodName())
-                    : frames.methodId(c, fr.getMethodName(), fr.getDescriptor());
+                boolean agent = c.startsWith("io.heaplens.");
+                if (topClass == null && !agent) {
+                    topClass = c;
+                    topMethod = fr.getMethodName();
+                    topDescriptor = loading ? null : fr.getDescriptor();
+                    topBci = fr.getByteCodeIndex();
+                    topLine = fr.getLineNumber();
+                }
+                out[i] = agent ? -1
+                    : loading ? frames.methodIdByName(fr.getDeclaringClass(), c, fr.getMethodName())
+                    : frames.methodId(fr.getDeclaringClass(), c, fr.getMethodName(), fr.getDescriptor());
                 if (line < 0 && out[i] >= 0) line = fr.getLineNumber();
             }
             return out;

@@ -25,6 +25,13 @@ public final class Options {
     public int sampleBytes = 512 * 1024;
     /** Sampled mode: where samples come from: the agent's bytecode probes, or JFR's allocation samples (docs/modes.md). */
     public String sampler = "probes";
+    /** Whether sampleBytes was given (else each sampler has its own default). */
+    public boolean sampleBytesGiven;
+    /** sampler=jvmti's mean interval by default (docs/modes.md "sampler=jvmti": measured cost against accuracy). */
+    public static final int HEAP_SAMPLE_BYTES = 16 * 1024;
+
+    /** The mean interval of HotSpot's heap sampler (sampler=jvmti). */
+    public int heapSampleBytes() { return sampleBytesGiven ? sampleBytes : HEAP_SAMPLE_BYTES; }
     /** Lifetime mode: every Nth object is tracked (1: every object). */
     public int sampleEvery = 1;
     /**
@@ -88,9 +95,9 @@ public final class Options {
                     }
                     o.mode = value;
                     break;
-                case "sampleBytes": o.sampleBytes = o.number(key, value, 1024, 1 << 30); break;
+                case "sampleBytes": o.sampleBytes = o.number(key, value, 1024, 1 << 30); o.sampleBytesGiven = true; break;
                 case "sampler":
-                    if (!value.equals("probes") && !value.equals("jfr")) o.errors.add("option 'sampler' must be probes or jfr, not '" + value + "'");
+                    if (!java.util.List.of("probes", "jfr", "jvmti").contains(value)) o.errors.add("option 'sampler' must be jvmti, probes or jfr, not '" + value + "'");
                     else o.sampler = value;
                     break;
                 case "sampleEvery": o.sampleEvery = o.number(key, value, 1, 1 << 30); break;

@@ -21,17 +21,17 @@ class JfrSamplingTest {
 
     @Test
     void withJfrTheSampledModeNeedsNoInstrumentation() {
-        boolean before = Mode.sampledByJfr;
+        boolean before = Mode.sampledByJvm;
         try {
-            Mode.sampledByJfr = false;
+            Mode.sampledByJvm = false;
             assertEquals(Mode.LEVEL_ALLOCATIONS, Mode.level(Mode.SAMPLED));
-            Mode.sampledByJfr = true;
+            Mode.sampledByJvm = true;
             assertEquals(Mode.LEVEL_NONE, Mode.level(Mode.SAMPLED));
             assertEquals(Mode.LEVEL_NONE, Mode.level(Mode.PAUSED));
             assertEquals(Mode.LEVEL_ALLOCATIONS, Mode.level(Mode.SITES));
             assertEquals(Mode.LEVEL_TREE, Mode.level(Mode.EXACT));
         } finally {
-            Mode.sampledByJfr = before;
+            Mode.sampledByJvm = before;
         }
     }
 

@@ -1,0 +1,70 @@
+package io.heaplens.runtime;
+
+/**
+ * The sampled mode fed by HotSpot's heap sampler (JEP 331; agent option sampler=jvmti, docs/modes.md). HotSpot puts
+ * sample points on each thread's allocated bytes at exponentially distributed intervals of mean K and reports the
+ * object that holds one through JVMTI's SampledObjectAlloc event; the native library (agent/src/main/c) calls
+ * {@link #sample} on the allocating thread. No class is instrumented for this mode, and between samples it costs
+ * nothing. A sample of s bytes stands for 1 / p allocations of its size, p = 1 − e^(−s/K): each allocation is sampled
+ * independently with that chance (the argument is in docs/modes.md), so the estimate is Horvitz-Thompson's.
+ */
+public final class HeapSampler {
+    private HeapSampler() {}
+
+    /** 0 when ready, else a negative number or JVMTI error code (the native side's comment says which). */
+    private static native int init();
+    private static native int interval(int bytes);
+    private static native int enable(boolean on);
+
+    private static volatile boolean ready;
+    /** Whether the event is on (only in the sampled mode). */
+    private static boolean enabled;
+    /** K in bytes, as set in HotSpot. */
+    public static volatile long meanBytes = 16 * 1024;
+    /** Samples recorded, and dropped (the agent's own work, a thread without a Java caller, another mode). */
+    public static volatile long samples, dropped;
+
+    /**
+     * Loads the native library (from this class, so its natives bind to this class's loader), gets a JVMTI
+     * environment and sets the interval; the event stays off until {@link #follow} turns it on.
+     * @return null when ready, else why not
+     */
+    public static synchronized String load(String library, long bytes) {
+        try {
+            System.load(library);
+            int e = init();
+            if (e == -1) return "this JVM offers no JVMTI 11 environment (JEP 331's heap sampling needs JDK 11+)";
+            if (e != 0) return "JVMTI refused heap sampling (error " + e + (e == 99 ? ": not available in this JVM" : "") + ")";
+            e = interval((int) Math.min(Integer.MAX_VALUE, Math.max(1, bytes)));
+            if (e != 0) return "JVMTI refused the sampling interval " + bytes + " (error " + e + ")";
+            meanBytes = bytes;
+            ready = true;
+            return null;
+        } catch (Throwable t) {     // UnsatisfiedLinkError (wrong OS or arch, missing file), IllegalCallerException (native access denied)
+            return String.valueOf(t);
+        }
+    }
+
+    public static boolean ready() { return ready; }
+
+    /** The event is on exactly while the mode is sampled: the other modes pay nothing for it. */
+    public static synchronized void follow(int mode) {
+        if (!ready) return;
+        boolean on = mode == Mode.SAMPLED;
+        if (on == enabled) return;
+        if (enable(on) == 0) enabled = on;
+    }
+
+    /** The JVM's upcall, on the allocating thread, for an object of {@code size} bytes that holds a sample point. */
+    static void sample(Object o, long size) {
+        ThreadState ts = ThreadState.current();
+        // The agent's own work (its threads, a probe's or the collector's allocations) is not the program's; and a
+        // switch turns the event off only after the mode has changed.
+        if (ts.busy != 0 || Mode.current() != Mode.SAMPLED) {
+            dropped++;
+            return;
+        }
+        Sampler.heapSample(ts, o, size);
+        samples++;
+    }
+}
