@@ -16,7 +16,7 @@ export const USAGE = `usage: node bench/run.mjs [flags]
   --no-sampled-error skip the sampled mode's per-type error against exact counts
   --sampled-error a,b  workloads for it (default luindex,h2): each runs exact twice and sampled once
   --sample-bytes K   the sampled runs' mean sample interval, agent option sampleBytes (default 16384)
-  --sampler S        the sampled-error runs' agent option sampler: probes (default) or jfr
+  --sampler S        the sampled-error runs' agent option sampler: probes (default), jvmti or jfr
   --prepare-only     install and prepare the workloads, run nothing
   --timeout S        seconds before a run is killed (default 900)
   --out DIR          where to write the table and JSON (default bench/results for a full default run,
