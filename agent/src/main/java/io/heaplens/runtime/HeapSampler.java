@@ -15,6 +15,48 @@ public final class HeapSampler {
     private static native int init();
     private static native int interval(int bytes);
     private static native int enable(boolean on);
+    /** A frame's method: {declaring class, name, descriptor, int[] (bytecode index, line) pairs}; null when gone. */
+    private static native Object[] method(long jmethodId);
+
+    /** A method of a sample's calling trace, resolved once per JVMTI method id (HotSpot never reuses one). */
+    static final class Method {
+        final Class<?> holder;
+        final String className, name, descriptor;
+        final int[] lines;
+        final boolean agent;
+        /** The profiled method's id in the sampled tree, -1 for frames it leaves out; resolved at first use. */
+        volatile int id = Integer.MIN_VALUE;
+
+        Method(Class<?> holder, String name, String descriptor, int[] lines) {
+            this.holder = holder;
+            this.className = holder == null ? "?" : holder.getName();
+            this.name = name;
+            this.descriptor = descriptor;
+            this.lines = lines == null ? new int[0] : lines;
+            this.agent = className.startsWith("io.heaplens.");
+        }
+
+        /** The source line of a bytecode index: the table entry that starts last at or before it; -1 without one. */
+        int line(int bci) {
+            int best = -1, at = -1;
+            for (int i = 0; i + 1 < lines.length; i += 2) {
+                if (lines[i] <= bci && lines[i] > at) { at = lines[i]; best = lines[i + 1]; }
+            }
+            return best;
+        }
+    }
+
+    private static final java.util.concurrent.ConcurrentHashMap<Long, Method> METHODS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Method GONE = new Method(null, "?", "()V", null);
+
+    static Method resolve(long id) {
+        Method m = METHODS.get(id);
+        if (m != null) return m;
+        Object[] d = method(id);
+        m = d == null ? GONE : new Method((Class<?>) d[0], (String) d[1], (String) d[2], (int[]) d[3]);
+        METHODS.put(id, m);
+        return m;
+    }
 
     private static volatile boolean ready;
     /** Whether the event is on (only in the sampled mode). */
@@ -55,8 +97,11 @@ public final class HeapSampler {
         if (enable(on) == 0) enabled = on;
     }
 
-    /** The JVM's upcall, on the allocating thread, for an object of {@code size} bytes that holds a sample point. */
-    static void sample(Object o, long size) {
+    /**
+     * The JVM's upcall, on the allocating thread, for an object of {@code size} bytes that holds a sample point;
+     * {@code trace}: its calling trace as (JVMTI method id, bytecode index) pairs, innermost first.
+     */
+    static void sample(Object o, long size, long[] trace) {
         ThreadState ts = ThreadState.current();
         // The agent's own work (its threads, a probe's or the collector's allocations) is not the program's; and a
         // switch turns the event off only after the mode has changed.
@@ -64,7 +109,7 @@ public final class HeapSampler {
             dropped++;
             return;
         }
-        Sampler.heapSample(ts, o, size);
+        Sampler.heapSample(ts, o, size, trace);
         samples++;
     }
 }

@@ -37,7 +37,7 @@ public final class Sampler {
 
     /** Maps the frame that allocated a heap sample and the object's class to a record key (implemented by the agent). */
     public interface Sites {
-        /** {@code descriptor} is null on stacks walked while a class loads (see Collect); returns -1 to drop. */
+        /** Returns -1 to drop the sample. */
         int key(String className, String methodName, String descriptor, int bci, int line, Class<?> type);
     }
 
@@ -114,46 +114,77 @@ public final class Sampler {
         return (1 - p) / (p * p);
     }
 
+    /** A heap sample's allocation site: the allocating method, its bytecode index, and the object's class. */
+    private static final class SiteRef {
+        final HeapSampler.Method method;
+        final int bci;
+        final Class<?> type;
+        SiteRef(HeapSampler.Method method, int bci, Class<?> type) { this.method = method; this.bci = bci; this.type = type; }
+        @Override public int hashCode() { return (System.identityHashCode(method) * 31 + bci) * 31 + System.identityHashCode(type); }
+        @Override public boolean equals(Object o) {
+            if (!(o instanceof SiteRef)) return false;
+            SiteRef r = (SiteRef) o;
+            return r.method == method && r.bci == bci && r.type == type;
+        }
+    }
+
+    private static final java.util.concurrent.ConcurrentHashMap<SiteRef, Integer> HEAP_SITES = new java.util.concurrent.ConcurrentHashMap<>();
+
     /**
-     * sampler=jvmti: the object HotSpot sampled on this thread, {@code size} bytes. Its calling trace is walked here
-     * (the thread is the allocating one), its site is the top frame and bytecode index, and it stands for 1 / p objects
-     * of its size (arrays: of its length), rounded stochastically; the per-type variances go to {@link Estimates}.
+     * sampler=jvmti: the object HotSpot sampled on this thread, {@code size} bytes, with its calling trace as JVMTI took
+     * it ((method id, bytecode index) pairs, innermost first). The site is the innermost frame outside the agent and its
+     * bytecode index; the path keeps the profiled frames, as the probe sampler's walk does; the object stands for 1 / p
+     * objects of its size (arrays: of its length), rounded stochastically; the per-type variances go to {@link Estimates}.
      */
-    static void heapSample(ThreadState ts, Object o, long size) {
+    static void heapSample(ThreadState ts, Object o, long size, long[] trace) {
         Frames f = frames;
         Sites s = sites;
         if (f == null || s == null) return;
-        ts.busy++;                      // the walk and the look-ups allocate: none of it is the program's
+        ts.busy++;                      // the look-ups allocate: none of it is the program's
         try {
-            Class<?> type = o.getClass();
-            long length = type.isArray() ? java.lang.reflect.Array.getLength(o) : 0;
-            double p = inclusion(size, HeapSampler.meanBytes);
-            double w = 1 / p;
-            Collect walk = new Collect(f);
-            int[] path;
-            try {
-                path = WALKER.walk(walk);
-            } catch (Throwable t) {
-                path = new int[0];
-                if (lostTraces++ == 0) firstLoss = String.valueOf(t);
+            int n = Math.min(trace.length / 2, MAX_FRAMES);
+            HeapSampler.Method top = null;
+            int topBci = -1, line = -1;
+            int[] path = new int[n];
+            for (int i = 0; i < n; i++) {
+                HeapSampler.Method m = HeapSampler.resolve(trace[2 * i]);
+                int bci = (int) trace[2 * i + 1];
+                if (m.agent) { path[i] = -1; continue; }
+                if (top == null) { top = m; topBci = bci; }
+                int id = m.id;
+                if (id == Integer.MIN_VALUE) m.id = id = m.holder == null ? -1 : f.methodId(m.holder, m.className, m.name, m.descriptor);
+                path[i] = id;
+                if (line < 0 && id >= 0) line = m.line(bci);
             }
-            if (walk.topClass == null) {                     // no Java frame at all: nothing to charge it to
+            if (top == null) {                               // no Java frame at all: nothing to charge it to
                 HeapSampler.dropped++;
                 return;
             }
-            int key = s.key(walk.topClass, walk.topMethod, walk.topDescriptor, walk.topBci, walk.topLine, type);
+            Class<?> type = o.getClass();
+            SiteRef ref = new SiteRef(top, topBci, type);
+            Integer known = HEAP_SITES.get(ref);
+            int key;
+            if (known != null) {
+                key = known;
+            } else {
+                key = s.key(top.className, top.name, top.descriptor, topBci, top.line(topBci), type);
+                HEAP_SITES.put(ref, key);
+            }
             if (key < 0) {
                 HeapSampler.dropped++;
                 return;
             }
+            long length = type.isArray() ? java.lang.reflect.Array.getLength(o) : 0;
+            double p = inclusion(size, HeapSampler.meanBytes);
+            double w = 1 / p;
             long count = round(ts, w);
             long bytes = round(ts, size * w);
-            Node n = ts.sampled;
-            for (int i = path.length - 1; i >= 0; i--) {
+            Node node = ts.sampled;
+            for (int i = n - 1; i >= 0; i--) {
                 if (path[i] < 0) continue;
-                n = n.child(path[i]);
+                node = node.child(path[i]);
             }
-            n.recordAt(key, Math.max(0, walk.line), count, count * length, bytes);
+            node.recordAt(key, Math.max(0, line), count, count * length, bytes);
             double frac = w - Math.floor(w);
             double v = varianceFactor(p);
             Estimates.add(Keys.type(key), count, v + frac * (1 - frac), bytes, (double) size * size * v);
@@ -217,9 +248,7 @@ public final class Sampler {
         private final Frames frames;
         /** The source line of the innermost profiled frame (the line that asked for the allocation), or -1. */
         int line = -1;
-        /** The innermost frame outside the agent (the allocating one, for heap samples): class, method, … or null. */
-        String topClass, topMethod, topDescriptor;
-        int topBci = -1, topLine = -1;
+
         Collect(Frames frames) { this.frames = frames; }
 
         /**
@@ -244,15 +273,7 @@ public final class Sampler {
             for (int i = 0; i < n; i++) {
                 StackWalker.StackFrame fr = seen[i];
                 String c = fr.getClassName();
-                boolean agent = c.startsWith("io.heaplens.");
-                if (topClass == null && !agent) {
-                    topClass = c;
-                    topMethod = fr.getMethodName();
-                    topDescriptor = loading ? null : fr.getDescriptor();
-                    topBci = fr.getByteCodeIndex();
-                    topLine = fr.getLineNumber();
-                }
-                out[i] = agent ? -1
+                out[i] = c.startsWith("io.heaplens.") ? -1
                     : loading ? frames.methodIdByName(fr.getDeclaringClass(), c, fr.getMethodName())
                     : frames.methodId(fr.getDeclaringClass(), c, fr.getMethodName(), fr.getDescriptor());
                 if (line < 0 && out[i] >= 0) line = fr.getLineNumber();

@@ -24,7 +24,11 @@ public final class Options {
     /** Sampled mode: mean bytes between samples. */
     public int sampleBytes = 512 * 1024;
     /** Sampled mode: where samples come from: the agent's bytecode probes, or JFR's allocation samples (docs/modes.md). */
-    public String sampler = "probes";
+    /**
+     * Where the sampled mode's samples come from: HotSpot's heap sampler through the native library (default; the
+     * probes where it cannot load), the agent's bytecode probes, or JFR's TLAB events (docs/modes.md).
+     */
+    public String sampler = "jvmti";
     /** Whether sampleBytes was given (else each sampler has its own default). */
     public boolean sampleBytesGiven;
     /** sampler=jvmti's mean interval by default (docs/modes.md "sampler=jvmti": measured cost against accuracy). */

@@ -188,12 +188,6 @@ public final class Registry implements Keys.Resolver {
         return -1;
     }
 
-    /** The first registered overload of a method, by name alone; null when none is registered. */
-    public synchronized MethodInfo firstByName(String owner, String name) {
-        List<MethodInfo> same = nameIndex.get(new MethodKey(owner, name, null));
-        return same == null || same.isEmpty() ? null : same.get(0);
-    }
-
     /** The sampler's view of the registry. */
     public Sampler.Frames samplerFrames() {
         final Registry r = this;

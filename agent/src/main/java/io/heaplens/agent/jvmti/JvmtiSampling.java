@@ -11,7 +11,6 @@ import io.heaplens.runtime.Sampler;
 import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.util.Locale;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * sampler=jvmti: the sampled mode fed by HotSpot's heap sampler (JEP 331) through the native library next to the
@@ -64,29 +63,21 @@ public final class JvmtiSampling {
         return true;
     }
 
-    /** A heap sample's allocation site: the allocating frame and bytecode index (kind "jvmti"), and the object's type. */
+    /**
+     * A heap sample's allocation site: the allocating frame and bytecode index (kind "jvmti"), and the object's type.
+     * The runtime asks once per (method, bytecode index, class).
+     */
     static final class Sites implements Sampler.Sites {
         private final Registry registry;
-        private final ConcurrentHashMap<String, Integer> keys = new ConcurrentHashMap<>();
 
         Sites(Registry registry) { this.registry = registry; }
 
         @Override
         public int key(String cls, String method, String descriptor, int bci, int line, Class<?> type) {
-            String desc = Types.descriptorOf(type);
-            String k = cls + '.' + method + (descriptor == null ? "?" : descriptor) + '@' + bci + ' ' + desc;
-            Integer known = keys.get(k);
-            if (known != null) return known;
-            int key;
-            synchronized (this) {
-                Registry.MethodInfo mi = descriptor != null ? registry.method(cls.replace('.', '/'), method, descriptor)
-                    : registry.firstByName(cls.replace('.', '/'), method);
-                if (mi == null) return -1;
-                Registry.SiteInfo site = registry.site(mi.id, bci, line, "jvmti", desc);
-                key = registry.singleKey(site);
+            synchronized (registry) {
+                Registry.MethodInfo mi = registry.method(cls.replace('.', '/'), method, descriptor);
+                return registry.keyFor(registry.site(mi.id, bci, line, "jvmti", Types.descriptorOf(type)).id, type);
             }
-            keys.put(k, key);
-            return key;
         }
     }
 
