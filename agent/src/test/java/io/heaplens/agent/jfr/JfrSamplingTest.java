@@ -11,12 +11,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class JfrSamplingTest {
     @Test
-    void samplerOptionIsProbesOrJfr() {
-        assertEquals("probes", Options.parse("mode=sampled").sampler);
+    void samplerOptionIsJvmtiProbesOrJfr() {
+        assertEquals("jvmti", Options.parse("mode=sampled").sampler);
+        assertEquals("probes", Options.parse("mode=sampled,sampler=probes").sampler);
         assertEquals("jfr", Options.parse("mode=sampled,sampler=jfr").sampler);
         Options bad = Options.parse("sampler=tlab");
         assertEquals(1, bad.errors.size());
-        assertTrue(bad.errors.get(0).contains("'sampler' must be probes or jfr"), bad.errors.get(0));
+        assertTrue(bad.errors.get(0).contains("'sampler' must be jvmti, probes or jfr"), bad.errors.get(0));
+        // HotSpot's sampler has its own default interval; a given sampleBytes sets both samplers'
+        assertEquals(16_384, Options.parse("mode=sampled").heapSampleBytes());
+        assertEquals(524_288, Options.parse("mode=sampled").sampleBytes);
+        assertEquals(65_536, Options.parse("mode=sampled,sampleBytes=65536").heapSampleBytes());
     }
 
     @Test
