@@ -59,8 +59,8 @@ public final class HeapSampler {
     }
 
     private static volatile boolean ready;
-    /** Whether the event is on (only in the sampled mode). */
-    private static boolean enabled;
+    /** Whether samples are taken (only in the sampled mode); null before the first call. */
+    private static Boolean enabled;
     /** K in bytes, as set in HotSpot. */
     public static volatile long meanBytes = 16 * 1024;
     /** Samples recorded, and dropped (the agent's own work, a thread without a Java caller, another mode). */
@@ -89,14 +89,17 @@ public final class HeapSampler {
 
     public static boolean ready() { return ready; }
 
-    /** The event is on exactly while the mode is sampled: the other modes pay nothing for it. */
+    /**
+     * Samples are taken exactly while the mode is sampled. HotSpot's event is turned on at the start, whatever the mode,
+     * and stays on: turned on later, it would miss each thread's allocations until that thread's next TLAB refill
+     * (docs/modes.md "sampler=jvmti"); in the other modes the native callback returns at once.
+     */
     public static synchronized void follow(int mode) {
         if (!ready) return;
         boolean on = mode == Mode.SAMPLED;
-        if (on == enabled) return;
+        if (enabled != null && on == enabled) return;
         if (enable(on) == 0) enabled = on;
     }
-
     /**
      * The JVM's upcall, on the allocating thread, for an object of {@code size} bytes that holds a sample point;
      * {@code trace}: its calling trace as (JVMTI method id, bytecode index) pairs, innermost first.

@@ -150,7 +150,7 @@ public final class Sampler {
                 HeapSampler.Method m = HeapSampler.resolve(trace[2 * i]);
                 int bci = (int) trace[2 * i + 1];
                 if (m.agent) { path[i] = -1; continue; }
-                if (top == null) { top = m; topBci = bci; }
+                if (top == null) { top = m; topBci = Math.max(0, bci); }   // a native method's frame has no index (-1)
                 int id = m.id;
                 if (id == Integer.MIN_VALUE) m.id = id = m.holder == null ? -1 : f.methodId(m.holder, m.className, m.name, m.descriptor);
                 path[i] = id;
