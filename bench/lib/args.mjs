@@ -72,7 +72,7 @@ export function parseArgs(argv) {
   }
   // the agent accepts sampleBytes from 1 KiB to 1 GiB
   if (!Number.isInteger(o.sampleBytes) || o.sampleBytes < 1024 || o.sampleBytes > 2 ** 30) throw new Error('--sample-bytes needs an integer from 1024 to 1073741824');
-  if (!['probes', 'jfr'].includes(o.sampler)) throw new Error('--sampler needs probes or jfr');
+  if (!['probes', 'jvmti', 'jfr'].includes(o.sampler)) throw new Error('--sampler needs probes, jvmti or jfr');
   if (o.quick && !o.smoke) {
     // The headline figures of the README's cost table, on the two programs every cost round is measured on.
     o.workloads ??= QUICK_WORKLOADS;
