@@ -209,6 +209,7 @@ export function analyse(out) {
   }
   if (totals.exact && totals.sampled) {
     const K = totals.sampled.meta.sampleBytes ?? out.sampleBytes;
+    out.sampler = totals.sampled.meta.sampler ?? out.sampler;         // what fed the sampled run (jvmti, probes, jfr)
     if (totals.sampled.meta.mode !== 'sampled') errors.sampled = `the sampled run's profile says mode ${totals.sampled.meta.mode}`;
     if (totals.sampled.sampled.size === 0) errors.sampled = 'the sampled run recorded no samples';
     Object.assign(out, compareTypes({
