@@ -33,6 +33,8 @@ interface Doc {
  * test with probability below 54 · 1.2e-8 < 1e-6.
  */
 const Z = 5.7;
+/** The mean sample interval of these runs. */
+const K = 16_384;
 
 interface Fixture { name: string; main: string; arg: string; sizes: Map<string, number>; frames: string }
 const FIXTURES: Fixture[] = [
@@ -94,8 +96,9 @@ for (const jdk of JDKS) {
         const out = path.join(PROFILE_DIR, `modes-jvmti-${fx.name}-jdk${jdk.name}.heaplens`);
         fs.mkdirSync(PROFILE_DIR, { recursive: true });
         fs.rmSync(out, { force: true });
+        // K = 16 KiB (a quarter of the default): four times the samples, so the intervals are narrow enough to test
         const r = await exec(process.execPath, [CLI, 'run', '--java', jdk.java, '--out', out, '--mode', 'sampled',
-          '--agent-opt', 'sampler=jvmti', '--', '-cp', classes, fx.main, fx.arg]);
+          '--agent-opt', 'sampler=jvmti', '--agent-opt', `sampleBytes=${K}`, '--', '-cp', classes, fx.main, fx.arg]);
         assert.equal(r.code, 0, `heaplens run failed on JDK ${jdk.name}:\n${r.stderr}`);
         assert.deepEqual(trueCounts(fx.name, r.stdout), truth, 'the program allocates the same under the agent');
         // JDK 24+ warns on the program's stderr when native code loads without native access: the agent prevents it
@@ -104,7 +107,7 @@ for (const jdk of JDKS) {
 
         assert.equal(doc.meta.mode, 'sampled');
         assert.equal(doc.meta.sampler, 'jvmti', `the heap sampler loaded: ${doc.transform.warnings.join('; ')}`);
-        assert.equal(doc.meta.sampleBytes, 16_384);
+        assert.equal(doc.meta.sampleBytes, K);
         assert.deepEqual(doc.transform.warnings, []);
         // no probes: nothing transformed at start or since, as in the paused mode
         assert.equal(doc.transform.classesTransformed, 0);
@@ -160,7 +163,8 @@ for (const jdk of JDKS) {
       for (const f of [out, portFile]) fs.rmSync(f, { force: true });
       const token = crypto.randomBytes(24).toString('hex');
       const agent = path.join(ROOT, 'dist', 'heaplens-agent.jar');
-      const child = spawn(jdk.java, [`-javaagent:${agent}=out=${out},portFile=${portFile},sampler=jvmti`, '-cp', compiled.get('modeswitch')!, 'modeswitch.Main'],
+      // no sampler option: HotSpot's heap sampler is the default
+      const child = spawn(jdk.java, [`-javaagent:${agent}=out=${out},portFile=${portFile},sampleBytes=${K}`, '-cp', compiled.get('modeswitch')!, 'modeswitch.Main'],
         { env: { ...process.env, HEAPLENS_TOKEN: token }, stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '', stderr = '';
       child.stdout!.on('data', (d) => { stdout += d; });

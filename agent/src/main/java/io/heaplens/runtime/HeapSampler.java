@@ -80,7 +80,7 @@ public final class HeapSampler {
     /** Whether samples are taken (only in the sampled mode); null before the first call. */
     private static Boolean enabled;
     /** K in bytes, as set in HotSpot. */
-    public static volatile long meanBytes = 16 * 1024;
+    public static volatile long meanBytes = 64 * 1024;
     /** Samples recorded, and dropped (the agent's own work, a thread without a Java caller, another mode). */
     public static volatile long samples, dropped;
 

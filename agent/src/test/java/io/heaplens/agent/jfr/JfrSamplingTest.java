@@ -19,9 +19,9 @@ class JfrSamplingTest {
         assertEquals(1, bad.errors.size());
         assertTrue(bad.errors.get(0).contains("'sampler' must be jvmti, probes or jfr"), bad.errors.get(0));
         // HotSpot's sampler has its own default interval; a given sampleBytes sets both samplers'
-        assertEquals(16_384, Options.parse("mode=sampled").heapSampleBytes());
+        assertEquals(65_536, Options.parse("mode=sampled").heapSampleBytes());
         assertEquals(524_288, Options.parse("mode=sampled").sampleBytes);
-        assertEquals(65_536, Options.parse("mode=sampled,sampleBytes=65536").heapSampleBytes());
+        assertEquals(16_384, Options.parse("mode=sampled,sampleBytes=16384").heapSampleBytes());
     }
 
     @Test
