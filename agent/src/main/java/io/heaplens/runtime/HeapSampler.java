@@ -49,24 +49,6 @@ public final class HeapSampler {
     private static final java.util.concurrent.ConcurrentHashMap<Long, Method> METHODS = new java.util.concurrent.ConcurrentHashMap<>();
     private static final Method GONE = new Method(null, "?", "()V", null);
 
-    private static final int THREAD_CACHE = 4096;
-
-    /** The method of a JVMTI method id, through the thread's own cache first. */
-    static Method resolve(ThreadState ts, long id) {
-        long[] ids = ts.heapIds;
-        if (ids == null) {
-            ts.heapIds = ids = new long[THREAD_CACHE];
-            ts.heapMethods = new Method[THREAD_CACHE];
-        }
-        int i = (int) ((id ^ (id >>> 17) ^ (id >>> 31)) & (THREAD_CACHE - 1));
-        Method m = ts.heapMethods[i];
-        if (m != null && ids[i] == id) return m;
-        m = resolve(id);
-        ids[i] = id;
-        ts.heapMethods[i] = m;
-        return m;
-    }
-
     static Method resolve(long id) {
         Method m = METHODS.get(id);
         if (m != null) return m;

@@ -147,7 +147,7 @@ public final class Sampler {
             int topBci = -1, line = -1;
             int[] path = new int[n];
             for (int i = 0; i < n; i++) {
-                HeapSampler.Method m = HeapSampler.resolve(ts, trace[2 * i]);
+                HeapSampler.Method m = HeapSampler.resolve(trace[2 * i]);
                 int bci = (int) trace[2 * i + 1];
                 if (m.agent) { path[i] = -1; continue; }
                 if (top == null) { top = m; topBci = Math.max(0, bci); }   // a native method's frame has no index (-1)

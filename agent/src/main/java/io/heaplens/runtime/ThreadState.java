@@ -60,12 +60,6 @@ public final class ThreadState {
      */
     boolean boxPending;
     long boxValue;
-    /**
-     * sampler=jvmti: this thread's cache of resolved trace methods, direct-mapped by JVMTI method id (no lock, no
-     * boxing: a deep stack looks up every frame of every sample). Made at the thread's first heap sample.
-     */
-    long[] heapIds;
-    HeapSampler.Method[] heapMethods;
     /** Sampled mode: bytes left before the next sample, the interval drawn for it, and the generator's state. */
     long sampleLeft, sampleInterval, random;
     /** Accounts mode: the thread's current memory account (0 = unaccounted), see {@link Accounts}. */
