@@ -14,6 +14,8 @@ import { ChannelClient, MODE_SWITCH_TIMEOUT_MS } from '../../extension/channel/c
 import { waitForPortFile } from '../../extension/channel/portfile';
 import { CLI, JDK17, JDKS, PROFILE_DIR, ROOT } from './support/env';
 import { compileFixture, exec } from './support/heaplens';
+import { pathToFileURL } from 'url';
+import { chromium, findChromium } from './support/chromium';
 
 interface Node { m?: number; a?: [number, number, number, number, number, number?][]; c?: Node[] }
 interface Doc {
@@ -154,6 +156,16 @@ for (const jdk of JDKS) {
         assert.equal(text.code, 0, text.stderr);
         assert.match(text.stdout, /HotSpot's heap sampling/, text.stdout);
         assert.match(text.stdout, /^\s*\S+\s+[\d,]+\s+± \d+(\.\d)? %\s/m, text.stdout);
+        // and the views' data line: the label and the intervals (HTML report, Chromium)
+        if (fx.name === 'heapsampling' && findChromium()) {
+          const html = path.join(PROFILE_DIR, `modes-jvmti-${fx.name}-jdk${jdk.name}.html`);
+          const h = await exec(process.execPath, [CLI, 'report', out, '--format', 'html', '-o', html]);
+          assert.equal(h.code, 0, h.stderr);
+          const page = (await chromium(pathToFileURL(html).href, ['--dump-dom', '--window-size=1400,900'])).stdout;
+          assert.match(page, /HotSpot's heap sampling, each sample weighted by 1 \/ its chance of being taken/);
+          assert.match(page, /<summary>Estimate intervals \(95 %\) of the \d+ largest of \d+ types<\/summary>/);
+          assert.match(page, /<li>byte\[\]: [\d,.]+[^<]* ± \d+(\.\d)? %, [^<]+ ± \d+(\.\d)? %<\/li>/);
+        }
       });
     }
 
