@@ -1,7 +1,8 @@
 // npm run build [-- --skip-agent]: agent jar (Maven, offline) → dist/, esbuild bundles → dist/, tsc typecheck.
-import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureDeps, must, root } from './lib.mjs';
+import { ensureDeps, ensureGcc, must, root } from './lib.mjs';
 
 ensureDeps(); // a fresh clone: `npm run build`, `package` and `bench` work as the first command
 
@@ -27,6 +28,49 @@ if (skipAgent) {
   copyFileSync(jar, join(dist, 'heaplens-agent.jar.tmp'));
   renameSync(join(dist, 'heaplens-agent.jar.tmp'), join(dist, 'heaplens-agent.jar'));
   console.log('build: dist/heaplens-agent.jar');
+  nativeSampler();
+}
+
+/**
+ * The agent's native heap sampler (sampler=jvmti, docs/modes.md) next to the jar, named by OS and architecture as the
+ * agent looks for it (agent/…/jvmti/JvmtiSampling.libraryName). Compiled with gcc against the building JDK's JNI and
+ * JVMTI headers; without gcc or headers the build says so in one line and the agent falls back to its probes.
+ */
+function nativeSampler() {
+  if (process.platform !== 'linux') {
+    console.log(`build: native heap sampler not built on ${process.platform} (Linux only for now); sampler=jvmti falls back to probes`);
+    return;
+  }
+  const arch = process.arch === 'x64' ? 'x64' : process.arch === 'arm64' ? 'arm64' : process.arch;
+  const name = `libheaplens-sampler-linux-${arch}.so`;
+  const javaHome = javaHomeOfBuild();
+  const inc = javaHome && join(javaHome, 'include');
+  if (!inc || !existsSync(join(inc, 'jvmti.h'))) {
+    console.log(`build: native heap sampler skipped: no JDK headers (include/jvmti.h) under ${javaHome ?? 'JAVA_HOME'}; sampler=jvmti falls back to probes`);
+    return;
+  }
+  if (!ensureGcc()) {
+    console.log('build: native heap sampler skipped: gcc is not installed (apt-get install gcc); sampler=jvmti falls back to probes');
+    return;
+  }
+  const out = join(dist, `${name}.tmp`);
+  const r = spawnSync('gcc', ['-shared', '-fPIC', '-O2', '-Wall', '-Werror', '-I', inc, '-I', join(inc, 'linux'), '-o', out,
+    join(root, 'agent', 'src', 'main', 'c', 'heaplens-sampler.c')], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    rmSync(out, { force: true });
+    console.error('build: gcc failed on agent/src/main/c/heaplens-sampler.c');
+    process.exit(1);
+  }
+  renameSync(out, join(dist, name));      // as the jar: a running JVM keeps the old file
+  console.log(`build: dist/${name}`);
+}
+
+/** The JDK Maven builds with: $JAVA_HOME, else the one `javac` on the PATH belongs to. */
+function javaHomeOfBuild() {
+  if (process.env.JAVA_HOME && existsSync(join(process.env.JAVA_HOME, 'include'))) return process.env.JAVA_HOME;
+  const r = spawnSync('sh', ['-c', 'readlink -f "$(command -v javac)"'], { encoding: 'utf8' });
+  const javac = r.status === 0 ? r.stdout.trim() : '';
+  return javac ? join(javac, '..', '..') : undefined;
 }
 
 // (b) bundles

@@ -43,3 +43,23 @@ export function ensureDeps() {
     { env: cleanNpmEnv(process.env) });
   writeFileSync(stamp, hash);
 }
+
+/** Whether a command is on the PATH. */
+export function onPath(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * gcc for the agent's native heap sampler (agent/src/main/c): Debian's `gcc` when it is missing and apt-get can run
+ * (as root); idempotent. Returns whether gcc is there now.
+ */
+export function ensureGcc() {
+  if (onPath('gcc')) return true;
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!root || !onPath('apt-get')) return false;
+  console.log('build: installing gcc (apt-get install gcc) for the native heap sampler …');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (args) => spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', ...args], { stdio: 'ignore', env }).status === 0;
+  if (!apt(['install', '-y', '-qq', 'gcc'])) apt(['update', '-qq']) && apt(['install', '-y', '-qq', 'gcc']);
+  return onPath('gcc');
+}

@@ -260,7 +260,7 @@ export class App {
     if (kind === 'sampled' && !cpu && this.data) this.appendIntervals(this.data.profile);
   }
 
-  /** sampler=jfr: the interval the agent states for each type's estimate (largest types first). */
+  /** sampler=jvmti or jfr: the interval the agent states for each type's estimate (largest types first). */
   private appendIntervals(profile: Profile): void {
     const rows = typeIntervals(profile);
     if (!rows.length) return;
@@ -269,7 +269,9 @@ export class App {
       `${t.name}: ${num(t.count)} ${plusMinus(t.count, t.countSd)}, ${bytes(t.bytes)} ${plusMinus(t.bytes, t.bytesSd)}`)));
     this.dataLine.append(el('details', { class: 'intervals' },
       el('summary', {}, `Estimate intervals (95 %) of the ${shown.length} largest of ${rows.length} types`), list,
-      el('div', { class: 'muted' }, 'Each estimate ± 1.96 standard deviations, as the agent states them for the whole run. They hold when the program allocates in an order unrelated to TLAB boundaries (docs/modes.md, "sampler=jfr").')));
+      el('div', { class: 'muted' }, profile.file.meta.sampler === 'jfr'
+        ? 'Each estimate ± 1.96 standard deviations, as the agent states them for the whole run. They hold when the program allocates in an order unrelated to TLAB boundaries (docs/modes.md, "sampler=jfr").'
+        : 'Each estimate ± 1.96 standard deviations, as the agent states them for the whole run: HotSpot picks the sampled allocations at random, each with a chance that depends only on its size (docs/modes.md, "sampler=jvmti").')));
   }
 
   private tabKey(e: KeyboardEvent, id: ViewName): void {

@@ -16,7 +16,7 @@ export const USAGE = `usage: node bench/run.mjs [flags]
   --no-sampled-error skip the sampled mode's per-type error against exact counts
   --sampled-error a,b  workloads for it (default luindex,h2): each runs exact twice and sampled once
   --sample-bytes K   the sampled runs' mean sample interval, agent option sampleBytes (default 16384)
-  --sampler S        the sampled-error runs' agent option sampler: probes (default) or jfr
+  --sampler S        the sampled-error runs' agent option sampler: probes (default), jvmti or jfr
   --prepare-only     install and prepare the workloads, run nothing
   --timeout S        seconds before a run is killed (default 900)
   --out DIR          where to write the table and JSON (default bench/results for a full default run,
@@ -72,7 +72,7 @@ export function parseArgs(argv) {
   }
   // the agent accepts sampleBytes from 1 KiB to 1 GiB
   if (!Number.isInteger(o.sampleBytes) || o.sampleBytes < 1024 || o.sampleBytes > 2 ** 30) throw new Error('--sample-bytes needs an integer from 1024 to 1073741824');
-  if (!['probes', 'jfr'].includes(o.sampler)) throw new Error('--sampler needs probes or jfr');
+  if (!['probes', 'jvmti', 'jfr'].includes(o.sampler)) throw new Error('--sampler needs probes, jvmti or jfr');
   if (o.quick && !o.smoke) {
     // The headline figures of the README's cost table, on the two programs every cost round is measured on.
     o.workloads ??= QUICK_WORKLOADS;

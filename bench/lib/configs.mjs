@@ -99,6 +99,11 @@ function jfrTlab(name, stack) {
 }
 
 export const EXTRA_CONFIGS = [
+  // the sampled mode with each sampler named (whatever the agent's default): HotSpot's heap sampler, the probes
+  heaplens('sampled', 'sampler=jvmti', 'heaplens-sampled-jvmti'),
+  heaplens('sampled', 'sampler=probes', 'heaplens-sampled-probes'),
+  // HotSpot's heap sampler at a 4× longer mean interval (fewer samples, wider intervals): cost against accuracy
+  heaplens('sampled', 'sampler=jvmti,sampleBytes=65536', 'heaplens-sampled-jvmti64k'),
   // the sampled mode fed by JFR's allocation samples instead of bytecode probes (docs/modes.md)
   // (with the JVM arguments `heaplens run` adds for sampler=jfr: see jfrSamplerJvmArgs)
   withJvmArgs(heaplens('sampled', 'sampler=jfr', 'heaplens-sampled-jfr'), JFR_SAMPLER_JVM_ARGS),

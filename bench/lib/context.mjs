@@ -1,5 +1,5 @@
 // The environment of one bench run: JDK under test, agent jar, machine facts.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { JDKS, ROOT, WORK, agentJarCandidates } from './paths.mjs';
@@ -43,6 +43,10 @@ export function makeContext(opts) {
     agentJar = privateAgentJar(agentSha);
     mkdirSync(dirname(agentJar), { recursive: true });
     if (!existsSync(agentJar)) writeFileSync(agentJar, bytes);
+    // the native heap sampler (sampler=jvmti) lies next to the jar, where the agent looks for it
+    for (const f of readdirSync(dirname(found)).filter((n) => /^libheaplens-sampler-.*\.so$/.test(n))) {
+      copyFileSync(join(dirname(found), f), join(dirname(agentJar), f));
+    }
   }
   let gitCommit = null;
   try { gitCommit = sh('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { allowFail: true }).stdout.trim() || null; } catch { /* no git */ }

@@ -23,10 +23,10 @@ function sampledErrorSection(L, list) {
     'order is the program varying, not sampling.');
   for (const s of list) {
     const runs = Object.entries(s.runs).map(([k, r]) => `${k} ${f(r.wall, 1)} s`).join(', ');
-    L.push('', `### ${s.workload} (${s.sigmaFrom === 'profile' ? 'sampler=jfr, σ as the profile states it' : `K = sampleBytes = ${s.sampleBytes} B`}; ${runs}; outputs ${s.outputsEqual == null ? '–' : s.outputsEqual ? 'same' : '**DIFFER**'})`, '');
+    L.push('', `### ${s.workload} (${s.sigmaFrom === 'profile' ? `sampler=${s.sampler ?? 'jfr'}${s.sampler === 'jvmti' ? `, K = ${s.sampleBytes} B` : ''}, σ as the profile states it` : `K = sampleBytes = ${s.sampleBytes} B`}; ${runs}; outputs ${s.outputsEqual == null ? '–' : s.outputsEqual ? 'same' : '**DIFFER**'})`, '');
     for (const [k, e] of Object.entries(s.errors)) L.push(`- **${k}**: ${e.split('\n').slice(0, 4).join(' ⏎ ').slice(0, 600)}`);
     if (!s.rows) continue;
-    if (s.sigmaFrom === 'profile') L.push('σ here: the standard deviation the sampled profile states for each estimate (sampler=jfr, `agent.jfrTypes`), relative to exact; a sampled count shown without σ has none stated (the type was never seen).', '');
+    if (s.sigmaFrom === 'profile') L.push(`σ here: the standard deviation the sampled profile states for each estimate (sampler=${s.sampler ?? 'jfr'}, \`agent.jfrTypes\`), relative to exact; a sampled count shown without σ has none stated (the type was never seen).`, '');
     if (s.countWithin10 != null) L.push(`Within ±10 % of exact (the goal): ${s.countWithin10} of ${s.rows.length} counts, ${s.bytesWithin10} of ${s.rows.length} byte estimates.`, '');
     const t = s.total;
     L.push(`Within 3σ of the expected bias: ${s.countWithin3Sigma} of ${s.rows.length} counts, ${s.bytesWithin3Sigma} of ${s.rows.length} byte estimates; ` +

@@ -174,7 +174,8 @@ export function compareTypes({ exact, sampled, repeat = null, sampleBytes: K, st
 export function measureSampledError(ctx, wl, { sampleBytes, sampler = 'probes', repeat = true, timeoutMs, reference }) {
   const exactCfg = heaplens('exact');
   // sampler=jfr: HotSpot's allocation samples, whose weights are not this model's (docs/modes.md, "sampler=jfr")
-  const probesCfg = heaplens('sampled', `sampleBytes=${sampleBytes}`);
+  // sampler=jvmti: HotSpot's heap sampler at the same mean interval; its σ per type is the one the profile states
+  const probesCfg = heaplens('sampled', `sampleBytes=${sampleBytes},sampler=${sampler === 'jvmti' ? 'jvmti' : 'probes'}`);
   const sampledCfg = sampler === 'jfr' ? withJvmArgs(heaplens('sampled', 'sampler=jfr'), JFR_SAMPLER_JVM_ARGS) : probesCfg;
   const plan = [['exact', exactCfg], ...(repeat ? [['exactRepeat', exactCfg]] : []), ['sampled', sampledCfg]];
   const runs = {};
@@ -208,6 +209,7 @@ export function analyse(out) {
   }
   if (totals.exact && totals.sampled) {
     const K = totals.sampled.meta.sampleBytes ?? out.sampleBytes;
+    out.sampler = totals.sampled.meta.sampler ?? out.sampler;         // what fed the sampled run (jvmti, probes, jfr)
     if (totals.sampled.meta.mode !== 'sampled') errors.sampled = `the sampled run's profile says mode ${totals.sampled.meta.mode}`;
     if (totals.sampled.sampled.size === 0) errors.sampled = 'the sampled run recorded no samples';
     Object.assign(out, compareTypes({

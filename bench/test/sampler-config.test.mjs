@@ -15,5 +15,13 @@ test('heaplens-sampled-jfr starts the agent as heaplens run does for sampler=jfr
 test('--sampler chooses the sampled-error runs\' sampler', () => {
   assert.equal(parseArgs([]).sampler, 'probes');
   assert.equal(parseArgs(['--sampler', 'jfr']).sampler, 'jfr');
-  assert.throws(() => parseArgs(['--sampler', 'tlab']), /--sampler needs probes or jfr/);
+  assert.equal(parseArgs(['--sampler', 'jvmti']).sampler, 'jvmti');
+  assert.throws(() => parseArgs(['--sampler', 'tlab']), /--sampler needs probes, jvmti or jfr/);
+});
+
+test('heaplens-sampled-jvmti and -probes name their sampler whatever the agent\'s default', () => {
+  assert.deepEqual(configByName('heaplens-sampled-jvmti').jvmArgs({ agentJar: '/a.jar', profile: '/p' }),
+    ['-javaagent:/a.jar=out=/p.heaplens,mode=sampled,sampler=jvmti']);
+  assert.deepEqual(configByName('heaplens-sampled-probes').jvmArgs({ agentJar: '/a.jar', profile: '/p' }),
+    ['-javaagent:/a.jar=out=/p.heaplens,mode=sampled,sampler=probes']);
 });

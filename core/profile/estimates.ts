@@ -1,11 +1,12 @@
-// The interval of each type's estimate in a profile fed by JFR's TLAB events (agent option sampler=jfr): the agent
-// states per type the estimated count and bytes with their standard deviations (agent.jfrTypes, docs/format.md).
+// The interval of each type's estimate in a profile whose samples the JVM chose (agent option sampler=jvmti: HotSpot's
+// heap sampler; sampler=jfr: JFR's TLAB events): the agent states per type the estimated count and bytes with their
+// standard deviations (agent.jfrTypes, docs/format.md).
 import { Profile } from './types';
 
 export interface TypeInterval {
   typeId: number;
   name: string;
-  /** TLAB events of this type */
+  /** samples of this type (heap samples or TLAB events) */
   seen: number;
   count: number;
   countSd: number;

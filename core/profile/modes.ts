@@ -28,6 +28,9 @@ export function treeLabel(kind: TreeKind, profile?: Profile): string {
   if (imported?.from === 'jfr' && kind === 'traces') {
     return 'JFR old-object samples: objects still alive when the recording ended; counts are samples, not allocations';
   }
+  if (kind === 'sampled' && profile?.file.meta.sampler === 'jvmti') {
+    return "ESTIMATES from sampled allocations (sampled mode: HotSpot's heap sampling, each sample weighted by 1 / its chance of being taken)";
+  }
   if (kind === 'sampled' && profile?.file.meta.sampler === 'jfr') {
     return 'ESTIMATES from sampled allocations (sampled mode: JFR TLAB samples, each weighted by 1 / its chance of being seen)';
   }
@@ -65,7 +68,7 @@ export function withTree(profile: Profile, kind: TreeKind): Profile {
 export function modeTimeline(profile: Profile): string {
   const modes = profile.file.meta.modes;
   if (!modes || modes.length === 0) return profile.file.meta.mode;
-  const jfr = profile.file.meta.sampler === 'jfr';
-  return modes.map((m) => `${m.mode}${jfr && m.mode === 'sampled' ? ' (JFR)' : ''} from ${new Date(m.since).toISOString().slice(11, 19)}${
+  const by = profile.file.meta.sampler === 'jfr' ? ' (JFR)' : profile.file.meta.sampler === 'jvmti' ? " (HotSpot's heap sampler)" : '';
+  return modes.map((m) => `${m.mode}${m.mode === 'sampled' ? by : ''} from ${new Date(m.since).toISOString().slice(11, 19)}${
     m.retransformed !== undefined ? ` (${m.retransformed} classes re-instrumented in ${m.retransformMillis} ms)` : ''}`).join(', ');
 }

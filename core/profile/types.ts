@@ -45,8 +45,8 @@ export interface Meta {
   modes?: ModeSwitch[];
   /** Sampled mode: mean bytes between samples. */
   sampleBytes?: number;
-  /** Where the sampled mode's data came from: the agent's bytecode probes, or JFR's allocation samples (agent option sampler=jfr). */
-  sampler?: 'probes' | 'jfr';
+  /** Where the sampled mode's data came from: HotSpot's heap sampler (sampler=jvmti), the agent's bytecode probes, or JFR's TLAB events (sampler=jfr). */
+  sampler?: 'probes' | 'jfr' | 'jvmti';
   jvm: JvmInfo;
   pid: number;
   command: string;
@@ -159,7 +159,7 @@ export interface AgentStats {
   collectorCycles: number;
   /** sampler=jfr: the bytes a new TLAB leaves free (0: the TLAB flags were not in effect) */
   jfrTlabBytes?: number;
-  /** sampler=jfr: per type [type id, events, count, its σ, bytes, its σ] (core/profile/estimates.ts) */
+  /** sampler=jvmti or jfr: per type [type id, samples, count, its σ, bytes, its σ] (core/profile/estimates.ts) */
   jfrTypes?: [number, number, number, number, number, number][];
 }
 

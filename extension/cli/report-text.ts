@@ -66,7 +66,7 @@ export function reportText(profile: Profile, opts: TextReportOptions = {}): stri
   const nTypes = opts.types ?? 20;
   section(`Top ${nTypes} types by est. bytes`);
   const types = totalsByType(profile).slice(0, nTypes);
-  // sampler=jfr states each type's interval: shown with the sampled tree, whose numbers they are
+  // sampler=jvmti and jfr state each type's interval: shown with the sampled tree, whose numbers they are
   const stated = (opts.tree ?? meta.mode) === 'sampled' ? new Map(typeIntervals(profile).map((t) => [t.typeId, t])) : new Map<number, TypeInterval>();
   if (stated.size) {
     append(out, table(['type', 'objects/arrays', '95 %', 'elements', 'est. bytes', '95 %', 'share'], types.map((t) => {
@@ -74,7 +74,7 @@ export function reportText(profile: Profile, opts: TextReportOptions = {}): stri
       return [t.type.name, num(t.count), i ? plusMinus(i.count, i.countSd) : '', t.type.array ? num(t.elements) : '', num(t.bytes),
         i ? plusMinus(i.bytes, i.bytesSd) : '', percent(t.bytes, all.bytes)];
     }), ['l', 'r', 'r', 'r', 'r', 'r', 'r']));
-    out.push('(95 %: the interval the agent states for each estimate, ± 1.96 σ over the whole run; docs/modes.md "sampler=jfr")');
+    out.push(`(95 %: the interval the agent states for each estimate, ± 1.96 σ over the whole run; docs/modes.md "sampler=${meta.sampler === 'jfr' ? 'jfr' : 'jvmti'}")`);
   } else {
     append(out, table(['type', 'objects/arrays', 'elements', 'est. bytes', 'share'], types.map((t) => [
       t.type.name, num(t.count), t.type.array ? num(t.elements) : '', num(t.bytes), percent(t.bytes, all.bytes),

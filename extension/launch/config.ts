@@ -26,7 +26,7 @@ export interface HeapLensConfig {
   include?: string[] | string;
   exclude?: string[] | string;
   mode?: string;
-  /** where the sampled mode's samples come from: the agent's probes (default) or JFR (agent option sampler) */
+  /** where the sampled mode's samples come from: HotSpot's heap sampler (jvmti), the agent's probes or JFR (agent option sampler) */
   sampler?: string;
   /** thread-aware CPU sampling, monitor contention, deadlock detection (agent option threads=true) */
   threads?: boolean;

@@ -215,11 +215,13 @@ export function sampleEveryOption(cfg: HeapLensConfig): string[] {
   return [`sampleEvery=${n}`];
 }
 
-/** `sampler`: `probes` (the default) or `jfr` (docs/modes.md, "sampler=jfr"). */
+/** `sampler`: `jvmti`, `probes` or `jfr` (docs/modes.md, "sampler=jvmti"); unset: the agent's default. */
 export function samplerOption(cfg: HeapLensConfig): string[] {
-  if (cfg.sampler === undefined || cfg.sampler === '' || cfg.sampler === 'probes') return [];
-  if (cfg.sampler !== 'jfr') throw new LaunchError(`"sampler" must be "probes" or "jfr", not ${JSON.stringify(cfg.sampler)}.`);
-  return ['sampler=jfr'];
+  if (cfg.sampler === undefined || cfg.sampler === '') return [];
+  if (!['jvmti', 'probes', 'jfr'].includes(cfg.sampler)) {
+    throw new LaunchError(`"sampler" must be "jvmti", "probes" or "jfr", not ${JSON.stringify(cfg.sampler)}.`);
+  }
+  return [`sampler=${cfg.sampler}`];
 }
 
 /** `heapDumpAtExit` as an agent option: an absolute .hprof path (relative ones are taken from the program's cwd). */

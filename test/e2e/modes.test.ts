@@ -148,10 +148,13 @@ for (const jdk of JDKS) {
       assert.ok(traced.count >= 1 && traced.count <= 11, `Point traces sampled: ${traced.count}`);
     });
 
-    it('sampled mode estimates fall within 4 standard deviations of the exact counts', async () => {
+    it('sampled mode (probe sampler) estimates fall within 4 standard deviations of the exact counts', async () => {
       const K = 16 * 1024;
-      const doc = await profiled(jdk, sampling, 'sampling.Main', 'modes-sampling', ['--mode', 'sampled', '--agent-opt', `sampleBytes=${K}`]);
+      // the probes' own model below; HotSpot's heap sampler (the default) has its e2e test in modes-jvmti.test.ts
+      const doc = await profiled(jdk, sampling, 'sampling.Main', 'modes-sampling',
+        ['--mode', 'sampled', '--agent-opt', `sampleBytes=${K}`, '--agent-opt', 'sampler=probes']);
       assert.equal(doc.meta.sampleBytes, K);
+      assert.equal((doc.meta as { sampler?: string }).sampler, 'probes');
       // Sample points fall on the allocated bytes as a Poisson process of mean spacing K; an allocation holding
       // n points stands for n·K bytes (docs/modes.md). For a type that receives B_T bytes, n_T ~ Poisson(B_T / K)
       // points land on it, so its estimate's relative standard deviation is sqrt(1 / E[n_T]) = sqrt(K / B_T).

@@ -21,6 +21,7 @@ const ALLOWED = [
   /^extension\/package\.json$/, /^extension\/readme\.md$/, /^extension\/changelog\.md$/, /^extension\/LICENSE\.txt$/,
   /^extension\/dist\/(extension|outline-worker|heap-worker|webview)\.js$/, /^extension\/dist\/webview\.css$/,
   /^extension\/dist\/codicons\/codicon\.(css|ttf)$/, /^extension\/dist\/heaplens-agent\.jar$/,
+  /^extension\/dist\/libheaplens-sampler-linux-(x64|arm64)\.so$/,
   /^extension\/media\/icon\.png$/, /^extension\/media\/heat-[1-5]\.svg$/, /^extension\/media\/walkthrough\/[a-z-]+\.png$/,
   /^extension\/schemas\/heaplens-budget\.schema\.json$/,
 ];
@@ -58,6 +59,12 @@ test('the .vsix holds what the installed extension loads', () => {
   for (const n of need) assert.ok(names.includes(n), `${n} is missing from the .vsix`);
   const agent = entries.find((e) => e.name === 'extension/dist/heaplens-agent.jar');
   assert.ok(agent.size > 100_000, `the agent jar is ${agent.size} bytes`);
+  // the native heap sampler (sampler=jvmti) for the machine that built the package, next to the jar where the agent looks
+  const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
+  if (process.platform === 'linux') {
+    const lib = entries.find((e) => e.name === `extension/dist/libheaplens-sampler-linux-${arch}.so`);
+    assert.ok(lib && lib.size > 4_000, `extension/dist/libheaplens-sampler-linux-${arch}.so is missing from the .vsix (or ${lib?.size} bytes)`);
+  }
 });
 
 test('the bundles need no node_modules: every require() is vscode or a Node built-in', () => {

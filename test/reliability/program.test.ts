@@ -148,7 +148,8 @@ for (const jdk of JDKS) {
     let p: Pair;
     before(async () => {
       const dir = await compileFixture('loadsample', { jdk: JDK17 });
-      p = await pair(jdk, 'loadsample', [dir], [], 'mode=sampled,sampleBytes=1024');
+      // the probe sampler's stack walk is what can load classes (HotSpot's sampler takes traces in native code)
+      p = await pair(jdk, 'loadsample', [dir], [], 'mode=sampled,sampleBytes=1024,sampler=probes');
     });
 
     // Before the fix, JDK 25 failed here with "LinkageError: loader 'app' attempted duplicate class definition":

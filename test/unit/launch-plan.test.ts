@@ -56,8 +56,14 @@ test('sampler: "jfr" becomes the agent option with JFR\'s stack depth raised unl
   const own = planLaunch(cfg({ mainClass: 'M', mode: 'sampled', sampler: 'jfr', vmArgs: '-XX:FlightRecorderOptions=stackdepth=256' }), {}, { now, tmpDir: '/t' });
   assert.deepEqual(own.args.slice(0, 4), ['-XX:TLABSize=16k', '-XX:-ResizeTLAB', '-XX:TLABRefillWasteFraction=1', '-XX:FlightRecorderOptions=stackdepth=256']);
   const probes = planLaunch(cfg({ mainClass: 'M', mode: 'sampled', sampler: 'probes' }), {}, { now, tmpDir: '/t' });
-  assert.doesNotMatch(probes.args.join(' '), /sampler=|FlightRecorderOptions/);
-  assert.throws(() => planLaunch(cfg({ mainClass: 'M', sampler: 'async' }), {}, { now, tmpDir: '/t' }), /"sampler" must be "probes" or "jfr", not "async"/);
+  assert.match(agent(probes), /,sampler=probes/);
+  assert.doesNotMatch(probes.args.join(' '), /FlightRecorderOptions|TLABSize/);
+  const jvmti = planLaunch(cfg({ mainClass: 'M', mode: 'sampled', sampler: 'jvmti' }), {}, { now, tmpDir: '/t' });
+  assert.match(agent(jvmti), /,sampler=jvmti/);
+  assert.doesNotMatch(jvmti.args.join(' '), /FlightRecorderOptions|TLABSize|enable-native-access/);
+  const unset = planLaunch(cfg({ mainClass: 'M', mode: 'sampled' }), {}, { now, tmpDir: '/t' });
+  assert.doesNotMatch(unset.args.join(' '), /sampler=/);
+  assert.throws(() => planLaunch(cfg({ mainClass: 'M', sampler: 'async' }), {}, { now, tmpDir: '/t' }), /"sampler" must be "jvmti", "probes" or "jfr", not "async"/);
 });
 
 test('jar, single source file, module main class, profile field, envFile', () => {

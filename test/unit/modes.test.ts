@@ -54,6 +54,14 @@ describe('modes: each mode keeps its own tree', () => {
     assert.equal(modeTimeline(jfr), 'exact from 10:00:01, sampled (JFR) from 10:00:09');
   });
 
+  it('says when the sampled data came from HotSpot\'s heap sampler (sampler=jvmti)', () => {
+    const d = doc(true) as { meta: { sampler?: string } };
+    d.meta.sampler = 'jvmti';
+    const jvmti = validateProfile(d);
+    assert.equal(treeLabel('sampled', jvmti), "ESTIMATES from sampled allocations (sampled mode: HotSpot's heap sampling, each sample weighted by 1 / its chance of being taken)");
+    assert.equal(modeTimeline(jvmti), "exact from 10:00:01, sampled (HotSpot's heap sampler) from 10:00:09");
+  });
+
   it('says a run that stayed paused counted nothing, and one paused after counting keeps its data\'s label', () => {
     const paused = { ...(doc(false) as object), meta: { agentVersion: 't', mode: 'paused', startTime: 0, writeTime: 1, final: true,
       modes: [{ mode: 'paused', since: 0 }] }, threads: [] };

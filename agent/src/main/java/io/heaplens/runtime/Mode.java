@@ -28,10 +28,11 @@ public final class Mode {
     public static String name(int mode) { return NAMES[mode]; }
 
     /**
-     * The sampled mode's data comes from the JVM's own allocation samples (JFR's jdk.ObjectAllocationSample, agent
-     * option sampler=jfr) instead of bytecode probes: it then needs no instrumentation at all, as paused.
+     * The sampled mode's data comes from the JVM's own allocation samples (HotSpot's heap sampler through JVMTI,
+     * sampler=jvmti; JFR's TLAB events, sampler=jfr) instead of bytecode probes: it then needs no instrumentation at
+     * all, as paused.
      */
-    public static volatile boolean sampledByJfr;
+    public static volatile boolean sampledByJvm;
 
     /** What the instrumented code must contain for a mode: nothing, allocation probes, or those and the call tree. */
     public static final int LEVEL_NONE = 0, LEVEL_ALLOCATIONS = 1, LEVEL_TREE = 2;
@@ -45,7 +46,7 @@ public final class Mode {
     public static int level(int mode) {
         switch (mode) {
             case PAUSED: return LEVEL_NONE;
-            case SAMPLED: return sampledByJfr ? LEVEL_NONE : LEVEL_ALLOCATIONS;
+            case SAMPLED: return sampledByJvm ? LEVEL_NONE : LEVEL_ALLOCATIONS;
             case SITES: case ACCOUNTS: case LIFETIME: return LEVEL_ALLOCATIONS;   // accounts and lifetime add their own probes
             default: return LEVEL_TREE;
         }

@@ -294,7 +294,7 @@ public final class Recorder {
             ThreadState ts = ThreadState.current();
             if (ts.busy == 0) site(ts, key, 1L, 0L, 0L);
         } else if (m == Mode.SAMPLED) {
-            if (Mode.sampledByJfr) return;
+            if (Mode.sampledByJvm) return;
             ThreadState ts = ThreadState.current();
             if (ts.busy == 0) Sampler.allocate(ts, key, Keys.objectSize(key), 0L);
         } else {
@@ -310,7 +310,7 @@ public final class Recorder {
             ThreadState ts = ThreadState.current();
             if (ts.busy == 0) site(ts, key, 1L, length, Layout.arrayBytes(length, elementSize));
         } else if (m == Mode.SAMPLED) {
-            if (Mode.sampledByJfr) return;
+            if (Mode.sampledByJvm) return;
             ThreadState ts = ThreadState.current();
             if (ts.busy == 0) Sampler.allocate(ts, key, Layout.arrayBytes(length, elementSize), length);
         } else {
@@ -355,7 +355,7 @@ public final class Recorder {
         } else if (m == Mode.SAMPLED) {
             // With JFR sampling only its consumer thread writes the sampled trees; probes left in code that was
             // running when the mode switched record nothing.
-            if (!Mode.sampledByJfr) Sampler.allocate(ts, key, bytes > 0 ? bytes : count * Keys.objectSize(key), elements);
+            if (!Mode.sampledByJvm) Sampler.allocate(ts, key, bytes > 0 ? bytes : count * Keys.objectSize(key), elements);
         } else if (m == Mode.ACCOUNTS) {
             ts.accountNode(ts.account).record(key, count, elements, bytes);
         } else if (m == Mode.LIFETIME) {

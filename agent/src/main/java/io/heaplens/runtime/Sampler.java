@@ -22,9 +22,26 @@ public final class Sampler {
         int methodId(String className, String methodName, String descriptor);
         /** By name alone (the first profiled overload): for stacks walked while a class is being loaded. */
         int methodIdByName(String className, String methodName);
+
+        /** The same, with the frame's class at hand (sampler=jvmti registers profiled classes no one transformed). */
+        default int methodId(Class<?> cls, String className, String methodName, String descriptor) {
+            return methodId(className, methodName, descriptor);
+        }
+
+        default int methodIdByName(Class<?> cls, String className, String methodName) {
+            return methodIdByName(className, methodName);
+        }
     }
 
     public static volatile Frames frames;
+
+    /** Maps the frame that allocated a heap sample and the object's class to a record key (implemented by the agent). */
+    public interface Sites {
+        /** Returns -1 to drop the sample. */
+        int key(String className, String methodName, String descriptor, int bci, int line, Class<?> type);
+    }
+
+    public static volatile Sites sites;
     public static volatile long meanBytes = 512 * 1024;
     /** Traces that could not be taken (their allocations were recorded at the tree's root). */
     public static long lostTraces;
@@ -83,6 +100,99 @@ public final class Sampler {
         capture(ts, ts.sampled, key, round(ts, scale), round(ts, elements * scale), weight);
     }
 
+    /**
+     * The chance that HotSpot's heap sampler (JEP 331) reports an allocation of {@code size} bytes when its sample
+     * points have mean spacing {@code k}: 1 − e^(−s/K). Each allocation is sampled independently with this chance
+     * (docs/modes.md "sampler=jvmti"), so a sample stands for 1 / p allocations (Horvitz-Thompson).
+     */
+    public static double inclusion(long size, long k) {
+        return -Math.expm1(-(double) Math.max(1, size) / Math.max(1, k));
+    }
+
+    /** Horvitz-Thompson's variance contribution of one sample of weight 1 / p, per unit of its value squared. */
+    public static double varianceFactor(double p) {
+        return (1 - p) / (p * p);
+    }
+
+    /** A heap sample's allocation site: the allocating method, its bytecode index, and the object's class. */
+    private static final class SiteRef {
+        final HeapSampler.Method method;
+        final int bci;
+        final Class<?> type;
+        SiteRef(HeapSampler.Method method, int bci, Class<?> type) { this.method = method; this.bci = bci; this.type = type; }
+        @Override public int hashCode() { return (System.identityHashCode(method) * 31 + bci) * 31 + System.identityHashCode(type); }
+        @Override public boolean equals(Object o) {
+            if (!(o instanceof SiteRef)) return false;
+            SiteRef r = (SiteRef) o;
+            return r.method == method && r.bci == bci && r.type == type;
+        }
+    }
+
+    private static final java.util.concurrent.ConcurrentHashMap<SiteRef, Integer> HEAP_SITES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * sampler=jvmti: the object HotSpot sampled on this thread, {@code size} bytes, with its calling trace as JVMTI took
+     * it ((method id, bytecode index) pairs, innermost first). The site is the innermost frame outside the agent and its
+     * bytecode index; the path keeps the profiled frames, as the probe sampler's walk does; the object stands for 1 / p
+     * objects of its size (arrays: of its length), rounded stochastically; the per-type variances go to {@link Estimates}.
+     */
+    static void heapSample(ThreadState ts, Object o, long size, long[] trace) {
+        Frames f = frames;
+        Sites s = sites;
+        if (f == null || s == null) return;
+        ts.busy++;                      // the look-ups allocate: none of it is the program's
+        try {
+            int n = Math.min(trace.length / 2, MAX_FRAMES);
+            HeapSampler.Method top = null;
+            int topBci = -1, line = -1;
+            int[] path = new int[n];
+            for (int i = 0; i < n; i++) {
+                HeapSampler.Method m = HeapSampler.resolve(trace[2 * i]);
+                int bci = (int) trace[2 * i + 1];
+                if (m.agent) { path[i] = -1; continue; }
+                if (top == null) { top = m; topBci = Math.max(0, bci); }   // a native method's frame has no index (-1)
+                int id = m.id;
+                if (id == Integer.MIN_VALUE) m.id = id = m.holder == null ? -1 : f.methodId(m.holder, m.className, m.name, m.descriptor);
+                path[i] = id;
+                if (line < 0 && id >= 0) line = m.line(bci);
+            }
+            if (top == null) {                               // no Java frame at all: nothing to charge it to
+                HeapSampler.dropped++;
+                return;
+            }
+            Class<?> type = o.getClass();
+            SiteRef ref = new SiteRef(top, topBci, type);
+            Integer known = HEAP_SITES.get(ref);
+            int key;
+            if (known != null) {
+                key = known;
+            } else {
+                key = s.key(top.className, top.name, top.descriptor, topBci, top.line(topBci), type);
+                HEAP_SITES.put(ref, key);
+            }
+            if (key < 0) {
+                HeapSampler.dropped++;
+                return;
+            }
+            long length = type.isArray() ? java.lang.reflect.Array.getLength(o) : 0;
+            double p = inclusion(size, HeapSampler.meanBytes);
+            double w = 1 / p;
+            long count = round(ts, w);
+            long bytes = round(ts, size * w);
+            Node node = ts.sampled;
+            for (int i = n - 1; i >= 0; i--) {
+                if (path[i] < 0) continue;
+                node = node.child(path[i]);
+            }
+            node.recordAt(key, Math.max(0, line), count, count * length, bytes);
+            double frac = w - Math.floor(w);
+            double v = varianceFactor(p);
+            Estimates.add(Keys.type(key), count, v + frac * (1 - frac), bytes, (double) size * size * v);
+        } finally {
+            ts.busy--;
+        }
+    }
+
     /** Unbiased stochastic rounding. */
     private static long round(ThreadState ts, double v) {
         long whole = (long) v;
@@ -138,6 +248,7 @@ public final class Sampler {
         private final Frames frames;
         /** The source line of the innermost profiled frame (the line that asked for the allocation), or -1. */
         int line = -1;
+
         Collect(Frames frames) { this.frames = frames; }
 
         /**
@@ -163,8 +274,8 @@ public final class Sampler {
                 StackWalker.StackFrame fr = seen[i];
                 String c = fr.getClassName();
                 out[i] = c.startsWith("io.heaplens.") ? -1
-                    : loading ? frames.methodIdByName(c, fr.getMethodName())
-                    : frames.methodId(c, fr.getMethodName(), fr.getDescriptor());
+                    : loading ? frames.methodIdByName(fr.getDeclaringClass(), c, fr.getMethodName())
+                    : frames.methodId(fr.getDeclaringClass(), c, fr.getMethodName(), fr.getDescriptor());
                 if (line < 0 && out[i] >= 0) line = fr.getLineNumber();
             }
             return out;

@@ -14,7 +14,7 @@ import java.util.zip.CRC32;
  * What the cached bytes depend on: the JDK build (its class bytes), the agent build (the instrumenter) and the
  * options that change what a class gets. Two runs with the same key may share a cache file.
  */
-final class CacheKey {
+public final class CacheKey {
     /** Options that change only where and how often the agent writes, never a class's bytes. */
     private static final Set<String> OUTPUT_ONLY = Set.of(
         "out", "portFile", "tokenFile", "verbose", "interval", "compress", "heapDumpAtExit", "memoryInterval",
@@ -130,6 +130,15 @@ final class CacheKey {
             if (named != null && named.isFile()) return named;
         }
         return agentJarByUrl();
+    }
+
+    /** The agent jar this JVM runs (the native heap sampler lies next to it); null when it cannot be told. */
+    public static File thisAgentJar() {
+        try {
+            return agentJar(jvmArguments());
+        } catch (Exception e) {
+            return null;
+        }
     }
 
     /** The one Java agent jar named heaplens-agent.jar among these arguments (either form), as an absolute path; else null. */

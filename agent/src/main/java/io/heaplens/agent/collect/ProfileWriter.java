@@ -132,6 +132,8 @@ final class ProfileWriter {
                 .field("jfrDropped", io.heaplens.agent.jfr.JfrSampling.counts()[1])
                 .field("jfrTruncated", io.heaplens.agent.jfr.JfrSampling.counts()[2])
                 .field("jfrTlabBytes", io.heaplens.agent.jfr.JfrSampling.tlabUsableBytes())
+                .field("heapSamples", io.heaplens.runtime.HeapSampler.samples)
+                .field("heapSamplesDropped", io.heaplens.runtime.HeapSampler.dropped)
                 .field("writeMillis", lastWriteMillis).field("bytesWritten", lastBytes).field("collectorCycles", cycles);
             String loss = io.heaplens.runtime.Sampler.firstLoss;
             if (loss != null) j.field("firstLostTrace", loss);
@@ -244,11 +246,12 @@ final class ProfileWriter {
     }
 
     /**
-     * sampler=jfr: per type, [type id, seen allocations, estimated count, its standard deviation, estimated bytes, its
-     * standard deviation] over the whole run (all threads and modes' sampled phases): the interval of each estimate.
+     * sampler=jvmti or jfr: per type, [type id, seen allocations, estimated count, its standard deviation, estimated
+     * bytes, its standard deviation] over the whole run (all threads and modes' sampled phases): the interval of each
+     * estimate. The name is the first sampler's that stated them.
      */
     private void writeJfrIntervals(Json j) throws IOException {
-        java.util.Map<Integer, double[]> per = io.heaplens.agent.jfr.JfrSampling.perType();
+        java.util.Map<Integer, double[]> per = io.heaplens.runtime.Estimates.perType();
         if (per.isEmpty()) return;
         j.name("jfrTypes").begin('[');
         for (java.util.Map.Entry<Integer, double[]> en : new java.util.TreeMap<>(per).entrySet()) {

@@ -27,9 +27,11 @@ public final class Tables {
         j.end(']');
         j.field("startTime", info.startTime).field("writeTime", System.currentTimeMillis())
             .field("final", fin).field("sequence", sequence);
-        j.field("sampleBytes", options.sampleBytes);
-        // Where the sampled mode's data comes from: HotSpot's JFR allocation samples, or the agent's bytecode probes.
-        j.field("sampler", io.heaplens.agent.jfr.JfrSampling.active() ? "jfr" : "probes");
+        // Where the sampled mode's data comes from: HotSpot's heap sampler (JVMTI), its JFR TLAB events, or the agent's
+        // bytecode probes; and the mean interval of the one in use.
+        boolean jvmti = io.heaplens.runtime.HeapSampler.ready();
+        j.field("sampleBytes", jvmti ? io.heaplens.runtime.HeapSampler.meanBytes : options.sampleBytes);
+        j.field("sampler", jvmti ? "jvmti" : io.heaplens.agent.jfr.JfrSampling.active() ? "jfr" : "probes");
         j.name("modes").begin('[');
         for (io.heaplens.agent.control.ModeControl.Switch s : io.heaplens.agent.control.ModeControl.timeline()) {
             j.begin('{').field("mode", s.mode).field("since", s.since);

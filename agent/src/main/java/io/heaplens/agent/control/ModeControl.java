@@ -51,6 +51,7 @@ public final class ModeControl {
 
     public static synchronized void start(int mode) {
         Mode.set(mode);
+        io.heaplens.runtime.HeapSampler.follow(mode);
         timeline.add(new Switch(Mode.name(mode), System.currentTimeMillis()));
     }
 
@@ -71,6 +72,7 @@ public final class ModeControl {
         if (m == Mode.PAUSED) beforePause = Mode.get();   // resume returns to it, however the pause came
         // The mode first: probes still in the old code stop recording at once (or start, on the way up).
         Mode.set(m);
+        io.heaplens.runtime.HeapSampler.follow(m);      // sampler=jvmti: HotSpot samples only in the sampled mode
         Switch s = new Switch(name, System.currentTimeMillis());
         timeline.add(s);
         int level = Mode.level(m);

@@ -52,7 +52,7 @@ public final class JfrSampling {
             String hook = s.holdJfrShutdownHook(inst);
             if (hook != null) stats.warn(hook);
             stream = s;
-            Mode.sampledByJfr = true;
+            Mode.sampledByJvm = true;
             return true;
         } catch (Throwable t) {   // NoClassDefFoundError, JFR disabled (-XX:-FlightRecorder), a JFR start failure
             stats.warn("sampler=jfr: JFR allocation sampling could not start (" + t + "); the sampled mode uses bytecode probes");
@@ -105,12 +105,6 @@ public final class JfrSampling {
 
     /** T in bytes (0: the TLAB flags are not in effect or the stream did not start). */
     public static long tlabUsableBytes() { return stream == null ? 0 : tlabUsableBytes; }
-
-    /** Per type id of the JFR-fed estimates: {seen, count, count variance, bytes, bytes variance}; empty without the stream. */
-    public static java.util.Map<Integer, double[]> perType() {
-        JfrStream s = stream;
-        return s == null ? java.util.Collections.<Integer, double[]>emptyMap() : s.perType();
-    }
 
     /** Before the final profile is written: the samples JFR has buffered but not delivered yet. */
     public static String drain(long timeoutMillis) {

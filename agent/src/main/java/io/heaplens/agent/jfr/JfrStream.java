@@ -4,6 +4,7 @@ import io.heaplens.agent.control.ModeControl;
 import io.heaplens.agent.core.PackageFilter;
 import io.heaplens.agent.core.Registry;
 import io.heaplens.agent.collect.AgentThreads;
+import io.heaplens.runtime.Estimates;
 import io.heaplens.runtime.Keys;
 import io.heaplens.runtime.Layout;
 import io.heaplens.runtime.Sampler;
@@ -46,8 +47,6 @@ final class JfrStream {
     private final RecordingStream rs;
     private final Map<Long, ThreadState> threads = new HashMap<>();
     private final Map<Long, TlabRenewal> renewals = new HashMap<>();
-    /** Per type id: seen allocations, estimated count, its variance, estimated bytes, its variance (read by the profile writer). */
-    private final Map<Integer, double[]> perType = new HashMap<>();
     private final Map<String, Integer> methodIds = new HashMap<>();
     private final Map<String, Integer> keys = new HashMap<>();
     private final StringBuilder sb = new StringBuilder();
@@ -214,14 +213,8 @@ final class JfrStream {
         long count = round(w.count);
         long elements = t.array ? Math.round(count * (Math.max(0, size - Layout.arrayHeader) / (double) Math.max(1, t.elementSize))) : 0;
         double frac = w.count - Math.floor(w.count);
-        synchronized (perType) {
-            double[] v = perType.computeIfAbsent(Keys.type(key), id -> new double[5]);
-            v[0]++;
-            v[1] += count;
-            v[2] += w.countVariance + frac * (1 - frac);      // plus the stochastic rounding's
-            v[3] += w.bytes;
-            v[4] += w.bytesVariance;
-        }
+        // plus the stochastic rounding's variance
+        Estimates.add(Keys.type(key), count, w.countVariance + frac * (1 - frac), w.bytes, w.bytesVariance);
         Sampler.record(ts, p, p.length, k.line, key, count, elements, Math.round(w.bytes));
         return true;
     }
@@ -239,15 +232,6 @@ final class JfrStream {
         if (r == null) renewals.put(thread, r = new TlabRenewal((int) (usable >>> 3)));
         r.add(size);
         return r.inclusion(size);
-    }
-
-    /** Per type id: {seen, count, count variance, bytes, bytes variance}, a copy. */
-    Map<Integer, double[]> perType() {
-        synchronized (perType) {
-            Map<Integer, double[]> copy = new HashMap<>();
-            for (Map.Entry<Integer, double[]> en : perType.entrySet()) copy.put(en.getKey(), en.getValue().clone());
-            return copy;
-        }
     }
 
     /** The allocating thread's state; null for the agent's threads and JFR's own. */

@@ -29,6 +29,7 @@ interface Starter {
         if (options.threads) s.add(new ThreadsStarter());
         if (options.portFile != null) s.add(new ChannelStarter());
         if (options.sampler.equals("jfr")) s.add(new JfrStarter());
+        if (options.sampler.equals("jvmti")) s.add(new JvmtiStarter());
         return s;
     }
 }

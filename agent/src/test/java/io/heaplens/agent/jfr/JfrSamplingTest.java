@@ -11,27 +11,32 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class JfrSamplingTest {
     @Test
-    void samplerOptionIsProbesOrJfr() {
-        assertEquals("probes", Options.parse("mode=sampled").sampler);
+    void samplerOptionIsJvmtiProbesOrJfr() {
+        assertEquals("jvmti", Options.parse("mode=sampled").sampler);
+        assertEquals("probes", Options.parse("mode=sampled,sampler=probes").sampler);
         assertEquals("jfr", Options.parse("mode=sampled,sampler=jfr").sampler);
         Options bad = Options.parse("sampler=tlab");
         assertEquals(1, bad.errors.size());
-        assertTrue(bad.errors.get(0).contains("'sampler' must be probes or jfr"), bad.errors.get(0));
+        assertTrue(bad.errors.get(0).contains("'sampler' must be jvmti, probes or jfr"), bad.errors.get(0));
+        // HotSpot's sampler has its own default interval; a given sampleBytes sets both samplers'
+        assertEquals(65_536, Options.parse("mode=sampled").heapSampleBytes());
+        assertEquals(524_288, Options.parse("mode=sampled").sampleBytes);
+        assertEquals(16_384, Options.parse("mode=sampled,sampleBytes=16384").heapSampleBytes());
     }
 
     @Test
     void withJfrTheSampledModeNeedsNoInstrumentation() {
-        boolean before = Mode.sampledByJfr;
+        boolean before = Mode.sampledByJvm;
         try {
-            Mode.sampledByJfr = false;
+            Mode.sampledByJvm = false;
             assertEquals(Mode.LEVEL_ALLOCATIONS, Mode.level(Mode.SAMPLED));
-            Mode.sampledByJfr = true;
+            Mode.sampledByJvm = true;
             assertEquals(Mode.LEVEL_NONE, Mode.level(Mode.SAMPLED));
             assertEquals(Mode.LEVEL_NONE, Mode.level(Mode.PAUSED));
             assertEquals(Mode.LEVEL_ALLOCATIONS, Mode.level(Mode.SITES));
             assertEquals(Mode.LEVEL_TREE, Mode.level(Mode.EXACT));
         } finally {
-            Mode.sampledByJfr = before;
+            Mode.sampledByJvm = before;
         }
     }
 

@@ -1,0 +1,169 @@
+/*
+ * HeapLens: the sampled mode fed by HotSpot's own heap sampler (JEP 331, JDK 11+), agent option sampler=jvmti.
+ *
+ * HotSpot puts sample points on each thread's allocated bytes at random intervals of mean K
+ * (SetHeapSamplingInterval) and reports the object that holds a point through the JVMTI event SampledObjectAlloc,
+ * on the allocating thread. Only native code can ask for that event, so this library is the whole native part:
+ * it hands every event to the Java method io.heaplens.runtime.HeapSampler.sample(Object, long), which weighs and
+ * records it (docs/modes.md "sampler=jvmti"). It is loaded with System.load by HeapSampler itself, in the live
+ * phase, so the natives below bind to that class (the bootstrap loader's).
+ *
+ * Built by scripts/build.mjs: gcc -shared -fPIC -O2 -I$JAVA_HOME/include -I$JAVA_HOME/include/linux.
+ */
+#include <jni.h>
+#include <jvmti.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Frames of a sample's calling trace, as the probe sampler's stack walk keeps (runtime/Sampler.MAX_FRAMES). */
+#define MAX_FRAMES 1024
+
+static jvmtiEnv *jvmti;
+static jclass samplerClass;      /* a global reference: the class must stay reachable for the callback */
+static jmethodID sampleMethod;
+/* Per thread, the buffer GetStackTrace fills (16 KiB: not on the stack of a thread that may be deep already). */
+static pthread_key_t framesKey;
+
+/*
+ * Set while this thread runs the Java upcall. HotSpot can report an allocation the upcall itself makes (the stack
+ * walk allocates) in a nested event; that allocation is the profiler's, not the program's, and a nested upcall
+ * could re-enter the thread's state before it is set up. So nested events return at once.
+ */
+static __thread int inUpcall;
+
+/*
+ * Whether samples are wanted (the sampled mode). The event itself stays on from the start: HotSpot places a thread's
+ * next sample point only at an allocation slow path, so an event turned on later misses each thread's allocations
+ * until its TLAB is next refilled (JDK 17: 39,000 of a phase's 50,000 objects in the e2e switch test). While no sample
+ * is wanted the callback returns here, before any Java code or stack walk.
+ */
+static volatile int active;
+static int eventOn;
+
+/*
+ * The calling trace is taken here, with JVMTI's GetStackTrace (method ids and bytecode indexes, nothing allocated in
+ * the Java heap), and handed to Java as one long[] of (method id, bytecode index) pairs, innermost first. A Java
+ * StackWalker walk in the upcall cost ~40 µs a sample on h2, most of it building and resolving frame objects
+ * (docs/benchmark.md "Issue 18, round 5").
+ */
+static void JNICALL onSampledObjectAlloc(jvmtiEnv *env, JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size) {
+    (void) thread; (void) klass;
+    if (!active || inUpcall || sampleMethod == NULL) return;
+    inUpcall = 1;
+    jvmtiFrameInfo *frames = pthread_getspecific(framesKey);
+    if (frames == NULL) {
+        frames = malloc(sizeof(jvmtiFrameInfo) * MAX_FRAMES);
+        if (frames != NULL) pthread_setspecific(framesKey, frames);
+    }
+    jint n = 0;
+    if (frames == NULL || (*env)->GetStackTrace(env, NULL, 0, MAX_FRAMES, frames, &n) != JVMTI_ERROR_NONE) n = 0;
+    jlongArray trace = (*jni)->NewLongArray(jni, 2 * n);
+    if (trace != NULL) {
+        jlong pairs[2 * 64];
+        for (jint i = 0; i < n; i += 64) {       /* copied in chunks: no second buffer of MAX_FRAMES pairs */
+            jint m = n - i < 64 ? n - i : 64;
+            for (jint j = 0; j < m; j++) {
+                pairs[2 * j] = (jlong) (intptr_t) frames[i + j].method;
+                pairs[2 * j + 1] = (jlong) frames[i + j].location;
+            }
+            (*jni)->SetLongArrayRegion(jni, trace, 2 * i, 2 * m, pairs);
+        }
+        (*jni)->CallStaticVoidMethod(jni, samplerClass, sampleMethod, object, size, trace);
+        (*jni)->DeleteLocalRef(jni, trace);
+    }
+    /* The program's allocation must never fail because of the profiler: drop anything the upcall threw. */
+    if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+    inUpcall = 0;
+}
+
+/*
+ * Returns 0, or why not: -1 no JVMTI environment of version 11 (a JVM without JEP 331), else a JVMTI error code
+ * (e.g. 99 JVMTI_ERROR_NOT_AVAILABLE: the JVM cannot sample its heap).
+ */
+JNIEXPORT jint JNICALL Java_io_heaplens_runtime_HeapSampler_init(JNIEnv *jni, jclass cls) {
+    JavaVM *vm;
+    if ((*jni)->GetJavaVM(jni, &vm) != 0) return -1;
+    /* An environment of its own: capabilities and callbacks are per environment, so other agents are not touched. */
+    if ((*vm)->GetEnv(vm, (void **) &jvmti, JVMTI_VERSION_11) != JNI_OK) return -1;
+    /* The one capability the event needs; HotSpot grants it in the live phase (it is "always" potential). */
+    jvmtiCapabilities caps;
+    memset(&caps, 0, sizeof caps);
+    caps.can_generate_sampled_object_alloc_events = 1;
+    jvmtiError e = (*jvmti)->AddCapabilities(jvmti, &caps);
+    if (e != JVMTI_ERROR_NONE) return (jint) e;
+    /* Line numbers for the frames (the record's line, the site's line); without them the lines stay unknown. */
+    memset(&caps, 0, sizeof caps);
+    caps.can_get_line_numbers = 1;
+    (*jvmti)->AddCapabilities(jvmti, &caps);
+    if (pthread_key_create(&framesKey, free) != 0) return -3;
+    samplerClass = (jclass) (*jni)->NewGlobalRef(jni, cls);
+    sampleMethod = (*jni)->GetStaticMethodID(jni, cls, "sample", "(Ljava/lang/Object;J[J)V");
+    if (samplerClass == NULL || sampleMethod == NULL) {
+        if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+        return -2;
+    }
+    jvmtiEventCallbacks callbacks;
+    memset(&callbacks, 0, sizeof callbacks);
+    callbacks.SampledObjectAlloc = &onSampledObjectAlloc;
+    return (jint) (*jvmti)->SetEventCallbacks(jvmti, &callbacks, (jint) sizeof callbacks);
+}
+
+/* The mean distance K between sample points, in bytes, for every thread (HotSpot keeps one global interval). */
+JNIEXPORT jint JNICALL Java_io_heaplens_runtime_HeapSampler_interval(JNIEnv *jni, jclass cls, jint bytes) {
+    (void) jni; (void) cls;
+    return jvmti == NULL ? -1 : (jint) (*jvmti)->SetHeapSamplingInterval(jvmti, bytes);
+}
+
+/*
+ * Samples wanted (the sampled mode) or not. The first call turns the event on for all threads, and it stays on; the
+ * other modes then pay one allocation slow path and an event that returns at once per K bytes on average.
+ */
+JNIEXPORT jint JNICALL Java_io_heaplens_runtime_HeapSampler_enable(JNIEnv *jni, jclass cls, jboolean on) {
+    (void) jni; (void) cls;
+    if (jvmti == NULL) return -1;
+    if (!eventOn) {
+        jvmtiError e = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+        if (e != JVMTI_ERROR_NONE) return (jint) e;
+        eventOn = 1;
+    }
+    active = on ? 1 : 0;
+    return 0;
+}
+
+/*
+ * A frame's method: its declaring class, name and descriptor, and its line number table as (bytecode index, line)
+ * pairs (empty without one). HotSpot never reuses a method id, so the Java side resolves each once.
+ */
+JNIEXPORT jobjectArray JNICALL Java_io_heaplens_runtime_HeapSampler_method(JNIEnv *jni, jclass cls, jlong id) {
+    (void) cls;
+    if (jvmti == NULL) return NULL;
+    jmethodID m = (jmethodID) (intptr_t) id;
+    jclass holder = NULL;
+    char *name = NULL, *sig = NULL;
+    if ((*jvmti)->GetMethodDeclaringClass(jvmti, m, &holder) != JVMTI_ERROR_NONE) return NULL;
+    if ((*jvmti)->GetMethodName(jvmti, m, &name, &sig, NULL) != JVMTI_ERROR_NONE) return NULL;
+    jclass objectClass = (*jni)->FindClass(jni, "java/lang/Object");
+    jobjectArray out = objectClass == NULL ? NULL : (*jni)->NewObjectArray(jni, 4, objectClass, NULL);
+    if (out != NULL) {
+        (*jni)->SetObjectArrayElement(jni, out, 0, holder);
+        (*jni)->SetObjectArrayElement(jni, out, 1, (*jni)->NewStringUTF(jni, name));
+        (*jni)->SetObjectArrayElement(jni, out, 2, (*jni)->NewStringUTF(jni, sig));
+        jint count = 0;
+        jvmtiLineNumberEntry *table = NULL;
+        if ((*jvmti)->GetLineNumberTable(jvmti, m, &count, &table) != JVMTI_ERROR_NONE) count = 0;
+        jintArray lines = (*jni)->NewIntArray(jni, 2 * count);
+        if (lines != NULL) {
+            for (jint i = 0; i < count; i++) {
+                jint pair[2] = {(jint) table[i].start_location, table[i].line_number};
+                (*jni)->SetIntArrayRegion(jni, lines, 2 * i, 2, pair);
+            }
+            (*jni)->SetObjectArrayElement(jni, out, 3, lines);
+        }
+        if (table != NULL) (*jvmti)->Deallocate(jvmti, (unsigned char *) table);
+    }
+    (*jvmti)->Deallocate(jvmti, (unsigned char *) name);
+    (*jvmti)->Deallocate(jvmti, (unsigned char *) sig);
+    return out;
+}
