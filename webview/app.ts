@@ -191,6 +191,13 @@ export class App {
       this.views[this.state.view].root.hidden = true;
       return;
     }
+    if (ctx.data.partial && this.state.view === 'flame') this.progress.hide();
+    if (ctx.data.partial && this.state.view !== 'flame') {
+      // a first section's data: only the flame tree is in it
+      this.views[this.state.view].root.hidden = true;
+      this.progress.show('Loading the whole profile…');
+      return;
+    }
     try {
       this.views[this.state.view].render(ctx);
     } catch (e) {
