@@ -36,7 +36,7 @@ export interface FirstSection {
   nodes: SectionNode[];
   /** the methods the nodes name (the profile's Method entries) */
   methods: MethodEntry[];
-  /** every class of the tree's methods: [class, profiled (0/1), nodes, self × 5 summed over its nodes] (palette, legend) */
+  /** every class of the tree's methods: [class, profiled (0/1), its methods, self × 5 summed over its nodes] (palette, legend) */
   classes: Array<[string, number, ...number[]]>;
   /** the threads: [id, name] */
   threads: Array<[number, string]>;
@@ -71,6 +71,7 @@ export function sectionOf(tree: FrameTree, kind: TreeKind, kinds: TreeKind[], me
   };
   const deepest = new Array<number>(V).fill(0);
   const classes = new Map<string, [string, number, ...number[]]>();
+  const counted = new Set<number>();
   for (let i = 0; i < tree.n; i++) {
     for (let v = 0; v < V; v++) if (tree.total[KEYS[v]][i] > 0 && tree.depth[i] > deepest[v]) deepest[v] = tree.depth[i];
     const m = methods.get(tree.method[i]);
@@ -78,7 +79,8 @@ export function sectionOf(tree: FrameTree, kind: TreeKind, kinds: TreeKind[], me
     const key = `${m.profiled ? 1 : 0}${m.class}`;
     let c = classes.get(key);
     if (!c) classes.set(key, (c = [m.class, m.profiled ? 1 : 0, ...new Array<number>(V + 1).fill(0)]));
-    c[2] = (c[2] as number) + 1;
+    if (!counted.has(m.id)) c[2] = (c[2] as number) + 1;
+    counted.add(m.id);
     for (let v = 0; v < V; v++) c[3 + v] = (c[3 + v] as number) + tree.self[KEYS[v]][i];
   }
   const nodes: SectionNode[] = [];

@@ -88,7 +88,7 @@ export function sectionFrames(s: FirstSection): FrameTree {
     for (const k of VIEW_METRICS) self[k] = 0;
     SECTION_VALUES.forEach((k, v) => { self[k] = c[3 + v] as number; });
     self.allocations = self.objects + self.arrays;
-    return { class: c[0], profiled: c[1] === 1, nodes: c[2] as number, self };
+    return { class: c[0], profiled: c[1] === 1, methods: c[2] as number, self };
   });
   tree.section = { gap, more, deepest, classes };
   return tree;

@@ -46,7 +46,7 @@ export interface SectionExtras {
   /** per metric, the whole tree's deepest depth with some of it (the canvas' rows) */
   deepest: Record<ViewMetric, number>;
   /** the whole tree's classes: package palette and the legend's sums */
-  classes: Array<{ class: string; profiled: boolean; nodes: number; self: Record<ViewMetric, number> }>;
+  classes: Array<{ class: string; profiled: boolean; methods: number; self: Record<ViewMetric, number> }>;
 }
 
 /** Generic input: anything shaped like a tree whose nodes name a method and carry their own values. */

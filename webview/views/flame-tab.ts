@@ -340,11 +340,11 @@ export class FlameTab extends ToolbarView {
     // per method first (typed, one pass over the zoomed subtree), then per package
     const byPkg = new Map<string, { v: number; mine: boolean; method: number }>();
     if (tree.section && zoom === 0) {
-      // a first section's tree: the whole tree's sums per class (as selfByMethod's, 1e-9 per node)
+      // a first section's tree: the whole tree's sums per class (as selfByMethod's, 1e-9 per method)
       for (const c of tree.section.classes) {
         const pkg = packageOf(c.class);
         const have = byPkg.get(pkg) ?? { v: 0, mine: ctx.data.isMineClass(c.class, c.profiled), method: -1 };
-        have.v += c.self[this.metric] + c.nodes * 1e-9;
+        have.v += c.self[this.metric] + c.methods * 1e-9;
         byPkg.set(pkg, have);
       }
     }

@@ -102,6 +102,7 @@ final class ProfileWriter {
             j.begin('{').field("format", "heaplens-profile").field("version", fin ? FORMAT_VERSION : PERIODIC_FORMAT_VERSION);
             meta(j, fin, sequence);
             ThreadState[] all = ThreadState.snapshot();
+            firstSection(j, all);
             j.name("threads").begin('[');
             walker.all(all, new FileTree(j, fin));
             j.end(']');
@@ -132,7 +133,7 @@ final class ProfileWriter {
                 .field("jfrDropped", io.heaplens.agent.jfr.JfrSampling.counts()[1])
                 .field("jfrTruncated", io.heaplens.agent.jfr.JfrSampling.counts()[2])
                 .field("jfrTlabBytes", io.heaplens.agent.jfr.JfrSampling.tlabUsableBytes())
-                .field("writeMillis", lastWriteMillis).field("bytesWritten", lastBytes).field("collectorCycles", cycles);
+                .field("writeMillis", lastWriteMillis).field("firstSectionMillis", lastSectionMillis).field("bytesWritten", lastBytes).field("collectorCycles", cycles);
             String loss = io.heaplens.runtime.Sampler.firstLoss;
             if (loss != null) j.field("firstLostTrace", loss);
             writeJfrIntervals(j);
@@ -146,6 +147,55 @@ final class ProfileWriter {
             Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
         }
         lastWriteMillis = (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    private final FirstSection first = new FirstSection();
+    /** the last write's first section: its share of writeMillis */
+    long lastSectionMillis;
+
+    /** The trees a profile offers, as docs/format.md names them, in TreeWalker's order. */
+    private static final String[][] KINDS = {
+        { TreeWalker.ROOT, "exact" }, { TreeWalker.SITES, "sites" }, { TreeWalker.SITE_TRACES, "traces" }, { TreeWalker.SAMPLED, "sampled" },
+    };
+
+    /**
+     * The first section (FirstSection, docs/format.md "first") of the tree the views show first: exact data when there
+     * is any, else the sampled, the sites or the traces tree (core/profile/modes.ts defaultTree).
+     */
+    private void firstSection(Json j, ThreadState[] all) throws IOException {
+        long t0 = System.nanoTime();
+        List<String> kinds = new java.util.ArrayList<>();
+        String tree = null;
+        for (String[] k : KINDS) if (TreeWalker.holds(all, k[0])) kinds.add(k[1]);
+        for (String want : new String[] { "exact", "sampled", "sites", "traces" }) {
+            if (tree == null && (kinds.contains(want) || (want.equals("exact") && kinds.isEmpty()))) tree = want;
+        }
+        String walked = TreeWalker.ROOT;
+        for (String[] k : KINDS) if (k[1].equals(tree)) walked = k[0];
+        first.reset(walked, registry);
+        walker.one(all, walked, first);
+        List<ThreadState> app = new java.util.ArrayList<>();
+        for (ThreadState ts : all) if (!ts.agentThread) app.add(ts);
+        long[][] ids = new long[app.size()][];
+        String[] names = new String[app.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = new long[] { app.get(i).id };
+            names[i] = app.get(i).thread.getName();
+        }
+        j.name("first");
+        first.write(j, tree, kinds, ids, names, new FirstSection.Methods() {
+            private final Map<Integer, String> keys = new java.util.HashMap<>();
+            @Override public String key(int m) {
+                return keys.computeIfAbsent(m, id -> {
+                    MethodInfo mi = registry.methodById(id);
+                    return mi.owner.replace('/', '.') + '.' + mi.name + mi.desc;
+                });
+            }
+            @Override public String className(int m) { return registry.methodById(m).owner.replace('/', '.'); }
+            @Override public boolean profiled(int m) { return registry.methodById(m).profiled; }
+            @Override public String json(int m) throws IOException { return tableTexts.method(registry.methodById(m)); }
+        });
+        lastSectionMillis = (System.nanoTime() - t0) / 1_000_000;
     }
 
     private void meta(Json j, boolean fin, int sequence) throws IOException {
