@@ -213,7 +213,8 @@ export async function fetchBytesWithHead(url: string, head: (h: ProfileHead) => 
   } catch (e) {
     throw new FetchFailed(`cannot fetch ${url}: ${(e as Error).message}`);
   }
-  void scanner.end();
+  // the head of a gzipped file may still be inflating (a few KB: it stops at the head)
+  await scanner.end();
   if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(size);
   let at = 0;
