@@ -157,7 +157,9 @@ export class ProfileLoads {
           if (l.nodes >= ProfileLoads.SLICE_FROM_NODES && (!this.app.data || this.app.data.partial)) await this.renderAhead(l.data);
           this.progress.hide();
           this.error.hidden = true;
+          const swap = !!this.app.data?.partial;
           this.app.show(l.data, msg.live);
+          if (swap) mark('whole-shown');
         });
       }
       // no worker: the text is applied here as the host's message would have been

@@ -9,7 +9,6 @@ import io.heaplens.runtime.ThreadState;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -131,8 +130,11 @@ final class FirstSection implements TreeOutput {
         long[] root = new long[V];
         int[] deepest = new int[V];
         List<Integer> roots = new ArrayList<>();
-        Map<String, long[]> classes = new TreeMap<>();   // key: class, then profiled ("\0" keeps the class order)
-        java.util.BitSet counted = new java.util.BitSet();  // a class's methods are counted once each
+        // self values per method first (arrays by id: no look-up per node), then per class over the methods
+        int maxMethod = 0;
+        for (int i = 0; i < n; i++) if (method[i] > maxMethod) maxMethod = method[i];
+        long[] perMethod = new long[(maxMethod + 1) * V];
+        java.util.BitSet seen = new java.util.BitSet(maxMethod + 1);
         for (int i = 0; i < n; i++) {
             if (depth[i] == 0) {
                 roots.add(i);
@@ -141,13 +143,16 @@ final class FirstSection implements TreeOutput {
             for (int v = 0; v < V; v++) if (total[i * V + v] > 0 && depth[i] > deepest[v]) deepest[v] = depth[i];
             int m = method[i];
             if (m < 0) continue;
-            boolean profiled = methods.profiled(m);
-            long[] c = classes.computeIfAbsent(methods.className(m) + '\0' + (profiled ? 1 : 0), k -> new long[V + 1]);
-            if (!counted.get(m)) c[0]++;
-            counted.set(m);
-            for (int v = 0; v < V; v++) c[1 + v] += self[i * V + v];
+            seen.set(m);
+            for (int v = 0; v < V; v++) perMethod[m * V + v] += self[i * V + v];
         }
-        Selection sel = new Selection(end, total, root, methods, divisor);
+        Map<String, long[]> classes = new TreeMap<>();   // key: class, then profiled ("\0" keeps the class order)
+        for (int m = seen.nextSetBit(0); m >= 0; m = seen.nextSetBit(m + 1)) {
+            long[] c = classes.computeIfAbsent(methods.className(m) + '\0' + (methods.profiled(m) ? 1 : 0), k -> new long[V + 1]);
+            c[0]++;                                       // a class's methods
+            for (int v = 0; v < V; v++) c[1 + v] += perMethod[m * V + v];
+        }
+        Selection sel = new Selection(end, total, root, methods, divisor, seen, maxMethod);
         int[] members = new int[roots.size()];
         for (int k = 0; k < members.length; k++) members[k] = roots.get(k);
         sel.visit(-1, 0, members, new long[V]);
@@ -178,24 +183,30 @@ final class FirstSection implements TreeOutput {
     private final class Selection {
         final int[] end;
         final long[] total, root;
-        final Methods methods;
         final int divisor;
+        /** each method's place in the page's sibling order (core/views/frames.ts methodRanks: key, then id) */
+        final int[] rank;
         final List<long[]> out = new ArrayList<>();
         final List<Integer> named = new ArrayList<>();
 
-        Selection(int[] end, long[] total, long[] root, Methods methods, int divisor) {
-            this.divisor = divisor;
+        Selection(int[] end, long[] total, long[] root, Methods methods, int divisor, java.util.BitSet seen, int maxMethod) {
             this.end = end;
             this.total = total;
             this.root = root;
-            this.methods = methods;
-        }
-
-        /** A merged node's totals summed over its members. */
-        long[] sum(int[] members) {
-            long[] s = new long[V];
-            for (int i : members) for (int v = 0; v < V; v++) s[v] += total[i * V + v];
-            return s;
+            this.divisor = divisor;
+            Integer[] ids = new Integer[seen.cardinality()];
+            String[] keys = new String[maxMethod + 1];
+            int k = 0;
+            for (int m = seen.nextSetBit(0); m >= 0; m = seen.nextSetBit(m + 1)) {
+                ids[k++] = m;
+                keys[m] = methods.key(m);
+            }
+            Arrays.sort(ids, (a, b) -> {
+                int c = keys[a].compareTo(keys[b]);
+                return c != 0 ? c : Integer.compare(a, b);
+            });
+            rank = new int[maxMethod + 1];
+            for (int r = 0; r < ids.length; r++) rank[ids[r]] = r;
         }
 
         /** Drawn at 3,840 pixels under some metric, allocations (objects + arrays) included. */
@@ -206,48 +217,52 @@ final class FirstSection implements TreeOutput {
         }
 
         void visit(int m, int d, int[] members, long[] gap) throws IOException {
-            // the children merged by method, in the page's order (key, then id)
-            Map<Integer, int[]> groups = new HashMap<>();
-            for (int i : members) {
-                for (int c = i + 1; c < end[i]; c = end[c]) {
-                    int[] g = groups.get(method[c]);
-                    if (g == null) g = new int[] { c };
-                    else {
-                        g = Arrays.copyOf(g, g.length + 1);
-                        g[g.length - 1] = c;
-                    }
-                    groups.put(method[c], g);
-                }
-            }
-            Integer[] order = groups.keySet().toArray(new Integer[0]);
-            Arrays.sort(order, (a, b) -> {
-                int k = methods.key(a).compareTo(methods.key(b));
-                return k != 0 ? k : Integer.compare(a, b);
-            });
-            boolean[] keep = new boolean[order.length];
-            long[][] sums = new long[order.length][];
+            // the members' children in the page's order, those of one method (one per thread at most) next to each other
+            int count = 0;
+            for (int i : members) for (int c = i + 1; c < end[i]; c = end[c]) count++;
+            long[] kids = new long[count];                 // rank << 32 | walked index: one sort, no boxing
+            int k = 0;
+            for (int i : members) for (int c = i + 1; c < end[i]; c = end[c]) kids[k++] = (long) rank[method[c]] << 32 | c;
+            Arrays.sort(kids);
+            // the groups: [from, to) in kids, their sums and whether they are kept
+            int groups = 0;
+            int[] from = new int[count + 1];
+            for (int a = 0; a < count; a++) if (a == 0 || kids[a] >>> 32 != kids[a - 1] >>> 32) from[groups++] = a;
+            from[groups] = count;
+            long[][] sums = new long[groups][];
+            boolean[] keep = new boolean[groups];
             long more = 0;
-            for (int k = 0; k < order.length; k++) {
-                sums[k] = sum(groups.get(order[k]));
-                keep[k] = kept(sums[k]);
-                if (!keep[k]) more++;
+            for (int g = 0; g < groups; g++) {
+                long[] t = new long[V];
+                for (int a = from[g]; a < from[g + 1]; a++) {
+                    int c = (int) kids[a];
+                    for (int v = 0; v < V; v++) t[v] += total[c * V + v];
+                }
+                sums[g] = t;
+                keep[g] = kept(t);
+                if (!keep[g]) more++;
             }
             long[] node = new long[3 + 3 * V];
             node[0] = m;
             node[1] = d;
             node[2] = more;
-            long[] t = sum(members);
-            for (int i : members) for (int v = 0; v < V; v++) node[3 + v] += self[i * V + v];
-            System.arraycopy(t, 0, node, 3 + V, V);
+            for (int i : members) {
+                for (int v = 0; v < V; v++) {
+                    node[3 + v] += self[i * V + v];
+                    node[3 + V + v] += total[i * V + v];
+                }
+            }
             System.arraycopy(gap, 0, node, 3 + 2 * V, V);
             out.add(node);
             if (m >= 0) named.add(m);
             long[] run = new long[V];
-            for (int k = 0; k < order.length; k++) {
-                if (keep[k]) {
-                    visit(order[k], d + 1, groups.get(order[k]), run);
+            for (int g = 0; g < groups; g++) {
+                if (keep[g]) {
+                    int[] group = new int[from[g + 1] - from[g]];
+                    for (int a = 0; a < group.length; a++) group[a] = (int) kids[from[g] + a];
+                    visit(method[group[0]], d + 1, group, run);
                     run = new long[V];
-                } else for (int v = 0; v < V; v++) run[v] += sums[k][v];
+                } else for (int v = 0; v < V; v++) run[v] += sums[g][v];
             }
         }
     }

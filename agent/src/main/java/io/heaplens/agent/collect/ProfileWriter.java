@@ -151,7 +151,7 @@ final class ProfileWriter {
 
     private final FirstSection first = new FirstSection();
     /** the last write's first section: its share of writeMillis */
-    long lastSectionMillis;
+    long lastSectionMillis, lastSectionWalkMillis;
 
     /** The trees a profile offers, as docs/format.md names them, in TreeWalker's order. */
     private static final String[][] KINDS = {
@@ -174,6 +174,7 @@ final class ProfileWriter {
         for (String[] k : KINDS) if (k[1].equals(tree)) walked = k[0];
         first.reset(walked, registry);
         walker.one(all, walked, first);
+        lastSectionWalkMillis = (System.nanoTime() - t0) / 1_000_000;
         List<ThreadState> app = new java.util.ArrayList<>();
         for (ThreadState ts : all) if (!ts.agentThread) app.add(ts);
         long[][] ids = new long[app.size()][];
