@@ -343,8 +343,9 @@ export class FlameTab extends ToolbarView {
       // a first section's tree: the whole tree's sums per class (as selfByMethod's, 1e-9 per method)
       for (const c of tree.section.classes) {
         const pkg = packageOf(c.class);
-        const have = byPkg.get(pkg) ?? { v: 0, mine: ctx.data.isMineClass(c.class, c.profiled), method: -1 };
+        const have = byPkg.get(pkg) ?? { v: 0, mine: false, method: -1 };
         have.v += c.self[this.metric] + c.methods * 1e-9;
+        have.mine ||= ctx.data.isMineClass(c.class, c.profiled);
         byPkg.set(pkg, have);
       }
     }
@@ -353,8 +354,10 @@ export class FlameTab extends ToolbarView {
       const e = this.methods.get(m);
       if (!e) continue;
       const pkg = packageOf(e.class);
-      const have = byPkg.get(pkg) ?? { v: 0, mine: ctx.data.isMine(e.id), method: e.id };
+      // "my code" when any of its methods is (not the first one met: a first section lists classes, not the tree's order)
+      const have = byPkg.get(pkg) ?? { v: 0, mine: false, method: e.id };
       have.v += v;
+      have.mine ||= ctx.data.isMine(e.id);
       byPkg.set(pkg, have);
     }
     clear(this.legend);
