@@ -107,3 +107,26 @@ test('a damaged section is not used', () => {
   assert.equal(checkSection({ ...s, methods: [] }), undefined);               // a node names a method it lacks
   assert.equal(checkSection({ ...s, tree: 'other' }), undefined);
 });
+
+test('the page paints from the section only the view it draws: flame tree, all threads, top-down, not zoomed, up to 3,840 px', async () => {
+  const { sectionData } = await import('../../webview/load/first-paint');
+  const { defaultState } = await import('../../webview/state');
+  const { TreePending } = await import('../../webview/data');
+  const file = JSON.parse(TREE) as ProfileFile;
+  const first = JSON.parse(JSON.stringify(withFirstSection(file))).first as unknown;
+  const s = defaultState();
+  const data = sectionData(file.meta, first, 't', s, 1400)!;
+  assert.ok(data.partial);
+  const top = { thread: -1, myCode: false, collapseRecursion: false, inverted: false };
+  assert.equal(data.tree(top).n, 6);
+  assert.equal(data.tree(top).section!.more[0], 0);
+  assert.throws(() => data.tree({ ...top, inverted: true }), TreePending);   // the whole profile answers
+  assert.deepEqual(data.threads().map((t) => t.name), ['main', 'worker']);
+  for (const other of [{ inverted: true }, { thread: 1 }, { zoom: [1] }, { view: 'sites' as const }, { metric: 'samples' as const }, { myCode: true }, { data: 'sampled' as const }]) {
+    // sampled is not in this profile: the default (exact) is shown, as the whole profile would
+    const expect = 'data' in other ? true : false;
+    assert.equal(!!sectionData(file.meta, first, 't', { ...s, ...other }, 1400), expect, JSON.stringify(other));
+  }
+  assert.equal(sectionData(file.meta, first, 't', s, 3841), undefined);      // a wider window draws narrower frames
+  assert.equal(sectionData(file.meta, { ...(first as object), nodes: [] }, 't', s, 1400), undefined);
+});
