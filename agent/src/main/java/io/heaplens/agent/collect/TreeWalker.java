@@ -38,19 +38,6 @@ public final class TreeWalker {
         for (ThreadState ts : threads) if (!ts.agentThread) thread(ts, out, true);
     }
 
-    /** One tree ({@link #ROOT}, {@link #SITES}, …) of each application thread in {@code threads} that holds it. */
-    public void one(ThreadState[] threads, String name, TreeOutput out) throws IOException {
-        for (ThreadState ts : threads) {
-            if (ts.agentThread) continue;
-            Node root = treeOf(ts, name);
-            if (name.equals(ROOT) || !empty(root)) {
-                out.beginThread(ts);
-                tree(ts, name, root, out);
-                out.endThread(ts);
-            }
-        }
-    }
-
     /** Whether any application thread's {@code name} tree holds data (docs/format.md: the trees a profile offers). */
     public static boolean holds(ThreadState[] threads, String name) {
         for (ThreadState ts : threads) if (!ts.agentThread && !empty(treeOf(ts, name))) return true;
