@@ -132,10 +132,17 @@ async function oneRun(browser, server, folder, extension, name) {
           const early = await swapped();
           await page.screenshot({ path: join(shots, `${++shot}-${basename(extension)}-${name}-first${early ? '-after-swap' : ''}.png`) });
           for (let k = 0; k < 600 && !(await swapped()); k++) await sleep(200);
+          // when the whole tree replaced the section's (a page without one: its first paint)
+          r.wholeShown = await f.evaluate(() => performance.getEntriesByName('heaplens:whole-shown')[0]?.startTime).catch(() => undefined);
           await sleep(2000);
           await page.screenshot({ path: join(shots, `${shot}-${basename(extension)}-${name}-whole.png`) });
         }
-        if (r) return { sinceNavigation: Math.round(r.paint), sinceEnter: Math.round(r.epoch - t0), longestTask: Math.round(r.longest), load: loadAvg, phases: r.phases };
+        if (r) {
+          return {
+            sinceNavigation: Math.round(r.paint), sinceEnter: Math.round(r.epoch - t0), longestTask: Math.round(r.longest), load: loadAvg,
+            ...(r.wholeShown !== undefined ? { wholeShown: Math.round(r.wholeShown) } : {}), phases: r.phases,
+          };
+        }
       }
       if (Date.now() > deadline) {
         await page.screenshot({ path: '/tmp/panel36-timeout.png' });

@@ -154,10 +154,10 @@ export class ProfileLoads {
       if (worker) {
         return worker.load('', msg.title, s.data, opts, !msg.live, raw).then(async (l) => {
           // a large tree's render set-up (canvas, package palette, first layout) in tasks of their own, as applyBuilt's
-          if (l.nodes >= ProfileLoads.SLICE_FROM_NODES && (!this.app.data || this.app.data.partial)) await this.renderAhead(l.data);
+          const swap = !!this.app.data?.partial;       // the whole tree replaces a first section's
+          if (l.nodes >= ProfileLoads.SLICE_FROM_NODES && (!this.app.data || swap)) await this.renderAhead(l.data);
           this.progress.hide();
           this.error.hidden = true;
-          const swap = !!this.app.data?.partial;
           this.app.show(l.data, msg.live);
           if (swap) mark('whole-shown');
         });
