@@ -177,6 +177,11 @@ export class ProfileLoads {
         this.host.post({ type: 'fetchFailed', message: e.message });
         return;
       }
+      if (this.app.data?.partial) {
+        // the first section was drawn, the whole file is not a profile (cut, garbled): the picture goes, the line says why
+        this.app.data = undefined;
+        this.app.render();
+      }
       this.error.textContent = `Cannot show ${msg.title}: ${e.message}`;
       this.error.hidden = false;
     }).then(() => this.loadEnded());
