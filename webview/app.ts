@@ -220,6 +220,10 @@ export class App {
       this.meta.textContent = [m.command, jvm, m.final ? 'final' : this.live ? 'live' : 'not final (periodic write)',
         new Date(m.writeTime).toLocaleString(), 'byte figures are estimates'].filter(Boolean).join(' · ');
       this.renderDataLine(d.kind, d.kinds, modeTimeline(d.profile));
+    } else {
+      // no profile (a first section taken down: the file is not a whole profile)
+      this.meta.textContent = '';
+      clear(this.dataLine);
     }
     this.status.classList.toggle('live', this.live);
     if (this.live && !this.status.textContent) this.status.textContent = 'live';
