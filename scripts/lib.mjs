@@ -63,3 +63,16 @@ export function ensureGcc() {
   if (!apt(['install', '-y', '-qq', 'gcc'])) apt(['update', '-qq']) && apt(['install', '-y', '-qq', 'gcc']);
   return onPath('gcc');
 }
+
+/**
+ * `withFirstSection` of core/profile/first-section.ts (the writers' first section, docs/format.md "first") for the
+ * scripts that write profiles: the TypeScript bundled on the fly by esbuild, as the build bundles it.
+ */
+export async function firstSectionWriter() {
+  const esbuild = await import('esbuild');
+  const out = await esbuild.build({
+    entryPoints: [join(root, 'core/profile/first-section.ts')], bundle: true, write: false, format: 'esm', platform: 'node', logLevel: 'warning',
+  });
+  const url = `data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`;
+  return (await import(url)).withFirstSection;
+}

@@ -9,7 +9,8 @@
 // since the webview page's navigation, its phases: the page's own marks (`heaplens:NAME`, webview/timing.ts mark: its
 // script's start, the host's first message, the fetch, the load worker's steps, the tree on the page, the render) and
 // the browser's resource timings (the bundle, the styles, the font, the profile's fetch). `--phases` prints them as a
-// table per run. `--screenshot DIR`: each run's workbench as painted (2 s after the paint) into DIR.
+// table per run. `--screenshot DIR`: each run's workbench at its first paint and once the whole profile is shown (a
+// file with a first section is painted from it first, then the whole tree replaces it: the two should look the same).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, appendFileSync, rmSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { launchBrowser } from '../test/vscode/harness/browser.mjs';
@@ -120,11 +121,28 @@ async function oneRun(browser, server, folder, extension, name) {
       for (const f of page.frames()) {
         const r = await f.evaluate(PHASES).catch(() => undefined);
         if (r && shots) {
-          await sleep(2000);
+          // the first paint (from the file's first section when it has one: 200 ms for the legend's task), then the
+          // page once the whole profile is shown (mark whole-shown, or the tree's arrival for a page without a section)
           mkdirSync(shots, { recursive: true });
-          await page.screenshot({ path: join(shots, `${++shot}-${basename(extension)}-${name}.png`) });
+          await sleep(200);
+          const swapped = () => f.evaluate(() => {
+            const has = (m) => performance.getEntriesByType('mark').some((e) => e.name === `heaplens:${m}`);
+            return has('whole-shown') || (!has('section-shown') && has('rendered'));
+          }).catch(() => false);
+          const early = await swapped();
+          await page.screenshot({ path: join(shots, `${++shot}-${basename(extension)}-${name}-first${early ? '-after-swap' : ''}.png`) });
+          for (let k = 0; k < 600 && !(await swapped()); k++) await sleep(200);
+          // when the whole tree replaced the section's (a page without one: its first paint)
+          r.wholeShown = await f.evaluate(() => performance.getEntriesByName('heaplens:whole-shown')[0]?.startTime).catch(() => undefined);
+          await sleep(2000);
+          await page.screenshot({ path: join(shots, `${shot}-${basename(extension)}-${name}-whole.png`) });
         }
-        if (r) return { sinceNavigation: Math.round(r.paint), sinceEnter: Math.round(r.epoch - t0), longestTask: Math.round(r.longest), load: loadAvg, phases: r.phases };
+        if (r) {
+          return {
+            sinceNavigation: Math.round(r.paint), sinceEnter: Math.round(r.epoch - t0), longestTask: Math.round(r.longest), load: loadAvg,
+            ...(r.wholeShown !== undefined ? { wholeShown: Math.round(r.wholeShown) } : {}), phases: r.phases,
+          };
+        }
       }
       if (Date.now() > deadline) {
         await page.screenshot({ path: '/tmp/panel36-timeout.png' });

@@ -191,6 +191,13 @@ export class App {
       this.views[this.state.view].root.hidden = true;
       return;
     }
+    if (ctx.data.partial && this.state.view === 'flame') this.progress.hide();
+    if (ctx.data.partial && this.state.view !== 'flame') {
+      // a first section's data: only the flame tree is in it
+      this.views[this.state.view].root.hidden = true;
+      this.progress.show('Loading the whole profile…');
+      return;
+    }
     try {
       this.views[this.state.view].render(ctx);
     } catch (e) {
@@ -213,6 +220,10 @@ export class App {
       this.meta.textContent = [m.command, jvm, m.final ? 'final' : this.live ? 'live' : 'not final (periodic write)',
         new Date(m.writeTime).toLocaleString(), 'byte figures are estimates'].filter(Boolean).join(' · ');
       this.renderDataLine(d.kind, d.kinds, modeTimeline(d.profile));
+    } else {
+      // no profile (a first section taken down: the file is not a whole profile)
+      this.meta.textContent = '';
+      clear(this.dataLine);
     }
     this.status.classList.toggle('live', this.live);
     if (this.live && !this.status.textContent) this.status.textContent = 'live';

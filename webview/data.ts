@@ -68,7 +68,12 @@ export class ProfileData {
   private readonly include: string[];
 
   /** `remote`: the file has no call trees (`root: {}`); the worker that holds them builds the trees */
-  constructor(readonly file: ProfileFile, readonly title: string, private readonly remote?: RemoteTrees, kind?: TreeKind) {
+  /**
+   * `partial`: only a first section's tree (webview/load/first-paint.ts), until the whole profile replaces it: the
+   * views other than the flame tree say the profile is loading
+   */
+  constructor(readonly file: ProfileFile, readonly title: string, private readonly remote?: RemoteTrees, kind?: TreeKind,
+    readonly partial = false) {
     // validated once by the host where the bytes came in (the webview trusts what the host sends)
     this.base = timed('index', () => trustedProfile(file));
     this.kinds = remote ? remote.kinds : treesIn(this.base);
@@ -96,6 +101,11 @@ export class ProfileData {
       this.mine.set(method, (v = isMyCode(m, this.include)));
     }
     return v;
+  }
+
+  /** isMine for a class of the whole tree a first section lists (its methods are not all in the section). */
+  isMineClass(cls: string, profiled: boolean): boolean {
+    return isMyCode({ id: -1, class: cls, name: '', desc: '', profiled }, this.include);
   }
 
   private cpuCache?: { value: CpuProfile | undefined };

@@ -16,6 +16,20 @@ const SPACE = new Set([0x20, 0x0a, 0x0d, 0x09]);
  * is not an object, or (for a whole text) no `meta`.
  */
 export function readMeta(text: string, whole: boolean): MetaRead {
+  const r = readHead(text, whole, false);
+  return 'more' in r ? r : { meta: r.meta };
+}
+
+/** Outcome of reading a profile's head: `meta` and, when asked for, its first section (undefined: the file has none). */
+export type HeadRead = { meta: Meta; first?: unknown } | { more: true };
+
+/**
+ * Reads `meta` and, with `first`, the first section (first-section.ts) that writers put right after it: the section is
+ * taken as absent once another key than format/version/meta comes before it, so a file without one is not read to its
+ * end. The section's value is parsed, not checked (the caller does).
+ */
+export function readHead(text: string, whole: boolean, first: boolean): HeadRead {
+  let meta: Meta | undefined;
   let i = 0;
   const n = text.length;
   const more = (): MetaRead => {
@@ -66,7 +80,7 @@ export function readMeta(text: string, whole: boolean): MetaRead {
   for (;;) {
     skipSpace();
     if (i >= n) return more();
-    if (text[i] === '}') return whole ? bad('it has no "meta" object') : more();
+    if (text[i] === '}') return meta ? { meta } : whole ? bad('it has no "meta" object') : more();
     if (text[i] === ',') {
       i++;
       skipSpace();
@@ -76,6 +90,8 @@ export function readMeta(text: string, whole: boolean): MetaRead {
     const keyEnd = stringEnd(i);
     if (keyEnd < 0) return more();
     const key = JSON.parse(text.slice(i, keyEnd)) as string;
+    // after meta: the section is read now, or the file has none before its large parts
+    if (meta && key !== 'first') return { meta };
     i = keyEnd;
     skipSpace();
     if (i >= n) return more();
@@ -87,6 +103,13 @@ export function readMeta(text: string, whole: boolean): MetaRead {
     if (end < 0) return more();
     const raw = text.slice(i, end);
     i = end;
+    if (key === 'first' && meta) {
+      try {
+        return { meta, first: JSON.parse(raw) as unknown };
+      } catch {
+        return { meta };              // a damaged section: the whole file decides (it is read anyway)
+      }
+    }
     if (key === 'format' || key === 'version' || key === 'meta') {
       let v: unknown;
       try {
@@ -100,7 +123,8 @@ export function readMeta(text: string, whole: boolean): MetaRead {
       }
       if (key === 'meta') {
         if (typeof v !== 'object' || v === null || Array.isArray(v)) bad('its "meta" is not an object');
-        return { meta: v as Meta };
+        if (!first) return { meta: v as Meta };
+        meta = v as Meta;
       }
     }
   }

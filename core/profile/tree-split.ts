@@ -14,7 +14,9 @@ export function splitTrees(file: ProfileFile): { light: ProfileFile; trees: Thre
     trees.push({ root, ...(sites ? { sites } : {}), ...(siteTraces ? { siteTraces } : {}), ...(sampled ? { sampled } : {}) });
     return { ...rest, root: {} };
   });
-  return { light: { ...file, threads }, trees };
+  // the first section (first-section.ts) is a digest of the trees: it goes with them, not into the light part
+  const { first: _first, ...rest } = file as ProfileFile & { first?: unknown };
+  return { light: { ...rest, threads }, trees };
 }
 
 /** The whole file again (a new object: `light` is left as it is). */

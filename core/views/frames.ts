@@ -33,6 +33,20 @@ export interface FrameTree {
   /** MCTs: the line, in the parent's method, of the call that entered node i (the node's `line`, docs/format.md; 0 unknown) */
   entryLine?: Int32Array;
   maxDepth: number;
+  /** a tree read from a profile's first section (first-frames.ts): only the frames a first paint can draw */
+  section?: SectionExtras;
+}
+
+/** What a first section's tree adds, so that its frames are placed and coloured as the whole tree's are. */
+export interface SectionExtras {
+  /** per metric, the total of the siblings left out just before node i (added to its left edge) */
+  gap: MetricArrays;
+  /** children of node i left out, too small to draw */
+  more: Int32Array;
+  /** per metric, the whole tree's deepest depth with some of it (the canvas' rows) */
+  deepest: Record<ViewMetric, number>;
+  /** the whole tree's classes: package palette and the legend's sums */
+  classes: Array<{ class: string; profiled: boolean; methods: number; self: Record<ViewMetric, number> }>;
 }
 
 /** Generic input: anything shaped like a tree whose nodes name a method and carry their own values. */

@@ -52,8 +52,9 @@ export function* methodsInSteps(tree: FrameTree, from: number, to: number, every
 }
 
 /**
- * The zoomed subtree's self values summed per method, in order of first appearance; each node adds 1e-9 as well, so
- * that a method whose frames all have 0 still counts (the legend lists packages of frames drawn with no width).
+ * The zoomed subtree's self values summed per method, in order of first appearance, plus 1e-9 per method, so that a
+ * method whose frames all have 0 still counts (the legend lists packages of frames drawn with no width). Per method,
+ * not per node: a profile's first section (first-section.ts) gives the legend the same sums from its classes.
  */
 export function selfByMethod(tree: FrameTree, metric: ViewMetric, zoom: number): Map<number, number> {
   const self = tree.self[metric];
@@ -63,7 +64,7 @@ export function selfByMethod(tree: FrameTree, metric: ViewMetric, zoom: number):
   if (max >= DENSE_LIMIT) {
     for (let i = zoom; i < end; i++) {
       const m = tree.method[i];
-      out.set(m, (out.get(m) ?? 0) + self[i] + 1e-9);
+      out.set(m, (out.get(m) ?? 1e-9) + self[i]);
     }
     return out;
   }
@@ -71,8 +72,8 @@ export function selfByMethod(tree: FrameTree, metric: ViewMetric, zoom: number):
   const sum = new Float64Array(max + 2);
   for (let i = zoom; i < end; i++) {
     const k = tree.method[i] + 1;
-    sum[k] = sum[k] + self[i] + 1e-9;
+    sum[k] = sum[k] + self[i];
   }
-  for (const m of order) out.set(m, sum[m + 1]);
+  for (const m of order) out.set(m, sum[m + 1] + 1e-9);
   return out;
 }

@@ -6,6 +6,7 @@ import { readRecording } from '../jfr/read-recording';
 import { optionValue, parseArgs, UsageError } from './args';
 import { CliContext } from './context';
 import { findAgentJar, findJava } from './locate';
+import { withFirstSection } from '../../core/profile/first-section';
 
 export const IMPORT_USAGE = 'heaplens import RECORDING.jfr [--out|-o FILE] [--java PATH] [--cp CLASSPATH] [--max-mb N] [--java-opt OPT]';
 
@@ -24,7 +25,8 @@ export async function importCommand(argv: readonly string[], ctx: CliContext): P
     classpath: optionValue(p, 'cp'), env: ctx.env, maxMb: maxMb === undefined ? undefined : Number(maxMb), javaOpts: javaOpt ? [javaOpt] : [],
   }).catch((e: Error) => { throw new UsageError(e.message); });
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out + '.tmp', JSON.stringify(profile));
+  // the first section right after meta: the editor paints from it before the rest is in (docs/format.md)
+  fs.writeFileSync(out + '.tmp', JSON.stringify(withFirstSection(profile)));
   fs.renameSync(out + '.tmp', out);
   const ev = profile.meta.imported?.events ?? {};
   ctx.stderr(`heaplens: ${path.basename(file)} → ${path.relative(ctx.cwd, out) || out}: ${Object.entries(ev).map(([k, n]) => `${n} ${k.replace(/^jdk\./, '')}`).join(', ') || 'no samples'}\n`);

@@ -10,6 +10,7 @@ import { checkJdk } from '../launch/jdk';
 import { javaHomeSetting } from '../launch/jdk-ui';
 import { validateProfile } from '../../core/profile/parse';
 import { WebviewController } from './controller';
+import { withFirstSection } from '../../core/profile/first-section';
 
 export const JFR_VIEW_TYPE = 'heaplens.jfrEditor';
 
@@ -55,7 +56,8 @@ export class JfrEditorProvider implements vscode.CustomReadonlyEditorProvider<Jf
       });
       const out = this.profileFile(folder, title);
       fs.mkdirSync(path.dirname(out), { recursive: true });
-      fs.writeFileSync(out + '.tmp', JSON.stringify(profile));
+      // the first section right after meta: the editor paints from it before the rest is in (docs/format.md)
+      fs.writeFileSync(out + '.tmp', JSON.stringify(withFirstSection(profile)));
       fs.renameSync(out + '.tmp', out);
       this.log(`${title}: imported in ${Date.now() - t0} ms to ${out}; ${profile.transform.warnings.join('; ') || 'no warnings'}`);
       ctl.show(validateProfile(profile), { live: false });

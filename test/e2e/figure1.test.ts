@@ -3,7 +3,7 @@
 import * as assert from 'assert/strict';
 import { it } from 'node:test';
 import { assertUnder } from './support/collapsed';
-import { assertCleanRun, describeRuns, Fixture } from './support/fixture';
+import { assertCleanRun, assertFirstSection, describeRuns, Fixture } from './support/fixture';
 
 const fx = new Fixture({ name: 'figure1' });
 const RUN = 'figure1.Main.main;figure1.Main.run';
@@ -12,6 +12,8 @@ const A1 = 'figure1.A.<init>(Ljava/lang/Object;)V';
 
 describeRuns(fx, 'figure1', (run) => {
   it('runs cleanly and prints its count', () => assertCleanRun(run(), 'figure1', 'figure1 made=12'));
+
+  it('writes the first section the TypeScript writer computes from the same trees', () => assertFirstSection(run()));
 
   it('charges the A objects to run and the Object made by A() to the constructor frame', async () => {
     assertUnder(await run().collapsed('objects'), RUN, {

@@ -15,6 +15,8 @@ import { topLines, totalsByLine } from '../../core/views/by-line';
 import { defaultTree, treeLabel, withTree } from '../../core/profile/modes';
 import { isJdkClass as isJdkName } from '../../core/profile/names';
 import { validateProfile } from '../../core/profile/parse';
+import { firstSection } from '../../core/profile/first-section';
+import { ProfileFile } from '../../core/profile/types';
 import { CLI, JDK17, JDKS, Jdk, PROFILE_DIR, ROOT } from './support/env';
 
 interface Node { m?: number; a?: number[][]; c?: Node[] }
@@ -93,6 +95,13 @@ for (const jdk of JDKS) {
       const doc = JSON.parse(fs.readFileSync(imported, 'utf8')) as Doc;
       const loaded = validateProfile(JSON.parse(fs.readFileSync(imported, 'utf8')));    // the views' loader accepts it
       assert.equal(doc.meta.imported?.from, 'jfr');
+      // the first section, right after meta, of the sampled tree the views show first (docs/format.md "first")
+      const raw = JSON.parse(fs.readFileSync(imported, 'utf8')) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(raw).slice(0, 4), ['format', 'version', 'meta', 'first']);
+      const written = raw.first as { tree: string; nodes: unknown[] };
+      assert.equal(written.tree, 'sampled');
+      delete raw.first;
+      assert.deepEqual(written, JSON.parse(JSON.stringify(firstSection(raw as unknown as ProfileFile))));
       assert.match(treeLabel('sampled', withTree(loaded, 'sampled')), /^ESTIMATES from a JFR recording's allocation samples \(bytes = the samples' weight/);
       const n = doc.agent.jfrSamples ?? 0;
       assert.ok(n >= 50, `allocation samples used: ${n}`);

@@ -2,7 +2,7 @@
 import * as assert from 'assert/strict';
 import { it } from 'node:test';
 import { sumUnder, under } from './support/collapsed';
-import { assertCleanRun, describeRuns, Fixture } from './support/fixture';
+import { assertCleanRun, assertFirstSection, describeRuns, Fixture } from './support/fixture';
 
 const fx = new Fixture({ name: 'recursion' });
 const RUN = 'recursion.Main.main;recursion.Main.run';
@@ -10,6 +10,8 @@ const DOWN = 'recursion.Main.down';
 
 describeRuns(fx, 'recursion', (run) => {
   it('runs cleanly', () => assertCleanRun(run(), 'recursion', 'recursion depth=1000'));
+
+  it('writes the first section the TypeScript writer computes from the same trees', () => assertFirstSection(run()));
 
   it('has one line per level with 1 Level each, 1000 in total, the deepest 1000 frames down', async () => {
     const lines = await run().collapsed('objects');

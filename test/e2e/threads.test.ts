@@ -2,13 +2,15 @@
 import * as assert from 'assert/strict';
 import { it } from 'node:test';
 import { assertUnder, under } from './support/collapsed';
-import { assertCleanRun, describeRuns, Fixture } from './support/fixture';
+import { assertCleanRun, assertFirstSection, describeRuns, Fixture } from './support/fixture';
 
 const fx = new Fixture({ name: 'threads' });
 const WORK = 'threads.Main$Job.run;threads.Main.work';
 
 describeRuns(fx, 'threads', (run) => {
   it('runs cleanly', () => assertCleanRun(run(), 'threads', 'threads total=1000'));
+
+  it('writes the first section the TypeScript writer computes from the same trees', () => assertFirstSection(run()));
 
   it('counts each thread separately with --threads (100, 200, 300, 400)', async () => {
     const lines = await run().collapsed('objects', true);

@@ -22,12 +22,12 @@ test('methodsIn: distinct methods in order of first appearance, the root as -1',
   assert.deepEqual(methodsIn(t, 2, 2), []);
 });
 
-test('selfByMethod: self values of the zoomed subtree per method, 1e-9 per node', () => {
+test('selfByMethod: self values of the zoomed subtree per method, 1e-9 per method', () => {
   const t = sampleTree();
   const all = selfByMethod(t, 'bytes', 0);
   assert.deepEqual([...all.keys()], [-1, 1, 3, 2, 4]);
   // run appears twice (under main and at the top): 168 + 104, and 2e-9 for its two nodes
-  assert.deepEqual([...all.values()], [32 + 1e-9, 112 + 1e-9, 0 + 1e-9, 168 + 1e-9 + 104 + 1e-9, 88 + 1e-9]);
+  assert.deepEqual([...all.values()], [32 + 1e-9, 112 + 1e-9, 0 + 1e-9, 168 + 104 + 1e-9, 88 + 1e-9]);
   // zoomed into main (node 1, subtree 1…4): the top-level run is outside
   const main = selfByMethod(t, 'bytes', 1);
   assert.deepEqual([...main.entries()], [[1, 112 + 1e-9], [3, 1e-9], [2, 168 + 1e-9], [4, 88 + 1e-9]]);

@@ -52,6 +52,9 @@ export function* layoutInSteps(tree: FrameTree, metric: ViewMetric, zoom: number
   const base = tree.depth[zoom];
   let rows = 1;
   const maxRows = Number.isFinite(tree.maxDepth) ? tree.maxDepth - base + 1 : Infinity;
+  // a first section's tree: the left-out siblings' widths before each frame, and the whole tree's rows
+  const gap = tree.section?.gap[metric];
+  if (scale > 0 && zoom === 0 && tree.section) rows = Math.max(rows, tree.section.deepest[metric] + 1);
   if (scale > 0) {
     w[zoom] = 1;
     const parent = tree.parent;
@@ -63,6 +66,7 @@ export function* layoutInSteps(tree: FrameTree, metric: ViewMetric, zoom: number
       }
       const p = parent[i];
       const wi = total[i] / scale;
+      if (gap) cursor[p] += gap[i] / scale;
       x[i] = cursor[p] + x[p];
       w[i] = wi;
       cursor[p] += wi;
@@ -93,6 +97,7 @@ export function hitTest(tree: FrameTree, lay: Layout, fx: number, row: number): 
   if (fx < 0 || fx >= 1 || row < 0 || !(lay.scale > 0)) return -1;
   // widths from the totals, summed as layout() sums them: the same edges whether or not the frame was laid out
   const total = tree.total[lay.metric];
+  const gap = tree.section?.gap[lay.metric];
   let at = lay.zoom;
   let left = 0;
   for (let r = 0; r < row; r++) {
@@ -100,6 +105,7 @@ export function hitTest(tree: FrameTree, lay: Layout, fx: number, row: number): 
     let cursor = 0;
     for (let j = at + 1; j < tree.end[at]; j = tree.end[j]) {
       const wj = total[j] / lay.scale;
+      if (gap) cursor += gap[j] / lay.scale;
       const xj = cursor + left;
       cursor += wj;
       if (wj > 0 && fx >= xj && fx < xj + wj) {

@@ -14,7 +14,8 @@ import { mark, timed } from '../timing';
 import { FlameTab } from '../views/flame-tab';
 import { builtColumns, builtRecords, whenParsed } from './built-tree';
 import { EmbeddedTrees } from './embedded-trees';
-import { FetchFailed, fetchBytes, profileBytesText } from './fetch-profile';
+import { FetchFailed, fetchBytesWithHead, ProfileHead, profileBytesText } from './fetch-profile';
+import { sectionData } from './first-paint';
 import { LoadWorker } from './loader';
 import { LoadProgress } from './progress';
 import { unpackTree } from './tree-pack';
@@ -146,15 +147,19 @@ export class ProfileLoads {
     if (!this.app.data) this.progress.show('Loading the profile…');
     const worker = this.worker();
     mark('fetch-start');
-    const loaded = fetchBytes(url).then((raw) => {
+    // the first page of a file: painted from its first section as soon as that has arrived (docs/format.md "first")
+    const first = !this.app.data && worker ? (h: ProfileHead) => this.paintSection(h, msg) : () => undefined;
+    const loaded = fetchBytesWithHead(url, first).then((raw) => {
       mark('fetched');
       if (worker) {
         return worker.load('', msg.title, s.data, opts, !msg.live, raw).then(async (l) => {
           // a large tree's render set-up (canvas, package palette, first layout) in tasks of their own, as applyBuilt's
-          if (l.nodes >= ProfileLoads.SLICE_FROM_NODES && !this.app.data) await this.renderAhead(l.data);
+          const swap = !!this.app.data?.partial;       // the whole tree replaces a first section's
+          if (l.nodes >= ProfileLoads.SLICE_FROM_NODES && (!this.app.data || swap)) await this.renderAhead(l.data);
           this.progress.hide();
           this.error.hidden = true;
           this.app.show(l.data, msg.live);
+          if (swap) mark('whole-shown');
         });
       }
       // no worker: the text is applied here as the host's message would have been
@@ -172,10 +177,36 @@ export class ProfileLoads {
         this.host.post({ type: 'fetchFailed', message: e.message });
         return;
       }
+      if (this.app.data?.partial) {
+        // the first section was drawn, the whole file is not a profile (cut, garbled): the picture goes, the line says why
+        this.app.data = undefined;
+        this.app.render();
+      }
       this.error.textContent = `Cannot show ${msg.title}: ${e.message}`;
       this.error.hidden = false;
     }).then(() => this.loadEnded());
     return this.loading;
+  }
+
+  /**
+   * The head of a fetched file has arrived: when its first section draws the view the page shows first, that is
+   * painted now, the whole profile replacing it when loaded (the same frames: no jump). The progress line is hidden
+   * meanwhile, as it is when the whole tree is drawn, so the canvas does not move at the swap.
+   */
+  private paintSection(head: ProfileHead, msg: HostMessage & { type: 'profile' }): void {
+    mark('head');
+    if (this.app.data || head.first === undefined) return;
+    const width = Math.max(window.innerWidth || 0, document.documentElement.clientWidth || 0);
+    let data: ProfileData | undefined;
+    try {
+      data = sectionData(head.meta, head.first, msg.title, this.app.state, width);
+    } catch (e) {
+      console.warn(`HeapLens: the profile's first section was not used (${(e as Error).message})`);
+    }
+    if (!data) return;
+    this.progress.hide();
+    this.app.show(data, msg.live);
+    mark('section-shown');
   }
 
   /**
@@ -264,7 +295,10 @@ export class ProfileLoads {
   worker(): LoadWorker | undefined {
     if (this.loader === undefined) {
       this.loader = timed('startWorker', () => LoadWorker.start({
-        progress: (step) => this.progress.show(step),
+        // not over a first section's paint: the line would move the canvas down, and up again at the swap
+        progress: (step) => {
+          if (!this.app.data?.partial) this.progress.show(step);
+        },
         arrived: () => {
           if (!this.loader?.pendingTrees) this.progress.hide();
           this.app.render();

@@ -4,6 +4,9 @@
 // The page fetches, not the worker: VS Code's webview service worker answers only its page's requests (a worker's
 // fetch of a webview resource waited 30 s for a 408 in code-server 1.139).
 
+import { readHead } from '../../core/profile/meta-read';
+import { Meta } from '../../core/profile/types';
+
 /** The fetch itself failed (no such resource, a URI the webview cannot reach): the host sends the file instead. */
 export class FetchFailed extends Error {}
 
@@ -62,6 +65,164 @@ export function takePrefetched(url: string): Promise<Response> | undefined {
   const p = early;
   early = undefined;
   return p?.url === url ? p.response : undefined;
+}
+
+/** The head of a profile as it arrives: its meta and its first section (undefined: none). */
+export interface ProfileHead {
+  meta: Meta;
+  first?: unknown;
+}
+
+/** The parts of the streams API used here (the shared compiler settings have no DOM library). */
+interface ChunkWriter {
+  write(chunk: Uint8Array): Promise<void>;
+  close(): Promise<void>;
+  abort(): Promise<void>;
+}
+interface ChunkReader {
+  read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }>;
+  cancel(): Promise<void>;
+}
+
+/** Past this much text without its end, the head is not looked for any more (the whole file is read anyway). */
+const HEAD_LIMIT = 32 << 20;
+
+/**
+ * Reads a profile's head (meta and first section, core/profile/meta-read.ts readHead) from its bytes as they arrive:
+ * gzipped bytes inflated by a DecompressionStream fed chunk by chunk, the text decoded as it comes. `found` is called
+ * once, when the section is read or known to be absent (not for a damaged head: the whole file's read says what is wrong).
+ */
+export class HeadScanner {
+  private text = '';
+  private done = false;
+  private decoder = new TextDecoder('utf-8');
+  /** the first bytes until there are two (gzip or not), then undefined */
+  private start?: Uint8Array = new Uint8Array(0);
+  private inflate?: { writer: ChunkWriter; reading: Promise<void> };
+
+  constructor(private readonly found: (head: ProfileHead) => void) {}
+
+  push(chunk: Uint8Array): void {
+    if (this.done) return;
+    if (this.start !== undefined) {
+      // the first two bytes say whether it is gzip (a chunk may hold one)
+      const joined = new Uint8Array(this.start.length + chunk.length);
+      joined.set(this.start);
+      joined.set(chunk, this.start.length);
+      if (joined.length < 2) {
+        this.start = joined;
+        return;
+      }
+      this.start = undefined;
+      if (isGzip(joined)) this.startInflate();
+      chunk = joined;
+    }
+    if (this.inflate) void this.inflate.writer.write(chunk).catch(() => this.stop());
+    else this.add(this.decoder.decode(chunk, { stream: true }));
+  }
+
+  /** The bytes ended (a head not found by then is absent). */
+  end(): Promise<void> {
+    if (this.inflate && !this.done) {
+      void this.inflate.writer.close().catch(() => undefined);
+      return this.inflate.reading;
+    }
+    if (!this.done) this.scan(true);
+    return Promise.resolve();
+  }
+
+  private startInflate(): void {
+    const ds = new (decompressor())('gzip') as unknown as { readable: { getReader(): ChunkReader }; writable: { getWriter(): ChunkWriter } };
+    const writer = ds.writable.getWriter();
+    const reader = ds.readable.getReader();
+    const reading = (async () => {
+      try {
+        for (;;) {
+          const r = await reader.read();
+          if (r.done || this.done) break;
+          this.add(this.decoder.decode(r.value, { stream: true }));
+        }
+        if (!this.done) this.scan(true);
+      } catch {
+        this.stop();
+      }
+      void reader.cancel().catch(() => undefined);
+    })();
+    this.inflate = { writer, reading };
+  }
+
+  private add(text: string): void {
+    this.text += text;
+    this.scan(false);
+  }
+
+  private scan(whole: boolean): void {
+    if (this.done) return;
+    let r: ReturnType<typeof readHead>;
+    try {
+      r = readHead(this.text, whole, true);
+    } catch {
+      this.stop();                    // not a profile: the whole file's read reports it
+      return;
+    }
+    if ('more' in r) {
+      if (whole || this.text.length > HEAD_LIMIT) this.stop();
+      return;
+    }
+    this.stop();
+    this.found(r);
+  }
+
+  private stop(): void {
+    this.done = true;
+    this.text = '';
+    if (this.inflate) void this.inflate.writer.abort().catch(() => undefined);
+  }
+}
+
+/**
+ * Fetches `url`'s bytes as fetchBytes does, reading the response as it arrives: `head` gets the profile's meta and
+ * first section as soon as they are in, long before the last byte on a large file.
+ */
+export async function fetchBytesWithHead(url: string, head: (h: ProfileHead) => void, fetcher: typeof fetch = fetch): Promise<Uint8Array> {
+  let res: Response;
+  try {
+    res = await (takePrefetched(url) ?? fetcher(url, { cache: 'no-store' } as RequestInit));
+    if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`.trim());
+  } catch (e) {
+    throw new FetchFailed(`cannot fetch ${url}: ${(e as Error).message}`);
+  }
+  const scanner = new HeadScanner(head);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    if (!res.body) {
+      const all = new Uint8Array(await res.arrayBuffer());
+      scanner.push(all);
+      await scanner.end();
+      return all;
+    }
+    const reader = (res.body as unknown as { getReader(): ChunkReader }).getReader();
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      chunks.push(r.value);
+      size += r.value.length;
+      scanner.push(r.value);
+    }
+  } catch (e) {
+    throw new FetchFailed(`cannot fetch ${url}: ${(e as Error).message}`);
+  }
+  // the head of a gzipped file may still be inflating (a few KB: it stops at the head)
+  await scanner.end();
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 /** Fetches `url`'s bytes (or takes the fetch `prefetch` began); a failed fetch is a FetchFailed. */

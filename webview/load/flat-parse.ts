@@ -317,6 +317,7 @@ class Reader {
 
   top(): FlatParse {
     const fields = this.object((key) => (key === 'profile' ? this.profileObject() : key === 'threads' ? this.threadList() : this.versionOf(key)));
+    delete fields.first;
     let light: ProfileFile;
     let embedded: FlatParse['embedded'];
     if ('format' in fields) light = fields as unknown as ProfileFile;
@@ -422,7 +423,10 @@ class Reader {
       const at = this.pos;
       const v = special(key);
       if (v !== undefined) out[key] = v;
-      else {
+      else if (key === 'first') {
+        this.skipValue();             // the first section (first-section.ts): its frames come from the whole trees here
+        out[key] = null;
+      } else {
         this.pos = at;
         this.skipValue();
         out[key] = JSON.parse(this.text.slice(at, this.pos));

@@ -296,6 +296,12 @@ export class FlameTab extends ToolbarView {
 
   /** The package colours of the tree's methods, in slices of about `every` nodes. */
   private *paletteSteps(ctx: AppContext, tree: FrameTree, every: number): Generator<void> {
+    if (tree.section) {
+      // a first section's tree: the packages of the whole tree's classes, as the whole tree gives them
+      const pkgs = tree.section.classes.map((c) => ({ pkg: packageOf(c.class), mine: ctx.data.isMineClass(c.class, c.profiled) }));
+      this.pkgColor = { tree, theme: ctx.theme, color: packagePalette(pkgs, ctx.theme) };
+      return;
+    }
     const seen = new Map<number, { pkg: string; mine: boolean }>();
     for (const m of yield* methodsInSteps(tree, 1, tree.n, every)) {
       const e = this.methods.get(m);
@@ -332,14 +338,26 @@ export class FlameTab extends ToolbarView {
 
   private renderLegend(ctx: AppContext, tree: FrameTree, zoom: number): void {
     // per method first (typed, one pass over the zoomed subtree), then per package
-    const byMethod = selfByMethod(tree, this.metric, zoom);
     const byPkg = new Map<string, { v: number; mine: boolean; method: number }>();
+    if (tree.section && zoom === 0) {
+      // a first section's tree: the whole tree's sums per class (as selfByMethod's, 1e-9 per method)
+      for (const c of tree.section.classes) {
+        const pkg = packageOf(c.class);
+        const have = byPkg.get(pkg) ?? { v: 0, mine: false, method: -1 };
+        have.v += c.self[this.metric] + c.methods * 1e-9;
+        have.mine ||= ctx.data.isMineClass(c.class, c.profiled);
+        byPkg.set(pkg, have);
+      }
+    }
+    const byMethod = byPkg.size > 0 ? new Map<number, number>() : selfByMethod(tree, this.metric, zoom);
     for (const [m, v] of byMethod) {
       const e = this.methods.get(m);
       if (!e) continue;
       const pkg = packageOf(e.class);
-      const have = byPkg.get(pkg) ?? { v: 0, mine: ctx.data.isMine(e.id), method: e.id };
+      // "my code" when any of its methods is (not the first one met: a first section lists classes, not the tree's order)
+      const have = byPkg.get(pkg) ?? { v: 0, mine: false, method: e.id };
       have.v += v;
+      have.mine ||= ctx.data.isMine(e.id);
       byPkg.set(pkg, have);
     }
     clear(this.legend);

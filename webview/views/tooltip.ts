@@ -48,6 +48,12 @@ export function frameTooltip(t: TooltipInput, i: number): Node {
   const tot = tree.total[t.metric];
   const share = `${percent(tot[0] ? tot[i] / tot[0] : 0)} of all` + (t.zoom !== 0 && t.zoom !== i ? `, ${percent(tot[t.zoom] ? tot[i] / tot[t.zoom] : 0)} of the zoomed frame` : '');
   box.append(el('div', { class: 'tip-share' }, `${METRIC_LABELS[t.metric]}: ${share}`));
+  if (tree.section) {
+    // a first section's tree: the records and the frames too small to draw come with the whole profile
+    const more = tree.section.more[i];
+    if (more > 0) box.append(el('div', { class: 'tip-share muted' }, `${num(more)} more, too small to draw`));
+    box.append(el('div', { class: 'tip-share muted' }, 'Allocated types: loading…'));
+  }
   const types = breakdownByType(tree, i, 'total');
   if (types.length > 0) {
     const tt = el('table', { class: 'tip-types' });

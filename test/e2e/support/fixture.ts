@@ -3,6 +3,9 @@ import * as assert from 'assert/strict';
 import { before, describe } from 'node:test';
 import { Jdk, JDK17, JDKS, requireJdk } from './env';
 import { compileFixture, FixtureRun, runFixture } from './heaplens';
+import { firstSection } from '../../../core/profile/first-section';
+import { ProfileFile } from '../../../core/profile/types';
+import { expandVersion2 } from '../../../core/profile/version2';
 
 export interface FixtureSpec {
   /** directory under test/fixtures/java, also the Java package of the main class */
@@ -84,4 +87,17 @@ export function assertCleanRun(run: FixtureRun, pkg: string, expectedOutput: str
   const ours = failures.filter((f) => f.class === pkg || f.class.startsWith(pkg + '.'));
   assert.deepEqual(ours, [], `transform failures in package ${pkg}`);
   assert.equal(run.profile.json.meta.final, true, 'the profile should be the final one written at shutdown');
+}
+
+/**
+ * The agent's first section (docs/format.md "first") is the one core/profile/first-section.ts computes from the trees
+ * of the same file: the two writers agree on a real run (the same nodes, values, gaps, classes, in the same order).
+ */
+export function assertFirstSection(run: FixtureRun): void {
+  const json = JSON.parse(JSON.stringify(run.profile.json)) as Record<string, unknown>;
+  const written = json.first;
+  assert.ok(written, 'the profile has a first section');
+  delete json.first;
+  expandVersion2(json);
+  assert.deepEqual(written, JSON.parse(JSON.stringify(firstSection(json as unknown as ProfileFile))));
 }

@@ -227,7 +227,7 @@ public final class Collector {
         write(true);
         io.heaplens.agent.wire.ChannelServer c = channel;
         if (c != null) c.exiting();
-        if (options.verbose) System.err.println("heaplens: profile written to " + out + " (" + writer.lastBytes + " bytes, " + writer.lastWriteMillis + " ms)");
+        if (options.verbose) System.err.println("heaplens: profile written to " + out + " (" + writer.lastBytes + " bytes, " + writer.lastWriteMillis + " ms, of which the first section and the trees' copy " + writer.lastSectionMillis + " ms)");
     }
 
     /** The thread doing the final work records nothing from now on (see {@link #shutdown} for which it can be). */

@@ -90,56 +90,78 @@ final class ProfileWriter {
         nodes = 0;
         treeBytes = 0;
         Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
+        Path treesTmp = out.resolveSibling(out.getFileName() + ".trees.tmp");
         boolean gzip = compress(fin);
         if (fin) sizes.rescanNextTime();
         // The final write once (gzip's default level: a 35 MB profile became 3.9 MB in 1.3 s, level 1 gave 6.0 MB in
         // 0.6 s); periodic writes with compress=on at the fastest level.
         int level = fin ? Deflater.DEFAULT_COMPRESSION : Deflater.BEST_SPEED;
-        try (BufferedWriter bw = new BufferedWriter(new OutputStreamWriter(gzip ? new GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16) {
-                { def.setLevel(level); }
-            } : Files.newOutputStream(tmp), StandardCharsets.UTF_8), 1 << 16)) {
-            Json j = new Json(bw);
-            j.begin('{').field("format", "heaplens-profile").field("version", fin ? FORMAT_VERSION : PERIODIC_FORMAT_VERSION);
-            meta(j, fin, sequence);
-            ThreadState[] all = ThreadState.snapshot();
-            j.name("threads").begin('[');
-            walker.all(all, new FileTree(j, fin));
-            j.end(']');
-            LifetimeWatcher lw = lifetimes;
-            if (lw != null) lw.write(j, sites, types, methods);
-            addCtorTargets();
-            writeTypes(j);
-            writeMethods(j);
-            writeSites(j);
-            transform(j);
-            io.heaplens.agent.threads.ThreadsProfiler tp = io.heaplens.agent.threads.ThreadsProfiler.get();
-            if (tp != null) {
-                j.name("threadsProfile");
-                tp.write(j);
+        ThreadState[] all = ThreadState.snapshot();
+        // The trees first, into a file of their own, and the first section's nodes from the same walk (FirstSection):
+        // the section goes before the trees in the profile, and is made of the very rows written.
+        String[] kind = firstKind(all);
+        first.reset(kind[1], registry);
+        try {
+            try (BufferedWriter tw = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(treesTmp), StandardCharsets.UTF_8), 1 << 16)) {
+                Json jt = new Json(tw);
+                jt.begin('[');
+                walker.all(all, new Both(new FileTree(jt, fin), first));
+                jt.end(']');
             }
-            AccountsWriter acc = accounts;
-            if (acc != null) acc.write(j);
-            MemorySampler mem = memory;
-            if (mem != null) {
-                if (fin) mem.sample(System.currentTimeMillis());     // the last point: the heap as the program ended
-                mem.write(j);
+            java.io.OutputStream os = null;
+            try (BufferedWriter bw = new BufferedWriter(new OutputStreamWriter(os = gzip ? new GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16) {
+                    { def.setLevel(level); }
+                } : Files.newOutputStream(tmp), StandardCharsets.UTF_8), 1 << 16)) {
+                Json j = new Json(bw);
+                j.begin('{').field("format", "heaplens-profile").field("version", fin ? FORMAT_VERSION : PERIODIC_FORMAT_VERSION);
+                meta(j, fin, sequence);
+                long s0 = System.nanoTime();
+                firstSection(j, all, kind);
+                // the trees' text, as written by the walk, copied in as the value of "threads"
+                j.name("threads");
+                j.flush();
+                bw.flush();
+                Files.copy(treesTmp, os);
+                j.raw("");
+                lastSectionMillis = (System.nanoTime() - s0) / 1_000_000;
+                LifetimeWatcher lw = lifetimes;
+                if (lw != null) lw.write(j, sites, types, methods);
+                addCtorTargets();
+                writeTypes(j);
+                writeMethods(j);
+                writeSites(j);
+                transform(j);
+                io.heaplens.agent.threads.ThreadsProfiler tp = io.heaplens.agent.threads.ThreadsProfiler.get();
+                if (tp != null) {
+                    j.name("threadsProfile");
+                    tp.write(j);
+                }
+                AccountsWriter acc = accounts;
+                if (acc != null) acc.write(j);
+                MemorySampler mem = memory;
+                if (mem != null) {
+                    if (fin) mem.sample(System.currentTimeMillis());     // the last point: the heap as the program ended
+                    mem.write(j);
+                }
+                j.name("agent").begin('{').field("threads", all.length).field("nodes", nodes)
+                    .field("maxNodes", io.heaplens.runtime.ThreadState.maxNodes).field("nodesCreated", io.heaplens.runtime.ThreadState.nodes)
+                    .field("treeBytes", treeBytes).field("heapMax", heapGuard.heapMax()).field("frozenAtNodes", heapGuard.frozenAtNodes())
+                    .field("lostTraces", io.heaplens.runtime.Sampler.lostTraces)
+                    .field("jfrSamples", io.heaplens.agent.jfr.JfrSampling.counts()[0])
+                    .field("jfrDropped", io.heaplens.agent.jfr.JfrSampling.counts()[1])
+                    .field("jfrTruncated", io.heaplens.agent.jfr.JfrSampling.counts()[2])
+                    .field("jfrTlabBytes", io.heaplens.agent.jfr.JfrSampling.tlabUsableBytes())
+                    .field("heapSamples", io.heaplens.runtime.HeapSampler.samples)
+                    .field("heapSamplesDropped", io.heaplens.runtime.HeapSampler.dropped)
+                    .field("writeMillis", lastWriteMillis).field("firstSectionMillis", lastSectionMillis).field("bytesWritten", lastBytes).field("collectorCycles", cycles);
+                String loss = io.heaplens.runtime.Sampler.firstLoss;
+                if (loss != null) j.field("firstLostTrace", loss);
+                writeJfrIntervals(j);
+                j.end('}');
+                j.end('}');
             }
-            j.name("agent").begin('{').field("threads", all.length).field("nodes", nodes)
-                .field("maxNodes", io.heaplens.runtime.ThreadState.maxNodes).field("nodesCreated", io.heaplens.runtime.ThreadState.nodes)
-                .field("treeBytes", treeBytes).field("heapMax", heapGuard.heapMax()).field("frozenAtNodes", heapGuard.frozenAtNodes())
-                .field("lostTraces", io.heaplens.runtime.Sampler.lostTraces)
-                .field("jfrSamples", io.heaplens.agent.jfr.JfrSampling.counts()[0])
-                .field("jfrDropped", io.heaplens.agent.jfr.JfrSampling.counts()[1])
-                .field("jfrTruncated", io.heaplens.agent.jfr.JfrSampling.counts()[2])
-                .field("jfrTlabBytes", io.heaplens.agent.jfr.JfrSampling.tlabUsableBytes())
-                .field("heapSamples", io.heaplens.runtime.HeapSampler.samples)
-                .field("heapSamplesDropped", io.heaplens.runtime.HeapSampler.dropped)
-                .field("writeMillis", lastWriteMillis).field("bytesWritten", lastBytes).field("collectorCycles", cycles);
-            String loss = io.heaplens.runtime.Sampler.firstLoss;
-            if (loss != null) j.field("firstLostTrace", loss);
-            writeJfrIntervals(j);
-            j.end('}');
-            j.end('}');
+        } finally {
+            Files.deleteIfExists(treesTmp);
         }
         lastBytes = Files.size(tmp);
         try {
@@ -148,6 +170,76 @@ final class ProfileWriter {
             Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
         }
         lastWriteMillis = (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    private final FirstSection first = new FirstSection();
+    /** the last write's first section: its share of writeMillis */
+    long lastSectionMillis;
+
+    /** The trees a profile offers, as docs/format.md names them, in TreeWalker's order. */
+    private static final String[][] KINDS = {
+        { TreeWalker.ROOT, "exact" }, { TreeWalker.SITES, "sites" }, { TreeWalker.SITE_TRACES, "traces" }, { TreeWalker.SAMPLED, "sampled" },
+    };
+
+    /**
+     * The first section (FirstSection, docs/format.md "first") of the tree the views show first: exact data when there
+     * is any, else the sampled, the sites or the traces tree (core/profile/modes.ts defaultTree).
+     */
+    /** The tree the views show first and its walker name, and the trees the profile holds: {kind, walked, kinds…}. */
+    private static String[] firstKind(ThreadState[] all) {
+        List<String> kinds = new java.util.ArrayList<>();
+        String tree = null;
+        for (String[] k : KINDS) if (TreeWalker.holds(all, k[0])) kinds.add(k[1]);
+        for (String want : new String[] { "exact", "sampled", "sites", "traces" }) {
+            if (tree == null && (kinds.contains(want) || (want.equals("exact") && kinds.isEmpty()))) tree = want;
+        }
+        String walked = TreeWalker.ROOT;
+        for (String[] k : KINDS) if (k[1].equals(tree)) walked = k[0];
+        List<String> out = new java.util.ArrayList<>(List.of(tree, walked));
+        out.addAll(kinds);
+        return out.toArray(new String[0]);
+    }
+
+    /** Writes the first section from the nodes the walk collected (FirstSection). */
+    private void firstSection(Json j, ThreadState[] all, String[] kind) throws IOException {
+        String tree = kind[0];
+        List<String> kinds = List.of(kind).subList(2, kind.length);
+        List<ThreadState> app = new java.util.ArrayList<>();
+        for (ThreadState ts : all) if (!ts.agentThread) app.add(ts);
+        long[][] ids = new long[app.size()][];
+        String[] names = new String[app.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = new long[] { app.get(i).id };
+            names[i] = app.get(i).thread.getName();
+        }
+        j.name("first");
+        first.write(j, tree, kinds, ids, names, new FirstSection.Methods() {
+            private final Map<Integer, String> keys = new java.util.HashMap<>();
+            @Override public String key(int m) {
+                return keys.computeIfAbsent(m, id -> {
+                    MethodInfo mi = registry.methodById(id);
+                    return mi.owner.replace('/', '.') + '.' + mi.name + mi.desc;
+                });
+            }
+            @Override public String className(int m) { return registry.methodById(m).owner.replace('/', '.'); }
+            @Override public boolean profiled(int m) { return registry.methodById(m).profiled; }
+            @Override public String json(int m) throws IOException { return tableTexts.method(registry.methodById(m)); }
+        });
+    }
+
+    /** One walk, two outputs: the trees' text and the first section's nodes. */
+    private static final class Both implements TreeOutput {
+        private final TreeOutput a, b;
+        Both(TreeOutput a, TreeOutput b) { this.a = a; this.b = b; }
+        @Override public void beginThread(ThreadState ts) throws IOException { a.beginThread(ts); b.beginThread(ts); }
+        @Override public void beginTree(ThreadState ts, String tree) throws IOException { a.beginTree(ts, tree); b.beginTree(ts, tree); }
+        @Override public void node(Node n, int callLine, long[] records, List<long[]> rows, boolean hasChildren) throws IOException {
+            a.node(n, callLine, records, rows, hasChildren);
+            b.node(n, callLine, records, rows, hasChildren);
+        }
+        @Override public void endNode(Node n, boolean hasChildren) throws IOException { a.endNode(n, hasChildren); b.endNode(n, hasChildren); }
+        @Override public void endTree(ThreadState ts, String tree) throws IOException { a.endTree(ts, tree); b.endTree(ts, tree); }
+        @Override public void endThread(ThreadState ts) throws IOException { a.endThread(ts); b.endThread(ts); }
     }
 
     private void meta(Json j, boolean fin, int sequence) throws IOException {

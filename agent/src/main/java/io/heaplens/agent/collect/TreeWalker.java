@@ -38,6 +38,21 @@ public final class TreeWalker {
         for (ThreadState ts : threads) if (!ts.agentThread) thread(ts, out, true);
     }
 
+    /** Whether any application thread's {@code name} tree holds data (docs/format.md: the trees a profile offers). */
+    public static boolean holds(ThreadState[] threads, String name) {
+        for (ThreadState ts : threads) if (!ts.agentThread && !empty(treeOf(ts, name))) return true;
+        return false;
+    }
+
+    static Node treeOf(ThreadState ts, String name) {
+        switch (name) {
+            case ROOT: return ts.root;
+            case SITES: return ts.sites;
+            case SITE_TRACES: return ts.siteTraces;
+            default: return ts.sampled;
+        }
+    }
+
     private void thread(ThreadState ts, TreeOutput out, boolean rootOnly) throws IOException {
         out.beginThread(ts);
         tree(ts, ROOT, ts.root, out);
