@@ -12,7 +12,7 @@ import { freezeSnapshot } from './snapshots';
 const MODE_PICKS: Array<vscode.QuickPickItem & { mode: string }> = [
   { mode: 'exact', label: 'exact', description: 'call trees + every allocation', detail: 'Per-thread method call trees, exact counts. The highest overhead.' },
   { mode: 'sites', label: 'sites', description: 'every allocation per site, no call tree', detail: 'Exact counts per allocation site and thread; calling traces for a sample.' },
-  { mode: 'sampled', label: 'sampled', description: 'low overhead, estimates', detail: 'An allocation sampled every ~512 KiB on average (agent option sampleBytes), with its calling trace.' },
+  { mode: 'sampled', label: 'sampled', description: 'low overhead, estimates: for everyday use', detail: 'HotSpot\'s heap sampler picks an allocation every ~64 KiB on average (agent option sampleBytes), with its calling trace; each type\'s estimate has its interval.' },
   { mode: 'paused', label: 'paused', description: 'record nothing', detail: 'The classes run their original code until the next switch.' },
 ];
 

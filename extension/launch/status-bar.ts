@@ -76,6 +76,7 @@ export class ProfilingStatus implements vscode.Disposable {
       ? [
         `HeapLens — ${s.name}`,
         `Mode: ${st.mode ?? 'exact'}${st.mode === 'sampled' ? ' (counts are estimates)' : ''} — "HeapLens: Switch Profiling Mode" changes it`,
+        ...((st.mode ?? 'exact') === 'exact' ? ['Exact counts cost about 2× CPU; for everyday use, "sampled" costs about 1.05× (estimates with their intervals)'] : []),
         ...(st.accounted ? [`${st.accounted.objects.toLocaleString()} objects (~${compact(st.accounted.bytes)}B) charged to ${st.accounted.accounts} accounts`
           + (st.accounted.liveObjects !== undefined ? `, ${st.accounted.liveObjects.toLocaleString()} live (~${compact(st.accounted.liveBytes ?? 0)}B)` : '')] : []),
         `${st.objects.toLocaleString()} objects${typeof st.arrays === 'number' ? ` and ${st.arrays.toLocaleString()} arrays` : ' (arrays not counted)'}, ~${compact(st.bytes)}B in all (estimated)`,
