@@ -70,12 +70,14 @@ class SamplerTest {
                 if (r[i] == small + 1) estSmall += r[i + 1];
                 if (r[i] == large + 1) { estLarge += r[i + 1]; estElements += r[i + 2]; }
             }
-            // relative standard deviation √(K / B): small 0.57 %, large 0.25 %; allow 5σ
+            // relative standard deviation √(K / B): small 0.57 %, large 0.25 %, elements 0.25 %; the large arrays' count
+            // also carries the stochastic rounding of points / 8 objects per sample (variance 0.164 on average, against
+            // the points' 0.125): √(0.289 / 20,000) = 0.38 %. Allow 5σ (it was 1.3 %, 3.4σ: CI met a 1.30 % once)
             double errSmall = (double) (estSmall - smallCount) / smallCount;
             double errLarge = (double) (estLarge - largeCount) / largeCount;
             double errElements = (double) (estElements - largeCount * 8176) / (largeCount * 8176);
             assertTrue(Math.abs(errSmall) < 0.03, "small objects: estimate " + estSmall + " vs " + smallCount);
-            assertTrue(Math.abs(errLarge) < 0.013, "large arrays: estimate " + estLarge + " vs " + largeCount);
+            assertTrue(Math.abs(errLarge) < 0.019, "large arrays: estimate " + estLarge + " vs " + largeCount);
             assertTrue(Math.abs(errElements) < 0.013, "elements: " + estElements);
         }
     }
