@@ -102,6 +102,8 @@ export const EXTRA_CONFIGS = [
   // the sampled mode with each sampler named (whatever the agent's default): HotSpot's heap sampler, the probes
   heaplens('sampled', 'sampler=jvmti', 'heaplens-sampled-jvmti'),
   heaplens('sampled', 'sampler=probes', 'heaplens-sampled-probes'),
+  // the exact mode without the heap sampler's library and event (sampler=probes): what the event costs the other modes
+  heaplens('exact', 'sampler=probes', 'heaplens-exact-probes'),
   // HotSpot's heap sampler at a 4× longer mean interval (fewer samples, wider intervals): cost against accuracy
   heaplens('sampled', 'sampler=jvmti,sampleBytes=65536', 'heaplens-sampled-jvmti64k'),
   // the sampled mode fed by JFR's allocation samples instead of bytecode probes (docs/modes.md)
