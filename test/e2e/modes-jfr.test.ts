@@ -3,15 +3,12 @@
 // frames, and every type's estimated count and bytes fall within the interval the profile states for them, at a fixed
 // false-failure probability; a live switch exact → sampled → exact drops and restores the probes and keeps the exact counts.
 import * as assert from 'assert/strict';
-import { spawn } from 'child_process';
-import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { before, describe, it } from 'node:test';
-import { ChannelClient, MODE_SWITCH_TIMEOUT_MS } from '../../extension/channel/client';
-import { waitForPortFile } from '../../extension/channel/portfile';
 import { CLI, JDK17, JDKS, PROFILE_DIR, ROOT } from './support/env';
 import { compileFixture, exec } from './support/heaplens';
+import { runExactSampledExact } from './support/mode-switch';
 import { pathToFileURL } from 'url';
 import { chromium, findChromium } from './support/chromium';
 
@@ -153,44 +150,14 @@ for (const jdk of JDKS) {
     });
 
     it('switches between exact and sampled while running: sampled drops the probes, exact counts continue', async () => {
-      const out = path.join(PROFILE_DIR, `modes-jfr-switch-jdk${jdk.name}.heaplens`);
-      const portFile = path.join(PROFILE_DIR, `modes-jfr-switch-jdk${jdk.name}.port`);
-      for (const f of [out, portFile]) fs.rmSync(f, { force: true });
-      const token = crypto.randomBytes(24).toString('hex');
-      const agent = path.join(ROOT, 'dist', 'heaplens-agent.jar');
-      const child = spawn(jdk.java, [`-javaagent:${agent}=out=${out},portFile=${portFile},sampler=jfr`, '-cp', modeswitch, 'modeswitch.Main'],
-        { env: { ...process.env, HEAPLENS_TOKEN: token }, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      child.stdout!.on('data', (d) => { stdout += d; });
-      const phaseDone = async (n: number): Promise<void> => {
-        for (let i = 0; i < 600 && !stdout.includes(`phase ${n} done`); i++) await new Promise((r) => setTimeout(r, 100));
-        assert.ok(stdout.includes(`phase ${n} done`), `phase ${n} did not finish: ${stdout}`);
-      };
-      const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
-      try {
-        const port = await waitForPortFile(portFile, { timeoutMs: 60_000 });
-        const client = await ChannelClient.connect({ port: port.port, token, client: 'e2e' });
-        child.stdin!.write('go\n');
-        await phaseDone(1);                                  // 100,000 Markers, exact
-        const toSampled = await client.request('mode', { mode: 'sampled' }, MODE_SWITCH_TIMEOUT_MS);
-        child.stdin!.write('go\n');
-        await phaseDone(2);                                  // 50,000 sampled by JFR: the original code runs
-        await client.request('mode', { mode: 'exact' }, MODE_SWITCH_TIMEOUT_MS);
-        child.stdin!.write('go\n');
-        await phaseDone(3);                                  // 25,000 exact again
-        client.close();
-        child.stdin!.end();
-        assert.equal(await exited, 0);
-        // with sampler=jfr, sampled needs no probes: the switch took every class back to its original bytes
-        assert.ok(Number(toSampled.retransformed) > 0, `switch to sampled: ${JSON.stringify(toSampled)}`);
-        const doc = JSON.parse(fs.readFileSync(out, 'utf8')) as Doc;
-        assert.equal(doc.meta.sampler, 'jfr');
-        assert.deepEqual(doc.meta.modes!.map((m) => m.mode), ['exact', 'sampled', 'exact']);
-        // the exact tree holds phases 1 and 3 only: nothing of the sampled phase leaked into exact counts
-        assert.equal(exactCount(doc, 'modeswitch.Main$Marker'), 125_000);
-      } finally {
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      // with sampler=jfr, sampled needs no probes: the switch took every class back to its original bytes
+      const { toSampled, profile } = await runExactSampledExact(jdk.java, `modes-jfr-switch-jdk${jdk.name}`, 'sampler=jfr', modeswitch);
+      assert.ok(Number(toSampled.retransformed) > 0, `switch to sampled: ${JSON.stringify(toSampled)}`);
+      const doc = JSON.parse(profile) as Doc;
+      assert.equal(doc.meta.sampler, 'jfr');
+      assert.deepEqual(doc.meta.modes!.map((m) => m.mode), ['exact', 'sampled', 'exact']);
+      // the exact tree holds phases 1 and 3 only: nothing of the sampled phase leaked into exact counts
+      assert.equal(exactCount(doc, 'modeswitch.Main$Marker'), 125_000);
     });
   });
 }
