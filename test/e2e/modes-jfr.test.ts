@@ -8,7 +8,7 @@ import * as path from 'path';
 import { before, describe, it } from 'node:test';
 import { CLI, JDK17, JDKS, PROFILE_DIR, ROOT } from './support/env';
 import { compileFixture, exec } from './support/heaplens';
-import { runExactSampledExact } from './support/mode-switch';
+import { exactCount, runExactSampledExact, walk } from './support/mode-switch';
 import { pathToFileURL } from 'url';
 import { chromium, findChromium } from './support/chromium';
 
@@ -34,20 +34,6 @@ const Z = 5.6;
 const SIZES = new Map([['tlabsampling.Main$Small', 16], ['tlabsampling.Main$Wide', 64], ['tlabsampling.Main$Small[]', 32],
   ['tlabsampling.Main$Wide[]', 216], ['long[]', 1616], ['tlabsampling.Main$Mid[]', 12_016], ['tlabsampling.Main$Big[]', 30_016]]);
 const DRAWS = '6000000';
-
-function walk(n: Node | undefined, visit: (n: Node, path: number[]) => void, path: number[] = []): void {
-  if (!n) return;
-  const p = n.m === undefined ? path : [...path, n.m];
-  visit(n, p);
-  for (const c of n.c ?? []) walk(c, visit, p);
-}
-
-function exactCount(doc: Doc, typeName: string): number {
-  const ids = new Set(doc.types.filter((t) => t.name === typeName).map((t) => t.id));
-  let n = 0;
-  for (const t of doc.threads) walk(t.root, (node) => { for (const [, type, count] of node.a ?? []) if (ids.has(type)) n += count; });
-  return n;
-}
 
 /** The fixture's line "tlabsampling counts NAME=N …" → JVM type name → count, named as the profile names types. */
 function trueCounts(stdout: string): Map<string, number> {

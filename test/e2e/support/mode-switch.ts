@@ -47,3 +47,21 @@ export async function runExactSampledExact(java: string, name: string, agentOpti
     if (child.exitCode === null) child.kill('SIGKILL');
   }
 }
+
+interface CountedNode { m?: number; a?: ReadonlyArray<readonly (number | undefined)[]>; c?: CountedNode[] }
+
+/** Visits every node of a tree with its method path (nodes without a method add nothing to it). */
+export function walk<N extends CountedNode>(n: N | undefined, visit: (n: N, path: number[]) => void, path: number[] = []): void {
+  if (!n) return;
+  const p = n.m === undefined ? path : [...path, n.m];
+  visit(n, p);
+  for (const c of (n.c ?? []) as N[]) walk(c, visit, p);
+}
+
+/** Objects of a type in every thread's exact tree (records are [site, type, count, …]). */
+export function exactCount(doc: { types: { id: number; name: string }[]; threads: { root?: CountedNode }[] }, typeName: string): number {
+  const ids = new Set(doc.types.filter((t) => t.name === typeName).map((t) => t.id));
+  let n = 0;
+  for (const t of doc.threads) walk(t.root, (node) => { for (const [, type, count] of node.a ?? []) if (ids.has(type!)) n += count!; });
+  return n;
+}
