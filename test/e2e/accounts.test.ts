@@ -116,7 +116,7 @@ for (const jdk of JDKS) {
       assert.ok(!s.rows.some((r) => r.account === 'srv.http.*' && r.class.startsWith('srv.')), 'no srv.http class leaks');
     });
 
-    it('auto liveness past its exact budget: every live estimate within allocated, its 95 % interval holding the true cache counts', async () => {
+    it('auto liveness past its exact budget: every live estimate within allocated, the true cache counts within its stated spread', async () => {
       // liveExactFirst=5000: the first 5,000 objects are tracked one by one, then one in 32 (the default is 100,000)
       const sampled = await runFixture({
         jdk, classpath: [await fx.classes()], mainClass: 'srv.Main', tag: 'server-sampled',
@@ -131,12 +131,16 @@ for (const jdk of JDKS) {
         const [alloc, live, lo, hi] = [row.allocated_objects, row.live_objects, row.live_low, row.live_high].map(Number);
         assert.ok(lo <= live && live <= hi && hi <= alloc, `${row.account} ${row.class}: allocated ${alloc}, live ${live} [${lo}, ${hi}]`);
       }
-      // The cache is alive at exit: 1200 Entry, 1072 Integer keys. The interval is Poisson's; the agent's gaps
-      // (uniform on 1..63) make the sample count's spread about 1/√3 of Poisson's, so the stated 95 % bounds sit
-      // near 3.4 of its standard deviations: a miss is rarer than 1 in 1000 per row.
+      // The cache is alive at exit: 1200 Entry, 1072 Integer keys. A 95 % interval misses the truth in one run in
+      // twenty by definition, and these rows are interleaved with other classes' objects, so their sample counts
+      // spread like Poisson's (JDK 25 in CI: 735 [500, 1070] for 1072; 24 runs by hand: 758–1072). So the check is
+      // the truth within 5 of the stated standard deviations, σ = (live − low) / 1.96 (the low side: the high one is
+      // clamped at the allocated count): a false failure about 6e-7 per row. An exact row (σ = 0) must be exact.
       for (const [cls, truth] of [['srv.cache.Entry', 1200], ['java.lang.Integer', 1072]] as const) {
         const lo = num(t, 'srv.cache', cls, 'live_low')!, hi = num(t, 'srv.cache', cls, 'live_high')!;
-        assert.ok(lo <= truth && truth <= hi, `${cls}: true live ${truth}, interval [${lo}, ${hi}]`);
+        const live = num(t, 'srv.cache', cls, 'live_objects')!;
+        const sd = (live - lo) / 1.96;
+        assert.ok(Math.abs(truth - live) <= 5 * sd + 0.5, `${cls}: true live ${truth}, estimate ${live} [${lo}, ${hi}]`);
       }
     });
 
