@@ -132,21 +132,34 @@ class Workbench {
     // A file written a moment ago outside VS Code (a profile the scenario just made) can be missing from Quick
     // Open's first search ("No matching results"), and an Enter can be lost while a webview takes the focus (both
     // seen in clean CI runs): open Quick Open again, which searches again, until the file's tab is active.
+    // The top row is clicked once it shows the file, not chosen with Enter: Enter takes the row focused at that
+    // instant, which can still be another file's while the search runs (a CI run never got the tab in three tries).
     for (let attempt = 1; ; attempt++) {
       const last = attempt === 3;
       const input = await this.openQuickInput('Control+P');
       await this.typeInQuickInput(input, name);
-      const found = await page.locator('.quick-input-list .monaco-list-row', { hasText: tab }).first()
-        .waitFor({ timeout: 20000 }).then(() => true, (e) => { if (last) throw e; return false; });
+      // the list's top row (the best match, what Enter would take), once it is the file's
+      const row = page.locator('.quick-input-list .monaco-list-row[data-index="0"]', { hasText: tab }).first();
+      const found = await row.waitFor({ timeout: 20000 }).then(() => true, (e) => { if (last) throw e; return false; });
       if (found) {
-        await this.enterInQuickInput(input);
+        await row.click();
         const open = await page.locator('.tab.active', { hasText: tab }).waitFor({ timeout: last ? 20000 : 10000 })
-          .then(() => true, (e) => { if (last) throw e; return false; });
+          .then(() => true, () => false);
         if (open) return;
+        if (last) throw new Error(`"${name}" did not become the active tab; ${await this.describeTabs()}`);
       }
       await page.keyboard.press('Escape');
       await sleep(2000);
     }
+  }
+
+  /** The open tabs (the active ones marked *) and the notifications on screen: what a failed wait saw. */
+  async describeTabs() {
+    const page = this.page;
+    const tabs = await page.locator('.tab').evaluateAll((els) => els.map((e) =>
+      `${e.classList.contains('active') ? '*' : ''}${(e.getAttribute('aria-label') ?? e.textContent ?? '').trim()}`));
+    const notes = await page.locator('.notification-list-item-message').allTextContents().catch(() => []);
+    return `tabs: ${tabs.join(' | ') || 'none'}; notifications: ${notes.join(' | ') || 'none'}`;
   }
 
   /** Go to Line (Ctrl+G) in the active editor; the editor's cursor must then be on that line. */
