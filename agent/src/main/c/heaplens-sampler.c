@@ -4,8 +4,8 @@
  * HotSpot puts sample points on each thread's allocated bytes at random intervals of mean K
  * (SetHeapSamplingInterval) and reports the object that holds a point through the JVMTI event SampledObjectAlloc,
  * on the allocating thread. Only native code can ask for that event, so this library is the whole native part:
- * it hands every event to the Java method io.heaplens.runtime.HeapSampler.sample(Object, long), which weighs and
- * records it (docs/modes.md "sampler=jvmti"). It is loaded with System.load by HeapSampler itself, in the live
+ * it hands every event to the Java method io.heaplens.runtime.HeapSampler.sample(Object, long, int), which weighs
+ * and records it (docs/modes.md "sampler=jvmti"). It is loaded with System.load by HeapSampler itself, in the live
  * phase, so the natives below bind to that class (the bootstrap loader's).
  *
  * Built by scripts/build.mjs: gcc -shared -fPIC -O2 -I$JAVA_HOME/include -I$JAVA_HOME/include/linux.
@@ -23,8 +23,18 @@
 static jvmtiEnv *jvmti;
 static jclass samplerClass;      /* a global reference: the class must stay reachable for the callback */
 static jmethodID sampleMethod;
-/* Per thread, the buffer GetStackTrace fills (16 KiB: not on the stack of a thread that may be deep already). */
-static pthread_key_t framesKey;
+
+/*
+ * Per thread, the trace GetStackTrace filled last (16 KiB: not on the stack of a thread that may be deep already).
+ * The upcall is told only its length; Java then asks for the frames it lacks with fill(), into a buffer of its own
+ * that it keeps from sample to sample (no fresh long[] per sample: ~0.5 KiB of garbage each at checkstyle's 34 frames;
+ * and the frames the previous sample shares need not cross at all).
+ */
+typedef struct {
+    jint n;
+    jvmtiFrameInfo frames[MAX_FRAMES];
+} Trace;
+static pthread_key_t traceKey;
 
 /*
  * Set while this thread runs the Java upcall. HotSpot can report an allocation the upcall itself makes (the stack
@@ -44,38 +54,48 @@ static int eventOn;
 
 /*
  * The calling trace is taken here, with JVMTI's GetStackTrace (method ids and bytecode indexes, nothing allocated in
- * the Java heap), and handed to Java as one long[] of (method id, bytecode index) pairs, innermost first. A Java
- * StackWalker walk in the upcall cost ~40 µs a sample on h2, most of it building and resolving frame objects
- * (docs/benchmark.md "Issue 18, round 5").
+ * the Java heap), and kept for the upcall to fetch. A Java StackWalker walk in the upcall cost ~40 µs a sample on h2,
+ * most of it building and resolving frame objects (docs/benchmark.md "Issue 18, round 5").
  */
 static void JNICALL onSampledObjectAlloc(jvmtiEnv *env, JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size) {
     (void) thread; (void) klass;
     if (!active || inUpcall || sampleMethod == NULL) return;
     inUpcall = 1;
-    jvmtiFrameInfo *frames = pthread_getspecific(framesKey);
-    if (frames == NULL) {
-        frames = malloc(sizeof(jvmtiFrameInfo) * MAX_FRAMES);
-        if (frames != NULL) pthread_setspecific(framesKey, frames);
+    Trace *t = pthread_getspecific(traceKey);
+    if (t == NULL) {
+        t = malloc(sizeof(Trace));
+        if (t != NULL) pthread_setspecific(traceKey, t);
     }
     jint n = 0;
-    if (frames == NULL || (*env)->GetStackTrace(env, NULL, 0, MAX_FRAMES, frames, &n) != JVMTI_ERROR_NONE) n = 0;
-    jlongArray trace = (*jni)->NewLongArray(jni, 2 * n);
-    if (trace != NULL) {
-        jlong pairs[2 * 64];
-        for (jint i = 0; i < n; i += 64) {       /* copied in chunks: no second buffer of MAX_FRAMES pairs */
-            jint m = n - i < 64 ? n - i : 64;
-            for (jint j = 0; j < m; j++) {
-                pairs[2 * j] = (jlong) (intptr_t) frames[i + j].method;
-                pairs[2 * j + 1] = (jlong) frames[i + j].location;
-            }
-            (*jni)->SetLongArrayRegion(jni, trace, 2 * i, 2 * m, pairs);
-        }
-        (*jni)->CallStaticVoidMethod(jni, samplerClass, sampleMethod, object, size, trace);
-        (*jni)->DeleteLocalRef(jni, trace);
-    }
+    if (t == NULL || (*env)->GetStackTrace(env, NULL, 0, MAX_FRAMES, t->frames, &n) != JVMTI_ERROR_NONE) n = 0;
+    if (t != NULL) t->n = n;
+    (*jni)->CallStaticVoidMethod(jni, samplerClass, sampleMethod, object, size, n);
     /* The program's allocation must never fail because of the profiler: drop anything the upcall threw. */
     if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
     inUpcall = 0;
+}
+
+/*
+ * During the upcall: this thread's trace into {@code trail}, (method id, bytecode index) pairs, outermost frame
+ * first. {@code had}: the frames the trail holds from this Java thread's previous sample; those the new trace shares
+ * from the outer end (same method and index) are left as they are. Returns how many it shared, -1 when there is no
+ * trace or the trail is too short (it must hold 2 n longs).
+ */
+JNIEXPORT jint JNICALL Java_io_heaplens_runtime_HeapSampler_fill(JNIEnv *jni, jclass cls, jlongArray trail, jint had) {
+    (void) cls;
+    Trace *t = pthread_getspecific(traceKey);
+    if (t == NULL || trail == NULL || (*jni)->GetArrayLength(jni, trail) < 2 * t->n) return -1;
+    jlong *p = (*jni)->GetPrimitiveArrayCritical(jni, trail, NULL);
+    if (p == NULL) return -1;
+    jint n = t->n, d = 0;
+    const jvmtiFrameInfo *f = t->frames;
+    while (d < had && d < n && p[2 * d] == (jlong) (intptr_t) f[n - 1 - d].method && p[2 * d + 1] == (jlong) f[n - 1 - d].location) d++;
+    for (jint e = d; e < n; e++) {
+        p[2 * e] = (jlong) (intptr_t) f[n - 1 - e].method;
+        p[2 * e + 1] = (jlong) f[n - 1 - e].location;
+    }
+    (*jni)->ReleasePrimitiveArrayCritical(jni, trail, p, 0);
+    return d;
 }
 
 /*
@@ -97,9 +117,9 @@ JNIEXPORT jint JNICALL Java_io_heaplens_runtime_HeapSampler_init(JNIEnv *jni, jc
     memset(&caps, 0, sizeof caps);
     caps.can_get_line_numbers = 1;
     (*jvmti)->AddCapabilities(jvmti, &caps);
-    if (pthread_key_create(&framesKey, free) != 0) return -3;
+    if (pthread_key_create(&traceKey, free) != 0) return -3;
     samplerClass = (jclass) (*jni)->NewGlobalRef(jni, cls);
-    sampleMethod = (*jni)->GetStaticMethodID(jni, cls, "sample", "(Ljava/lang/Object;J[J)V");
+    sampleMethod = (*jni)->GetStaticMethodID(jni, cls, "sample", "(Ljava/lang/Object;JI)V");
     if (samplerClass == NULL || sampleMethod == NULL) {
         if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
         return -2;

@@ -17,24 +17,40 @@ public final class HeapSampler {
     private static native int enable(boolean on);
     /** A frame's method: {declaring class, name, descriptor, int[] (bytecode index, line) pairs}; null when gone. */
     private static native Object[] method(long jmethodId);
+    /**
+     * During {@link #sample}: this thread's trace into {@code trail} as (method id, bytecode index) pairs, outermost
+     * first, keeping the first {@code had} pairs where the new trace shares them; returns how many it shared, -1 when
+     * there is no trace or the trail holds fewer than 2 n longs.
+     */
+    static native int fill(long[] trail, int had);
 
     /** A method of a sample's calling trace, resolved once per JVMTI method id (HotSpot never reuses one). */
     static final class Method {
-        final Class<?> holder;
+        /** The JVMTI method id. */
+        final long jid;
+        /** Weak: a cached method must not keep its class from unloading. */
+        private final java.lang.ref.WeakReference<Class<?>> holder;
         final String className, name, descriptor;
         final int[] lines;
         final boolean agent;
         /** The profiled method's id in the sampled tree, -1 for frames it leaves out; resolved at first use. */
         volatile int id = Integer.MIN_VALUE;
+        /** The record keys of the allocations this method makes: (bytecode index, object's class) → key. */
+        private volatile Site[] sites = new Site[4];
+        private int siteCount;
 
-        Method(Class<?> holder, String name, String descriptor, int[] lines) {
-            this.holder = holder;
+        Method(long jid, Class<?> holder, String name, String descriptor, int[] lines) {
+            this.jid = jid;
+            this.holder = holder == null ? null : new java.lang.ref.WeakReference<>(holder);
             this.className = holder == null ? "?" : holder.getName();
             this.name = name;
             this.descriptor = descriptor;
             this.lines = lines == null ? new int[0] : lines;
             this.agent = className.startsWith("io.heaplens.");
         }
+
+        /** The declaring class; null when unknown or unloaded. */
+        Class<?> holder() { return holder == null ? null : holder.get(); }
 
         /** The source line of a bytecode index: the table entry that starts last at or before it; -1 without one. */
         int line(int bci) {
@@ -44,18 +60,108 @@ public final class HeapSampler {
             }
             return best;
         }
+
+        /** The record key of an allocation of {@code type} at {@code bci} in this method; MIN_VALUE when not yet known. */
+        int siteKey(int bci, Class<?> type) {
+            Site[] t = sites;
+            int mask = t.length - 1;
+            for (int i = Site.hash(bci, type) & mask; ; i = (i + 1) & mask) {
+                Site e = t[i];
+                if (e == null) return Integer.MIN_VALUE;
+                if (e.bci == bci && e.type.get() == type) return e.key;
+            }
+        }
+
+        /** Remembers a site's key (readers see a slot empty or filled with a whole entry: its fields are final). */
+        synchronized void addSite(int bci, Class<?> type, int key) {
+            if (siteKey(bci, type) != Integer.MIN_VALUE) return;
+            Site[] t = sites;
+            if (2 * (siteCount + 1) > t.length) {
+                Site[] bigger = new Site[t.length * 2];
+                for (Site e : t) if (e != null) Site.put(bigger, e);
+                t = bigger;
+            }
+            Site.put(t, new Site(bci, type, key));
+            siteCount++;
+            sites = t;
+        }
     }
 
-    private static final java.util.concurrent.ConcurrentHashMap<Long, Method> METHODS = new java.util.concurrent.ConcurrentHashMap<>();
-    private static final Method GONE = new Method(null, "?", "()V", null);
+    /** An allocation site's record key; the class weakly, so the cache does not keep it from unloading. */
+    private static final class Site {
+        final int bci, key, hash;
+        final java.lang.ref.WeakReference<Class<?>> type;
+
+        Site(int bci, Class<?> type, int key) {
+            this.bci = bci;
+            this.key = key;
+            this.hash = hash(bci, type);
+            this.type = new java.lang.ref.WeakReference<>(type);
+        }
+
+        static int hash(int bci, Class<?> type) { return (bci * 0x9E3779B9) ^ System.identityHashCode(type); }
+
+        static void put(Site[] t, Site e) {
+            int mask = t.length - 1, i = e.hash & mask;
+            while (t[i] != null) i = (i + 1) & mask;
+            t[i] = e;
+        }
+    }
+
+    /**
+     * Methods by JVMTI id: open addressing on the id, no boxing. Read without a lock (a slot is empty or holds a whole
+     * Method, whose fields are final; a table that grows is published whole); written under the class's lock.
+     */
+    private static volatile Method[] methods = new Method[1024];
+    private static int methodCount;
+
+    private static int slot(long id, int mask) {
+        long h = id * 0x9E3779B97F4A7C15L;
+        return (int) (h ^ (h >>> 32)) & mask;
+    }
+
+    private static Method cached(long id) {
+        Method[] t = methods;
+        int mask = t.length - 1;
+        for (int i = slot(id, mask); ; i = (i + 1) & mask) {
+            Method m = t[i];
+            if (m == null) return null;
+            if (m.jid == id) return m;
+        }
+    }
 
     static Method resolve(long id) {
-        Method m = METHODS.get(id);
+        Method m = cached(id);
+        return m != null ? m : resolveSlow(id);
+    }
+
+    private static synchronized Method resolveSlow(long id) {
+        Method m = cached(id);
         if (m != null) return m;
         Object[] d = method(id);
-        m = d == null ? GONE : new Method((Class<?>) d[0], (String) d[1], (String) d[2], (int[]) d[3]);
-        METHODS.put(id, m);
+        m = d == null ? new Method(id, null, "?", "()V", null)        // gone: an unloaded class
+            : new Method(id, (Class<?>) d[0], (String) d[1], (String) d[2], (int[]) d[3]);
+        define(m);
         return m;
+    }
+
+    /** Adds a resolved method (tests add their own, so no native call is made for them). */
+    static synchronized void define(Method m) {
+        Method[] t = methods;
+        if (2 * (methodCount + 1) > t.length) {
+            Method[] bigger = new Method[t.length * 2];
+            for (Method e : t) if (e != null) put(bigger, e);
+            t = bigger;
+        }
+        put(t, m);
+        methodCount++;
+        methods = t;
+    }
+
+    private static void put(Method[] t, Method m) {
+        int mask = t.length - 1, i = slot(m.jid, mask);
+        while (t[i] != null) i = (i + 1) & mask;
+        t[i] = m;
     }
 
     private static volatile boolean ready;
@@ -102,9 +208,9 @@ public final class HeapSampler {
     }
     /**
      * The JVM's upcall, on the allocating thread, for an object of {@code size} bytes that holds a sample point;
-     * {@code trace}: its calling trace as (JVMTI method id, bytecode index) pairs, innermost first.
+     * {@code frames}: the length of its calling trace, which {@link #fill} hands over.
      */
-    static void sample(Object o, long size, long[] trace) {
+    static void sample(Object o, long size, int frames) {
         ThreadState ts = ThreadState.current();
         // The agent's own work (its threads, a probe's or the collector's allocations) is not the program's; and a
         // switch turns the event off only after the mode has changed.
@@ -112,7 +218,7 @@ public final class HeapSampler {
             dropped++;
             return;
         }
-        Sampler.heapSample(ts, o, size, trace);
+        Sampler.heapSample(ts, o, size, frames);
         samples++;
     }
 }

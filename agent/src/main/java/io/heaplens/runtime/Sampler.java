@@ -114,83 +114,63 @@ public final class Sampler {
         return (1 - p) / (p * p);
     }
 
-    /** A heap sample's allocation site: the allocating method, its bytecode index, and the object's class. */
-    private static final class SiteRef {
-        final HeapSampler.Method method;
-        final int bci;
-        final Class<?> type;
-        SiteRef(HeapSampler.Method method, int bci, Class<?> type) { this.method = method; this.bci = bci; this.type = type; }
-        @Override public int hashCode() { return (System.identityHashCode(method) * 31 + bci) * 31 + System.identityHashCode(type); }
-        @Override public boolean equals(Object o) {
-            if (!(o instanceof SiteRef)) return false;
-            SiteRef r = (SiteRef) o;
-            return r.method == method && r.bci == bci && r.type == type;
-        }
-    }
-
-    private static final java.util.concurrent.ConcurrentHashMap<SiteRef, Integer> HEAP_SITES = new java.util.concurrent.ConcurrentHashMap<>();
-
     /**
-     * sampler=jvmti: the object HotSpot sampled on this thread, {@code size} bytes, with its calling trace as JVMTI took
-     * it ((method id, bytecode index) pairs, innermost first). The site is the innermost frame outside the agent and its
+     * sampler=jvmti: the object HotSpot sampled on this thread, {@code size} bytes, with a calling trace of {@code depth}
+     * frames, which {@link HeapSampler#fill} hands over. The site is the innermost frame outside the agent and its
      * bytecode index; the path keeps the profiled frames, as the probe sampler's walk does; the object stands for 1 / p
      * objects of its size (arrays: of its length), rounded stochastically; the per-type variances go to {@link Estimates}.
      */
-    static void heapSample(ThreadState ts, Object o, long size, long[] trace) {
+    static void heapSample(ThreadState ts, Object o, long size, int depth) {
         Frames f = frames;
         Sites s = sites;
         if (f == null || s == null) return;
         ts.busy++;                      // the look-ups allocate: none of it is the program's
         try {
-            int n = Math.min(trace.length / 2, MAX_FRAMES);
-            HeapSampler.Method top = null;
-            int topBci = -1, line = -1;
-            int[] path = new int[n];
-            for (int i = 0; i < n; i++) {
-                HeapSampler.Method m = HeapSampler.resolve(trace[2 * i]);
-                int bci = (int) trace[2 * i + 1];
-                if (m.agent) { path[i] = -1; continue; }
-                if (top == null) { top = m; topBci = Math.max(0, bci); }   // a native method's frame has no index (-1)
-                int id = m.id;
-                if (id == Integer.MIN_VALUE) m.id = id = m.holder == null ? -1 : f.methodId(m.holder, m.className, m.name, m.descriptor);
-                path[i] = id;
-                if (line < 0 && id >= 0) line = m.line(bci);
-            }
-            if (top == null) {                               // no Java frame at all: nothing to charge it to
+            Trail trail = ts.trail;
+            if (trail == null) ts.trail = trail = new Trail();
+            int n = Math.min(depth, MAX_FRAMES);
+            trail.ensure(n);
+            int same = HeapSampler.fill(trail.frames, trail.length);
+            if (same < 0) {                                   // no trace: forget the trail, drop the sample
+                trail.update(0, 0, f);
                 HeapSampler.dropped++;
                 return;
             }
-            Class<?> type = o.getClass();
-            SiteRef ref = new SiteRef(top, topBci, type);
-            Integer known = HEAP_SITES.get(ref);
-            int key;
-            if (known != null) {
-                key = known;
-            } else {
-                key = s.key(top.className, top.name, top.descriptor, topBci, top.line(topBci), type);
-                HEAP_SITES.put(ref, key);
-            }
-            if (key < 0) {
-                HeapSampler.dropped++;
-                return;
-            }
-            long length = type.isArray() ? java.lang.reflect.Array.getLength(o) : 0;
-            double p = inclusion(size, HeapSampler.meanBytes);
-            double w = 1 / p;
-            long count = round(ts, w);
-            long bytes = round(ts, size * w);
-            Node node = ts.sampled;
-            for (int i = n - 1; i >= 0; i--) {
-                if (path[i] < 0) continue;
-                node = node.child(path[i]);
-            }
-            node.recordAt(key, Math.max(0, line), count, count * length, bytes);
-            double frac = w - Math.floor(w);
-            double v = varianceFactor(p);
-            Estimates.add(Keys.type(key), count, v + frac * (1 - frac), bytes, (double) size * size * v);
+            trail.update(n, same, f);
+            heapRecord(ts, trail, o, size, s);
         } finally {
             ts.busy--;
         }
+    }
+
+    /** The sample whose trace {@code trail} holds: its site's key, its node, its weights. */
+    private static void heapRecord(ThreadState ts, Trail trail, Object o, long size, Sites s) {
+        HeapSampler.Method top = trail.top();
+        if (top == null) {                                   // no Java frame at all: nothing to charge it to
+            HeapSampler.dropped++;
+            return;
+        }
+        int topBci = trail.topBci();
+        Class<?> type = o.getClass();
+        int key = top.siteKey(topBci, type);
+        if (key == Integer.MIN_VALUE) {
+            key = s.key(top.className, top.name, top.descriptor, topBci, top.line(topBci), type);
+            top.addSite(topBci, type, key);
+        }
+        if (key < 0) {
+            HeapSampler.dropped++;
+            return;
+        }
+        long length = type.isArray() ? java.lang.reflect.Array.getLength(o) : 0;
+        double p = inclusion(size, HeapSampler.meanBytes);
+        double w = 1 / p;
+        long count = round(ts, w);
+        long bytes = round(ts, size * w);
+        Node node = trail.node(ts.sampled);
+        node.recordAt(key, Math.max(0, trail.line()), count, count * length, bytes);
+        double frac = w - Math.floor(w);
+        double v = varianceFactor(p);
+        Estimates.add(Keys.type(key), count, v + frac * (1 - frac), bytes, (double) size * size * v);
     }
 
     /** Unbiased stochastic rounding. */

@@ -72,6 +72,8 @@ public final class ThreadState {
     public Node current;
     /** Non-zero while the agent itself works on this thread (transformer, collector): nothing is recorded. */
     public int busy;
+    /** sampler=jvmti: the last heap sample's trace and what its frames gave (made at the thread's first sample). */
+    Trail trail;
     /** The agent's own threads (collector, shutdown writer): never shown in a profile. */
     public boolean agentThread;
     /** Whether {@link #nameChecked} has compared this thread's name with {@link #agentThreadNames}. */
