@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { withFirstSection } from '../../core/profile/first-section';
 import { ProfileFile } from '../../core/profile/types';
-import { fetchBytesWithHead, HeadScanner, ProfileHead } from '../../webview/load/fetch-profile';
+import { fetchBytesWithHead, HeadScanner, prefetch, ProfileHead } from '../../webview/load/fetch-profile';
 
 const ROOT_DIR = join(__dirname, '..', '..', '..');
 const OLD = readFileSync(join(ROOT_DIR, 'test', 'unit', 'data', 'wordindex.heaplens'), 'utf8');
@@ -109,4 +109,20 @@ test('the head is looked for only when the text reaches the top level: a few tim
   assert.ok(chunks > 100, `${chunks} chunks`);
   // format, version, meta, the key after it, the section's end, and the chunks that end at the top level between them
   assert.ok(scanner.scans <= 8, `${scanner.scans} scans for ${chunks} chunks`);
+});
+
+test('the page\'s early fetch is read as it arrives before the load takes it; the load then has the head at once', async () => {
+  // a body nobody reads stops arriving when the browser's buffer is full: prefetch reads it from the start
+  const bytes = new TextEncoder().encode(WITH);
+  const src = chunked(bytes, sizes(6, 300));
+  prefetch('u', src.f);
+  for (let k = 0; k < 400 && src.served() < src.total; k++) await new Promise((r) => setTimeout(r, 0));
+  assert.equal(src.served(), src.total, 'every chunk read before anyone asked for the bytes');
+  const heads: ProfileHead[] = [];
+  const got = fetchBytesWithHead('u', (h) => heads.push(h), () => {
+    throw new Error('the early fetch is taken, no second request');
+  });
+  assert.equal(heads.length, 1, 'the head is handed over as the load takes the fetch');
+  assert.deepEqual(heads[0].first, JSON.parse(WITH).first);
+  assert.deepEqual(await got, bytes);
 });
