@@ -11,6 +11,8 @@
 // the browser's resource timings (the bundle, the styles, the font, the profile's fetch). `--phases` prints them as a
 // table per run. `--screenshot DIR`: each run's workbench at its first paint and once the whole profile is shown (a
 // file with a first section is painted from it first, then the whole tree replaces it: the two should look the same).
+// `--base-profile FILE`: the base opens this file instead (a profile written by the base's own writers, when the
+// two builds' file formats differ); its name must differ from FILE's.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, appendFileSync, rmSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { launchBrowser } from '../test/vscode/harness/browser.mjs';
@@ -29,6 +31,7 @@ if (process.argv.includes('--help') || !arg('profile')) {
 const profile = resolve(arg('profile'));
 const pairs = Number(arg('pairs', '3'));
 const base = arg('base') && resolve(arg('base'));
+const baseProfile = arg('base-profile') && resolve(arg('base-profile'));
 const out = arg('json');
 const showPhases = process.argv.includes('--phases');
 const shots = arg('screenshot') && resolve(arg('screenshot'));
@@ -165,20 +168,25 @@ const folder = join(work, 'ws');
 mkdirSync(folder, { recursive: true });
 const name = basename(profile);
 copyFileSync(profile, join(folder, name));
+const baseName = baseProfile ? basename(baseProfile) : name;
+if (baseProfile) {
+  if (baseName === name) throw new Error('--base-profile needs another file name than --profile');
+  copyFileSync(baseProfile, join(folder, baseName));
+}
 const server = await startCodeServer(paths, join(work, 'server'));
 const browser = await launchBrowser(paths.chromium);
-const configs = base ? [['base', base], ['this', root]] : [['this', root]];
+const configs = base ? [['base', base, baseName], ['this', root, name]] : [['this', root, name]];
 for (const [, dir] of configs) if (!existsSync(join(dir, 'dist', 'extension.js'))) throw new Error(`${dir} has no built dist/`);
 try {
-  for (const [label, dir] of configs) {
-    const r = await oneRun(browser, server, folder, dir, name);
+  for (const [label, dir, file] of configs) {
+    const r = await oneRun(browser, server, folder, dir, file);
     console.log(`warm-up ${label}: ${JSON.stringify({ ...r, phases: undefined })}`);
     if (showPhases) printPhases(`warm-up ${label}`, r.phases);
   }
   for (let p = 1; p <= pairs; p++) {
     const order = p % 2 === 1 ? configs : [...configs].reverse();
-    for (const [label, dir] of order) {
-      const r = { pair: p, config: label, profile: name, ...(await oneRun(browser, server, folder, dir, name)) };
+    for (const [label, dir, file] of order) {
+      const r = { pair: p, config: label, profile: file, ...(await oneRun(browser, server, folder, dir, file)) };
       console.log(JSON.stringify({ ...r, phases: undefined }));
       if (showPhases) printPhases(`pair ${p} ${label}`, r.phases);
       if (out) appendFileSync(out, `${JSON.stringify(r)}\n`);

@@ -39,6 +39,8 @@ export interface FrameTree {
 
 /** What a first section's tree adds, so that its frames are placed and coloured as the whole tree's are. */
 export interface SectionExtras {
+  /** the one metric whose values it holds (the others are zero: the tooltip says they are loading) */
+  metric: ViewMetric;
   /** per metric, the total of the siblings left out just before node i (added to its left edge) */
   gap: MetricArrays;
   /** children of node i left out, too small to draw */

@@ -10,7 +10,7 @@ import { FIRST_SECTION_DIVISOR, FIRST_SECTION_WIDEST, firstSection, withFirstSec
 import { readHead } from '../../core/profile/meta-read';
 import { validateProfile } from '../../core/profile/load';
 import { ProfileFile } from '../../core/profile/types';
-import { checkSection, sectionFrames } from '../../core/views/first-frames';
+import { checkSection, sectionFrames, sectionMethods } from '../../core/views/first-frames';
 import { frameTree, VIEW_METRICS } from '../../core/views/frames';
 import { mergeShared } from '../../core/views/merge-shared';
 import { trustedProfile } from '../../core/profile/trusted';
@@ -32,22 +32,24 @@ test('the section of a hand-made two-thread tree at 1/10: the nodes, in the page
   const s = firstSection(JSON.parse(TREE) as ProfileFile, 10)!;
   assert.equal(s.tree, 'exact');
   assert.deepEqual(s.kinds, ['exact']);
+  assert.equal(s.metric, 'allocations');
   assert.equal(s.divisor, 10);
   assert.equal(s.widest, 5);
-  // merged: main (2 calls) → five (left out: 1 object, 16 bytes, 1 call), three (→ copyOf, left out), two
-  // [m, depth, more, self objects arrays elements bytes calls, total ×5, gap ×5]
+  // merged, in allocations (objects + arrays; 170 at the root, 17 kept): main (2 calls) → five (1, left out),
+  // three (51 → copyOf 1, left out), two (8: left out, though it is 11 of 17 calls: only allocations select)
+  // [m, depth, more, self, total, gap]
   assert.deepEqual(s.nodes, [
-    [-1, 0, 0, 0, 0, 0, 0, 0, 120, 50, 500, 5920, 17, 0, 0, 0, 0, 0],
-    [1, 1, 1, 110, 0, 0, 1760, 2, 120, 50, 500, 5920, 17, 0, 0, 0, 0, 0],
-    [3, 2, 1, 0, 50, 500, 4000, 2, 1, 50, 500, 4016, 3, 1, 0, 0, 16, 1],
-    [2, 2, 0, 8, 0, 0, 128, 11, 8, 0, 0, 128, 11, 0, 0, 0, 0, 0],
+    [-1, 0, 0, 0, 170, 0],
+    [1, 1, 2, 110, 170, 0],
+    [3, 2, 1, 50, 51, 1],
   ]);
-  assert.deepEqual(s.deepest, [3, 2, 2, 3, 3]);
-  assert.deepEqual(s.methods.map((m) => m.id), [1, 2, 3]);
+  assert.equal(s.deepest, 3);
+  // [id, class index (in classes below), name, desc, file, line]: the class written once
+  assert.deepEqual(s.methods, [[1, 0, 'main', '()V', '', -1], [3, 1, 'three', '()V', 'B.java', 7]]);
   assert.deepEqual(s.classes, [
-    ['a.A', 1, 1, 110, 0, 0, 1760, 2],
-    ['a.B', 1, 3, 9, 50, 500, 4144, 14],
-    ['java.util.Arrays', 0, 1, 1, 0, 0, 16, 1],
+    ['a.A', 1, 1, 110],
+    ['a.B', 1, 3, 59],
+    ['java.util.Arrays', 0, 1, 1],
   ]);
   assert.deepEqual(s.threads, [[1, 'main'], [2, 'worker']]);
 });
@@ -59,18 +61,18 @@ test('the same text as the agent\'s FirstSection.java writes for the same tree (
 
 test('at the default divisor every node of the small tree is in the section, none left out', () => {
   const s = firstSection(JSON.parse(TREE) as ProfileFile)!;
-  assert.deepEqual(s.nodes.map((n) => [n[0], n[1], n[2]]), [[-1, 0, 0], [1, 1, 0], [5, 2, 0], [3, 2, 0], [4, 3, 0], [2, 2, 0]]);
+  assert.deepEqual(s.nodes.map((n) => [n[0], n[1], n[2], n[5]]), [[-1, 0, 0, 0], [1, 1, 0, 0], [5, 2, 0, 0], [3, 2, 0, 0], [4, 3, 0, 0], [2, 2, 0, 0]]);
 });
 
-test('the section\'s flame tree lays out its frames where the whole tree\'s are, under every metric', () => {
+test('the section\'s flame tree lays out its frames where the whole tree\'s are, under its metric', () => {
   const file = JSON.parse(TREE) as ProfileFile;
   const p = trustedProfile(file);
   const whole = frameTree(mergeShared(p.threads.map((t) => t.root)), p.methods, p.types);
   const s = checkSection(JSON.parse(JSON.stringify(firstSection(file, 10))))!;
   assert.ok(s);
   const part = sectionFrames(s);
-  assert.equal(part.n, 4);
-  for (const metric of VIEW_METRICS.filter((k) => k !== 'samples')) {
+  assert.equal(part.n, 3);
+  for (const metric of VIEW_METRICS.filter((k) => k === s.metric)) {
     const a = layout(whole, metric, 0);
     const b = layout(part, metric, 0);
     assert.equal(b.rows, a.rows, metric);
@@ -81,7 +83,10 @@ test('the section\'s flame tree lays out its frames where the whole tree\'s are,
       assert.equal(b.w[i], a.w[j], `${metric} width of node ${i}`);
     }
   }
-  assert.deepEqual([...part.section!.more], [0, 1, 1, 0]);
+  assert.deepEqual([...part.section!.more], [0, 2, 1]);
+  // the other metrics' values are not in it (the tooltip says they are loading)
+  assert.deepEqual([...part.total.bytes], [0, 0, 0]);
+  assert.deepEqual([...part.total.allocations], [170, 170, 51]);
 });
 
 test('a written section comes right after meta, readers of the whole profile ignore it, the head reader finds it', () => {
@@ -100,12 +105,27 @@ test('a written section comes right after meta, readers of the whole profile ign
   assert.ok('meta' in old && old.first === undefined);
 });
 
+test('the section\'s methods read back as the profile\'s entries (class and profiled from the class table)', () => {
+  const file = JSON.parse(TREE) as ProfileFile;
+  // method 3 has a file, a line and call lines in first-section-tree.json
+  const s = checkSection(JSON.parse(JSON.stringify(firstSection(file, 10))))!;
+  assert.deepEqual(s.methods[1], [3, 1, 'three', '()V', 'B.java', 7]);
+  // the call lines are not in it (the first paint does not show them)
+  const { calls: _c, ...three } = file.methods.find((m) => m.id === 3)!;
+  assert.deepEqual(sectionMethods(s), [file.methods.find((m) => m.id === 1), three]);
+});
+
 test('a damaged section is not used', () => {
   const s = JSON.parse(JSON.stringify(firstSection(JSON.parse(TREE) as ProfileFile, 10))) as Record<string, unknown>;
   assert.ok(checkSection(s));
   assert.equal(checkSection({ ...s, nodes: [[1, 0, 0]] }), undefined);
   assert.equal(checkSection({ ...s, methods: [] }), undefined);               // a node names a method it lacks
   assert.equal(checkSection({ ...s, tree: 'other' }), undefined);
+  assert.equal(checkSection({ ...s, metric: 'bytes' }), undefined);
+  assert.equal(checkSection({ ...s, methods: [[1, 9, 'main', '()V', '', -1], [3, 1, 'three', '()V', 'B.java', 7]] }), undefined);   // no class 9
+  // Round 15's section (five values per node, no metric): the whole file is waited for
+  const { metric: _m, ...old } = s;
+  assert.equal(checkSection({ ...old, deepest: [3, 2, 2, 3, 3], nodes: [[-1, 0, 0, ...new Array<number>(15).fill(1)]] }), undefined);
 });
 
 test('the page paints from the section only the view it draws: flame tree, all threads, top-down, not zoomed, up to 3,840 px', async () => {
@@ -122,7 +142,7 @@ test('the page paints from the section only the view it draws: flame tree, all t
   assert.equal(data.tree(top).section!.more[0], 0);
   assert.throws(() => data.tree({ ...top, inverted: true }), TreePending);   // the whole profile answers
   assert.deepEqual(data.threads().map((t) => t.name), ['main', 'worker']);
-  for (const other of [{ inverted: true }, { thread: 1 }, { zoom: [1] }, { view: 'sites' as const }, { metric: 'samples' as const }, { myCode: true }, { data: 'sampled' as const }]) {
+  for (const other of [{ inverted: true }, { thread: 1 }, { zoom: [1] }, { view: 'sites' as const }, { metric: 'samples' as const }, { metric: 'bytes' as const }, { myCode: true }, { data: 'sampled' as const }]) {
     // sampled is not in this profile: the default (exact) is shown, as the whole profile would
     const expect = 'data' in other ? true : false;
     assert.equal(!!sectionData(file.meta, first, 't', { ...s, ...other }, 1400), expect, JSON.stringify(other));

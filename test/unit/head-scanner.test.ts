@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { withFirstSection } from '../../core/profile/first-section';
 import { ProfileFile } from '../../core/profile/types';
-import { fetchBytesWithHead, ProfileHead } from '../../webview/load/fetch-profile';
+import { fetchBytesWithHead, HeadScanner, prefetch, ProfileHead } from '../../webview/load/fetch-profile';
 
 const ROOT_DIR = join(__dirname, '..', '..', '..');
 const OLD = readFileSync(join(ROOT_DIR, 'test', 'unit', 'data', 'wordindex.heaplens'), 'utf8');
@@ -77,4 +77,52 @@ test('a text that is not a profile: no head, the bytes still come back (the whol
   const got = await fetchBytesWithHead('u', (h) => heads.push(h), chunked(bytes, () => 2).f);
   assert.deepEqual(got, bytes);
   assert.equal(heads.length, 0);
+});
+
+test('the head is looked for only when the text reaches the top level: a few times, not once per chunk', async () => {
+  // strings holding brackets, quotes and backslashes in meta and in the section (a thread's name) do not mislead it
+  const file = JSON.parse(OLD) as ProfileFile;
+  file.meta.command = 'java -Dx="{[" \\ ]} -jar a.jar';
+  file.threads[0].name = 'pool-1 "}]\\" {';
+  const text = JSON.stringify(withFirstSection(file));
+  const expected = JSON.parse(text) as { meta: unknown; first: unknown };
+  const bytes = new TextEncoder().encode(text);
+  const next = sizes(5, 21);
+  const heads: ProfileHead[] = [];
+  const scanner = new HeadScanner((h) => heads.push(h));
+  let chunks = 0;
+  let from = -1;
+  let at = -1;
+  for (let i = 0; i < bytes.length && heads.length === 0; chunks++) {
+    const n = next();
+    scanner.push(bytes.slice(i, i + n));
+    if (heads.length > 0) [from, at] = [i, i + n];
+    i += n;
+  }
+  assert.equal(heads.length, 1);
+  assert.deepEqual(heads[0].meta, expected.meta);
+  assert.deepEqual(heads[0].first, expected.first);
+  // found with the chunk that holds the section's last byte, not later
+  const start = text.indexOf('"first":') + '"first":'.length;
+  const end = new TextEncoder().encode(text.slice(0, start + JSON.stringify(expected.first).length)).length;
+  assert.ok(from < end && end <= at, `section ends at byte ${end}, found with the chunk [${from}, ${at})`);
+  assert.ok(chunks > 100, `${chunks} chunks`);
+  // format, version, meta, the key after it, the section's end, and the chunks that end at the top level between them
+  assert.ok(scanner.scans <= 8, `${scanner.scans} scans for ${chunks} chunks`);
+});
+
+test('the page\'s early fetch is read as it arrives before the load takes it; the load then has the head at once', async () => {
+  // a body nobody reads stops arriving when the browser's buffer is full: prefetch reads it from the start
+  const bytes = new TextEncoder().encode(WITH);
+  const src = chunked(bytes, sizes(6, 300));
+  prefetch('u', src.f);
+  for (let k = 0; k < 400 && src.served() < src.total; k++) await new Promise((r) => setTimeout(r, 0));
+  assert.equal(src.served(), src.total, 'every chunk read before anyone asked for the bytes');
+  const heads: ProfileHead[] = [];
+  const got = fetchBytesWithHead('u', (h) => heads.push(h), () => {
+    throw new Error('the early fetch is taken, no second request');
+  });
+  assert.equal(heads.length, 1, 'the head is handed over as the load takes the fetch');
+  assert.deepEqual(heads[0].first, JSON.parse(WITH).first);
+  assert.deepEqual(await got, bytes);
 });

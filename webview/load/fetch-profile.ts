@@ -45,26 +45,26 @@ export async function profileBytesText(raw: Uint8Array, inflated?: () => void): 
 }
 
 /** The fetch the page's script began as it started (prefetch), until the load takes it. */
-let early: { url: string; response: Promise<Response> } | undefined;
+let early: { url: string; body: ArrivingBody } | undefined;
 
 /**
  * Starts fetching a saved file's bytes as soon as the page's script runs (webview/main.ts: the panel's HTML names the
- * file, extension/panels/html.ts), before the host's first message asks for it; `fetchBytes` of that URL takes it.
+ * file, extension/panels/html.ts), before the host's first message asks for it, and reads them as they arrive (a
+ * response body nobody reads stops arriving once the browser's buffer is full); `fetchBytes` and `fetchBytesWithHead`
+ * of that URL take it.
  */
 export function prefetch(url: string, fetcher: typeof fetch = fetch): void {
-  const response = fetcher(url, { cache: 'no-store' } as RequestInit);
-  response.catch(() => undefined);           // reported by fetchBytes, which takes it
-  early = { url, response };
+  early = { url, body: new ArrivingBody(fetcher(url, { cache: 'no-store' } as RequestInit), url) };
 }
 
 /**
- * The response of the fetch begun by `prefetch`, when it was of `url`; once only: a later fetch of the same file (it
+ * The body of the fetch begun by `prefetch`, when it was of `url`; once only: a later fetch of the same file (it
  * changed) fetches again.
  */
-export function takePrefetched(url: string): Promise<Response> | undefined {
+export function takePrefetched(url: string): ArrivingBody | undefined {
   const p = early;
   early = undefined;
-  return p?.url === url ? p.response : undefined;
+  return p?.url === url ? p.body : undefined;
 }
 
 /** The head of a profile as it arrives: its meta and its first section (undefined: none). */
@@ -95,6 +95,10 @@ const HEAD_LIMIT = 32 << 20;
 export class HeadScanner {
   private text = '';
   private done = false;
+  /** the JSON's nesting as far as the text is read (strings skipped), so that readHead runs only at the top level */
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
   private decoder = new TextDecoder('utf-8');
   /** the first bytes until there are two (gzip or not), then undefined */
   private start?: Uint8Array = new Uint8Array(0);
@@ -153,11 +157,41 @@ export class HeadScanner {
 
   private add(text: string): void {
     this.text += text;
-    this.scan(false);
+    // readHead reads the head from the start: run it only when this text reaches the top object's level (a key, a
+    // value's end), not for each chunk inside the section (which made it quadratic in the section's size)
+    if (this.topLevel(text)) this.scan(false);
   }
+
+  /** Reads `text` on from the last state: whether some of it is at the top object's own level (depth 1). */
+  private topLevel(text: string): boolean {
+    let top = false;
+    let { depth, inString, escaped } = this;
+    for (let k = 0; k < text.length; k++) {
+      const c = text.charCodeAt(k);
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) inString = false;
+        continue;
+      }
+      if (c === 0x22) inString = true;
+      else if (c === 0x7b || c === 0x5b) depth++;
+      else if (c === 0x7d || c === 0x5d) depth--;
+      else if (c <= 0x20) continue;
+      if (depth <= 1) top = true;
+    }
+    this.depth = depth;
+    this.inString = inString;
+    this.escaped = escaped;
+    return top;
+  }
+
+  /** how many times the head was looked for (a test's figure: a few, whatever the chunks) */
+  scans = 0;
 
   private scan(whole: boolean): void {
     if (this.done) return;
+    this.scans++;
     let r: ReturnType<typeof readHead>;
     try {
       r = readHead(this.text, whole, true);
@@ -180,19 +214,37 @@ export class HeadScanner {
   }
 }
 
-/**
- * Fetches `url`'s bytes as fetchBytes does, reading the response as it arrives: `head` gets the profile's meta and
- * first section as soon as they are in, long before the last byte on a large file.
- */
-export async function fetchBytesWithHead(url: string, head: (h: ProfileHead) => void, fetcher: typeof fetch = fetch): Promise<Uint8Array> {
+/** A response read from the moment it is asked for: its bytes kept for the load worker, its head looked for on the way. */
+export class ArrivingBody {
+  /** the file's bytes, whole; a failed fetch is a FetchFailed */
+  readonly bytes: Promise<Uint8Array>;
+  private head?: ProfileHead;
+  private onHead?: (h: ProfileHead) => void;
+
+  constructor(response: Promise<Response>, url: string) {
+    const scanner = new HeadScanner((h) => {
+      this.head = h;
+      this.onHead?.(h);
+    });
+    this.bytes = readBody(response, url, scanner);
+    this.bytes.catch(() => undefined);        // reported to the one that takes it
+  }
+
+  /** `f` gets the head when it is read: now when it already is (found before the load took the fetch). */
+  whenHead(f: (h: ProfileHead) => void): void {
+    if (this.head) f(this.head);
+    else this.onHead = f;
+  }
+}
+
+async function readBody(response: Promise<Response>, url: string, scanner: HeadScanner): Promise<Uint8Array> {
   let res: Response;
   try {
-    res = await (takePrefetched(url) ?? fetcher(url, { cache: 'no-store' } as RequestInit));
+    res = await response;
     if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`.trim());
   } catch (e) {
     throw new FetchFailed(`cannot fetch ${url}: ${(e as Error).message}`);
   }
-  const scanner = new HeadScanner(head);
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
@@ -225,11 +277,23 @@ export async function fetchBytesWithHead(url: string, head: (h: ProfileHead) => 
   return out;
 }
 
+/**
+ * Fetches `url`'s bytes as fetchBytes does (or takes the fetch `prefetch` began), reading the response as it arrives:
+ * `head` gets the profile's meta and first section as soon as they are in, long before the last byte on a large file.
+ */
+export function fetchBytesWithHead(url: string, head: (h: ProfileHead) => void, fetcher: typeof fetch = fetch): Promise<Uint8Array> {
+  const body = takePrefetched(url) ?? new ArrivingBody(fetcher(url, { cache: 'no-store' } as RequestInit), url);
+  body.whenHead(head);
+  return body.bytes;
+}
+
 /** Fetches `url`'s bytes (or takes the fetch `prefetch` began); a failed fetch is a FetchFailed. */
 export async function fetchBytes(url: string, fetcher: typeof fetch = fetch): Promise<Uint8Array> {
+  const early = takePrefetched(url);
+  if (early) return early.bytes;
   try {
     // no-store: a file the JVM is still writing is fetched again on each change
-    const res = await (takePrefetched(url) ?? fetcher(url, { cache: 'no-store' } as RequestInit));
+    const res = await fetcher(url, { cache: 'no-store' } as RequestInit);
     if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`.trim());
     return new Uint8Array(await res.arrayBuffer());
   } catch (e) {

@@ -34,7 +34,9 @@ export function frameTooltip(t: TooltipInput, i: number): Node {
   const grid = el('table', { class: 'tip-values' });
   grid.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'self'), el('th', {}, 'total')));
   const cpu = t.cpuIntervalMillis !== undefined;
-  for (const k of cpu ? ['samples' as const] : ALLOCATION_METRICS) {
+  // a first section's tree holds its metric's values only: the others come with the whole profile
+  const shown = cpu ? ['samples' as const] : tree.section ? ALLOCATION_METRICS.filter((k) => k === tree.section!.metric) : ALLOCATION_METRICS;
+  for (const k of shown) {
     const row = el('tr', k === t.metric ? { class: 'current' } : {}, el('td', {}, METRIC_LABELS[k]),
       el('td', {}, value(k, tree.self[k][i])), el('td', {}, value(k, tree.total[k][i])));
     grid.append(row);
@@ -52,7 +54,7 @@ export function frameTooltip(t: TooltipInput, i: number): Node {
     // a first section's tree: the records and the frames too small to draw come with the whole profile
     const more = tree.section.more[i];
     if (more > 0) box.append(el('div', { class: 'tip-share muted' }, `${num(more)} more, too small to draw`));
-    box.append(el('div', { class: 'tip-share muted' }, 'Allocated types: loading…'));
+    box.append(el('div', { class: 'tip-share muted' }, 'Other values and allocated types: loading…'));
   }
   const types = breakdownByType(tree, i, 'total');
   if (types.length > 0) {

@@ -15,10 +15,11 @@ import java.util.TreeMap;
 
 /**
  * The profile's first section (docs/format.md "first"), written right after {@code meta}: of the default mode's tree,
- * all threads merged as the page merges them (children by method), the nodes whose total under some metric is at least
- * 1/{@link #DIVISOR} of the root's — every frame the flame view draws on a canvas up to 3,840 CSS pixels wide (its
- * painter skips frames under half a pixel) — in the page's sibling order, with their self values, totals, the totals
- * of the siblings left out before each and how many children were left out. The same selection as
+ * all threads merged as the page merges them (children by method), under the page's default metric (allocations =
+ * objects + arrays), the nodes whose total is at least 1/{@link #DIVISOR} of the root's — every frame the flame view
+ * draws on a canvas up to 3,840 CSS pixels wide (its painter skips frames under half a pixel) — in the page's sibling
+ * order, with their self value, total, the total of the siblings left out before each and how many children were left
+ * out: that metric's values only, so that the section is small and arrives soon. The same selection as
  * core/profile/first-section.ts (FirstSectionTest and first-section.test.ts check one hand-made tree against both).
  *
  * The nodes are collected by a walk of the same walker over the same trees as the write of the trees that follows
@@ -27,17 +28,23 @@ import java.util.TreeMap;
 final class FirstSection implements TreeOutput {
     /** 1/DIVISOR of the root: the narrowest frame drawn at 3,840 pixels (webview/views/flame-paint.ts MIN_WIDTH 0.5). */
     static final int DIVISOR = 7680;
-    /** objects, arrays, elements, bytes, calls: the order of each node's values in the file */
+    /** objects, arrays, elements, bytes, calls: the values collected per walked node */
     static final int V = 5;
+    /** the section's metric (the page's default, webview/state.ts): the sum of the values 0 and 1 */
+    static final String METRIC = "allocations";
 
-    /** What the section needs of a method: its sibling order key, its class, whether it is profiled, its table entry. */
+    /** What the section needs of a method: its sibling order key, its class, whether it is profiled, its names. */
     interface Methods {
         /** {@code class.name desc}, as the page orders siblings (core/views/frames.ts methodRanks) */
         String key(int method);
         String className(int method);
         boolean profiled(int method);
-        /** the Method entry's JSON text (the profile's own) */
-        String json(int method) throws IOException;
+        String name(int method);
+        String desc(int method);
+        /** the source file, or null */
+        String file(int method);
+        /** the first line, or -1 */
+        int line(int method);
     }
 
     // the walked nodes in walk order (pre-order, thread after thread): method, depth, self values
@@ -100,6 +107,11 @@ final class FirstSection implements TreeOutput {
         n++;
     }
 
+    /** Walked node i's allocations (objects + arrays) in {@code values} (self or total, V per node). */
+    private static long alloc(long[] values, int i) {
+        return values[i * V] + values[i * V + 1];
+    }
+
     /** Nodes collected by the last walk. */
     int nodes() { return n; }
 
@@ -127,44 +139,50 @@ final class FirstSection implements TreeOutput {
             if (end[i] > end[p]) end[p] = end[i];
             for (int v = 0; v < V; v++) total[p * V + v] += total[i * V + v];
         }
-        long[] root = new long[V];
-        int[] deepest = new int[V];
+        long root = 0;
+        int deepest = 0;
         List<Integer> roots = new ArrayList<>();
         // self values per method first (arrays by id: no look-up per node), then per class over the methods
         int maxMethod = 0;
         for (int i = 0; i < n; i++) if (method[i] > maxMethod) maxMethod = method[i];
-        long[] perMethod = new long[(maxMethod + 1) * V];
+        long[] perMethod = new long[maxMethod + 1];
         java.util.BitSet seen = new java.util.BitSet(maxMethod + 1);
         for (int i = 0; i < n; i++) {
             if (depth[i] == 0) {
                 roots.add(i);
-                for (int v = 0; v < V; v++) root[v] += total[i * V + v];
+                root += alloc(total, i);
             }
-            for (int v = 0; v < V; v++) if (total[i * V + v] > 0 && depth[i] > deepest[v]) deepest[v] = depth[i];
+            if (alloc(total, i) > 0 && depth[i] > deepest) deepest = depth[i];
             int m = method[i];
             if (m < 0) continue;
             seen.set(m);
-            for (int v = 0; v < V; v++) perMethod[m * V + v] += self[i * V + v];
+            perMethod[m] += alloc(self, i);
         }
         Map<String, long[]> classes = new TreeMap<>();   // key: class, then profiled ("\0" keeps the class order)
         for (int m = seen.nextSetBit(0); m >= 0; m = seen.nextSetBit(m + 1)) {
-            long[] c = classes.computeIfAbsent(methods.className(m) + '\0' + (methods.profiled(m) ? 1 : 0), k -> new long[V + 1]);
+            long[] c = classes.computeIfAbsent(methods.className(m) + '\0' + (methods.profiled(m) ? 1 : 0), k -> new long[2]);
             c[0]++;                                       // a class's methods
-            for (int v = 0; v < V; v++) c[1 + v] += perMethod[m * V + v];
+            c[1] += perMethod[m];
         }
         Selection sel = new Selection(end, total, root, methods, divisor, seen, maxMethod);
         int[] members = new int[roots.size()];
         for (int k = 0; k < members.length; k++) members[k] = roots.get(k);
-        sel.visit(-1, 0, members, new long[V]);
+        sel.visit(-1, 0, members, 0);
 
         j.begin('{').field("tree", kind).name("kinds").begin('[');
         for (String k : kinds) j.value(k);
-        j.end(']').field("divisor", divisor).field("widest", divisor / 2).name("deepest").begin('[');
-        for (int v = 0; v < V; v++) j.value(deepest[v]);
-        j.end(']').name("nodes").begin('[');
+        j.end(']').field("metric", METRIC).field("divisor", divisor).field("widest", divisor / 2).field("deepest", deepest)
+            .name("nodes").begin('[');
         for (long[] node : sel.out) j.numbers(node);
+        // [id, class index, name, desc, file ("": none), line (-1: none)]: the class is written once, in classes
+        Map<String, Integer> classIndex = new java.util.HashMap<>();
+        for (String k : classes.keySet()) classIndex.put(k, classIndex.size());
         j.end(']').name("methods").begin('[');
-        for (int m : new java.util.TreeSet<>(sel.named)) j.raw(methods.json(m));
+        for (int m : new java.util.TreeSet<>(sel.named)) {
+            String file = methods.file(m);
+            j.begin('[').value(m).value(classIndex.get(methods.className(m) + '\0' + (methods.profiled(m) ? 1 : 0)))
+                .value(methods.name(m)).value(methods.desc(m)).value(file == null ? "" : file).value(methods.line(m)).end(']');
+        }
         j.end(']').name("classes").begin('[');
         for (Map.Entry<String, long[]> e : classes.entrySet()) {
             String k = e.getKey();
@@ -182,14 +200,15 @@ final class FirstSection implements TreeOutput {
     /** The merged tree's walk: a merged node is the walked nodes with one method path, one of each thread at most. */
     private final class Selection {
         final int[] end;
-        final long[] total, root;
+        final long[] total;
+        final long root;
         final int divisor;
         /** each method's place in the page's sibling order (core/views/frames.ts methodRanks: key, then id) */
         final int[] rank;
         final List<long[]> out = new ArrayList<>();
         final List<Integer> named = new ArrayList<>();
 
-        Selection(int[] end, long[] total, long[] root, Methods methods, int divisor, java.util.BitSet seen, int maxMethod) {
+        Selection(int[] end, long[] total, long root, Methods methods, int divisor, java.util.BitSet seen, int maxMethod) {
             this.end = end;
             this.total = total;
             this.root = root;
@@ -209,14 +228,12 @@ final class FirstSection implements TreeOutput {
             for (int r = 0; r < ids.length; r++) rank[ids[r]] = r;
         }
 
-        /** Drawn at 3,840 pixels under some metric, allocations (objects + arrays) included. */
-        boolean kept(long[] t) {
-            for (int v = 0; v < V; v++) if (t[v] > 0 && t[v] * (double) divisor >= root[v]) return true;
-            long a = t[0] + t[1];
-            return a > 0 && a * (double) divisor >= root[0] + root[1];
+        /** Drawn at 3,840 pixels under the section's metric. */
+        boolean kept(long t) {
+            return t > 0 && t * (double) divisor >= root;
         }
 
-        void visit(int m, int d, int[] members, long[] gap) throws IOException {
+        void visit(int m, int d, int[] members, long gap) throws IOException {
             // the members' children in the page's order, those of one method (one per thread at most) next to each other
             int count = 0;
             for (int i : members) for (int c = i + 1; c < end[i]; c = end[c]) count++;
@@ -229,40 +246,31 @@ final class FirstSection implements TreeOutput {
             int[] from = new int[count + 1];
             for (int a = 0; a < count; a++) if (a == 0 || kids[a] >>> 32 != kids[a - 1] >>> 32) from[groups++] = a;
             from[groups] = count;
-            long[][] sums = new long[groups][];
+            long[] sums = new long[groups];
             boolean[] keep = new boolean[groups];
             long more = 0;
             for (int g = 0; g < groups; g++) {
-                long[] t = new long[V];
-                for (int a = from[g]; a < from[g + 1]; a++) {
-                    int c = (int) kids[a];
-                    for (int v = 0; v < V; v++) t[v] += total[c * V + v];
-                }
+                long t = 0;
+                for (int a = from[g]; a < from[g + 1]; a++) t += alloc(total, (int) kids[a]);
                 sums[g] = t;
                 keep[g] = kept(t);
                 if (!keep[g]) more++;
             }
-            long[] node = new long[3 + 3 * V];
-            node[0] = m;
-            node[1] = d;
-            node[2] = more;
+            long[] node = {m, d, more, 0, 0, gap};      // [m, depth, more, self, total, gap]
             for (int i : members) {
-                for (int v = 0; v < V; v++) {
-                    node[3 + v] += self[i * V + v];
-                    node[3 + V + v] += total[i * V + v];
-                }
+                node[3] += alloc(self, i);
+                node[4] += alloc(total, i);
             }
-            System.arraycopy(gap, 0, node, 3 + 2 * V, V);
             out.add(node);
             if (m >= 0) named.add(m);
-            long[] run = new long[V];
+            long run = 0;
             for (int g = 0; g < groups; g++) {
                 if (keep[g]) {
                     int[] group = new int[from[g + 1] - from[g]];
                     for (int a = 0; a < group.length; a++) group[a] = (int) kids[from[g] + a];
                     visit(method[group[0]], d + 1, group, run);
-                    run = new long[V];
-                } else for (int v = 0; v < V; v++) run[v] += sums[g][v];
+                    run = 0;
+                } else run += sums[g];
             }
         }
     }

@@ -235,7 +235,10 @@ final class ProfileWriter {
             }
             @Override public String className(int m) { return registry.methodById(m).owner.replace('/', '.'); }
             @Override public boolean profiled(int m) { return registry.methodById(m).profiled; }
-            @Override public String json(int m) throws IOException { return tableTexts.method(registry.methodById(m)); }
+            @Override public String name(int m) { return registry.methodById(m).name; }
+            @Override public String desc(int m) { return registry.methodById(m).desc; }
+            @Override public String file(int m) { return registry.methodById(m).file; }
+            @Override public int line(int m) { return registry.methodById(m).line; }
         });
     }
 

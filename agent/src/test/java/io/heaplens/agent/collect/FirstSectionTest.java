@@ -26,9 +26,10 @@ class FirstSectionTest {
         @Override public String key(int m) { return METHODS[m][0] + '.' + METHODS[m][1] + "()V"; }
         @Override public String className(int m) { return METHODS[m][0]; }
         @Override public boolean profiled(int m) { return Boolean.parseBoolean(METHODS[m][2]); }
-        @Override public String json(int m) {
-            return "{\"id\":" + m + ",\"class\":\"" + METHODS[m][0] + "\",\"name\":\"" + METHODS[m][1] + "\",\"desc\":\"()V\",\"profiled\":" + METHODS[m][2] + "}";
-        }
+        @Override public String name(int m) { return METHODS[m][1]; }
+        @Override public String desc(int m) { return "()V"; }
+        @Override public String file(int m) { return m == 3 ? "B.java" : null; }
+        @Override public int line(int m) { return m == 3 ? 7 : -1; }
     };
 
     /** The tree of first-section-tree.json as the walker hands it: pre-order, thread after thread. */
@@ -65,9 +66,9 @@ class FirstSectionTest {
     @Test
     void atTheDefaultDivisorNoNodeOfTheSmallTreeIsLeftOut() throws IOException {
         String text = written(handMade(), FirstSection.DIVISOR);
-        assertEquals(true, text.contains("\"nodes\":[[-1,0,0,0,0,0,0,0,120,50,500,5920,17,0,0,0,0,0],[1,1,0,110,0,0,1760,2,120,50,500,5920,17,0,0,0,0,0],"
-            + "[5,2,0,1,0,0,16,1,1,0,0,16,1,0,0,0,0,0],[3,2,0,0,50,500,4000,2,1,50,500,4016,3,0,0,0,0,0],[4,3,0,1,0,0,16,1,1,0,0,16,1,0,0,0,0,0],"
-            + "[2,2,0,8,0,0,128,11,8,0,0,128,11,0,0,0,0,0]]"), text);
+        // [m, depth, more, self, total, gap] in allocations (objects + arrays): every node, none left out, no gap
+        assertEquals(true, text.contains("\"metric\":\"allocations\",\"divisor\":7680,\"widest\":3840,\"deepest\":3,"
+            + "\"nodes\":[[-1,0,0,0,170,0],[1,1,0,110,170,0],[5,2,0,1,1,0],[3,2,0,50,51,0],[4,3,0,1,1,0],[2,2,0,8,8,0]]"), text);
         assertEquals(7680, FirstSection.DIVISOR);
     }
 }
