@@ -56,9 +56,9 @@ public final class AgentMain {
             t0 = step(steps, "cache", t0);
             if (instruments && !warm) WarmUp.instrumenter();
             t0 = step(steps, "warm-up", t0);
-            // A start that retransforms, with no starter attaching to the collector before its monitors are made,
-            // makes them on an agent thread meanwhile (StartTail); the others as before, one step after the other.
-            StartTail tail = instruments && !attaches(starters) ? new StartTail(l, steps != null) : null;
+            // A start that retransforms, with no starter attaching to the collector before its monitors are made and a
+            // second processor, makes them on an agent thread meanwhile (StartTail); the others one step after the other.
+            StartTail tail = instruments && !attaches(starters) && Launch.overlaps() ? new StartTail(l, steps != null) : null;
             l.install(tail);
             t0 = step(steps, "retransform", t0);
             if (tail != null) {

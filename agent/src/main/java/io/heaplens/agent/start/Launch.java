@@ -62,7 +62,7 @@ final class Launch {
         Keys.resolver = registry;
         Sampler.frames = registry.samplerFrames();
         // exact and sites use the cache whatever the starters do; sampled's use depends on its sampler (startCache)
-        if (usesCache() && !options.mode.equals("sampled")) cacheReader = new CacheReader(options, registry).start();
+        if (usesCache() && !options.mode.equals("sampled") && overlaps()) cacheReader = new CacheReader(options, registry).start();
         stats = new TransformStats();
         filter = new PackageFilter(options.include, options.exclude);
         transformer = new HeapLensTransformer(registry, filter, options.jdk, options.verbose, stats, inst);
@@ -99,6 +99,9 @@ final class Launch {
         }
         return warm;
     }
+
+    /** Whether the start runs some of its steps on agent threads alongside the others: only with a second processor. */
+    static boolean overlaps() { return Runtime.getRuntime().availableProcessors() > 1; }
 
     /** Whether this start instruments the JDK's classes with the mode's own probes only (the cache's condition). */
     private boolean usesCache() {
