@@ -86,15 +86,6 @@ public final class Collector {
 
     /** @param steps verbose's start-up line, to which each part's milliseconds are added (null: not verbose) */
     public void prepare(StringBuilder steps) {
-        prepareMonitors(steps);
-        firstWrite(steps);
-    }
-
-    /**
-     * The JVM's arguments, the heap guard, the memory chart and the memory reserve: the platform MXBeans' first use.
-     * Needs nothing a starter attaches, so it may run on an agent thread while the start retransforms (AgentMain).
-     */
-    public void prepareMonitors(StringBuilder steps) {
         long ts = System.nanoTime();
         try {
             info.jvmArgs = ManagementFactory.getRuntimeMXBean().getInputArguments();
@@ -124,13 +115,8 @@ public final class Collector {
         ts = step(steps, "memory-chart", ts);
         MemoryReserve.hold(heapGuard.heapMax());
         MemoryReserve.releaseOnUncaughtOutOfMemory();
-        step(steps, "reserve", ts);
-    }
-
-    /** The first write: the file exists from the start, so even a JVM killed at once leaves one. */
-    public void firstWrite(StringBuilder steps) {
-        long ts = System.nanoTime();
-        write(false);
+        ts = step(steps, "reserve", ts);
+        write(false);                 // the file exists from the start, so even a JVM killed at once leaves one
         step(steps, "first-write", ts);
     }
 

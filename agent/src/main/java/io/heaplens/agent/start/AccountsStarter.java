@@ -29,8 +29,6 @@ final class AccountsStarter implements Starter {
         l.transformer.accounts(new AccountsPlan(l.patterns, live));
     }
 
-    @Override public boolean attaches() { return true; }
-
     @Override public void attach(Launch l) {
         if (l.patterns.isEmpty()) return;
         Options o = l.options;

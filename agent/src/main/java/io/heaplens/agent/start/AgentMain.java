@@ -25,13 +25,7 @@ public final class AgentMain {
         return now;
     }
 
-    /** Whether a starter attaches to the collector (accounts, lifetimes): then its monitors are made after that. */
-    private static boolean attaches(List<Starter> starters) {
-        for (Starter s : starters) if (s.attaches()) return true;
-        return false;
-    }
-
-    public static void start(Options options, Instrumentation inst) throws Exception {
+    public static void start(Options options, Instrumentation inst) {
         Sampler.meanBytes = options.sampleBytes;      // before this thread's state draws its first interval
         ThreadState.current().busy++;
         try {
@@ -56,23 +50,13 @@ public final class AgentMain {
             t0 = step(steps, "cache", t0);
             if (instruments && !warm) WarmUp.instrumenter();
             t0 = step(steps, "warm-up", t0);
-            // A start that retransforms, with no starter attaching to the collector before its monitors are made and a
-            // second processor, makes them on an agent thread meanwhile (StartTail); the others one step after the other.
-            StartTail tail = instruments && !attaches(starters) && Launch.overlaps() ? new StartTail(l, steps != null) : null;
-            l.install(tail);
+            l.install();
             t0 = step(steps, "retransform", t0);
-            if (tail != null) {
-                tail.join();
-                if (steps != null) steps.append(" [alongside:").append(tail.steps).append(" ]");
-                t0 = step(steps, "waited", t0);
-                l.collector.firstWrite(steps);
-            } else {
-                l.afterInstall();
-                t0 = step(steps, "after-install", t0);
-                l.collector();
-                for (Starter s : starters) s.attach(l);
-                l.collector.prepare(steps);
-            }
+            l.afterInstall();
+            t0 = step(steps, "after-install", t0);
+            l.collector();
+            for (Starter s : starters) s.attach(l);
+            l.collector.prepare(steps);
             t0 = step(steps, "prepared", t0);
             l.collector.start();
             for (Starter s : starters) s.started(l);

@@ -31,7 +31,7 @@ import java.nio.file.Paths;
 final class Launch {
     final Options options;
     final Instrumentation inst;
-    /** Set once the transformer is installed ({@link #afterInstall}). */
+    /** Set once the transformer is installed ({@link #afterInstall}): its process id sets up ProcessHandle's thread pool. */
     AgentInfo info;
     private final long startTime = System.currentTimeMillis();
     private final String layoutSource;
@@ -46,8 +46,6 @@ final class Launch {
     /** The modes whose JDK classes the start-up cache holds (the mode is part of its key). */
     private static final java.util.Set<String> CACHED_MODES = java.util.Set.of("exact", "sites", "sampled");
     private boolean warm;
-    /** Reading the start-up cache on an agent thread since the constructor (null: not started there). */
-    private CacheReader cacheReader;
     Collector collector;
 
     Launch(Options options, Instrumentation inst) {
@@ -61,8 +59,6 @@ final class Launch {
         registry = new Registry();
         Keys.resolver = registry;
         Sampler.frames = registry.samplerFrames();
-        // exact and sites use the cache whatever the starters do; sampled's use depends on its sampler (startCache)
-        if (usesCache() && !options.mode.equals("sampled") && overlaps()) cacheReader = new CacheReader(options, registry).start();
         stats = new TransformStats();
         filter = new PackageFilter(options.include, options.exclude);
         transformer = new HeapLensTransformer(registry, filter, options.jdk, options.verbose, stats, inst);
@@ -78,34 +74,20 @@ final class Launch {
      * at start)
      */
     boolean startCache() {
-        CacheReader r = cacheReader;
-        if (r == null) {
-            if (!usesCache()) return false;
-            r = new CacheReader(options, registry);
-            r.read();                 // here, on the premain's thread: the mode's use of the cache was settled just now
-        } else {
-            long w = System.nanoTime();
-            r.join();
-            if (options.verbose) System.err.println("heaplens: start-up cache: waited " + (System.nanoTime() - w) / 1_000_000 + " ms for its reader thread");
-        }
-        cacheReader = null;
-        startCache = r.cache;
+        if (!CACHED_MODES.contains(options.mode) || !options.accounts.isEmpty() || Mode.level(Mode.get()) == Mode.LEVEL_NONE) return false;
+        long t0 = System.nanoTime();
+        startCache = StartCache.open(options);
         if (startCache == null) return false;
-        warm = r.warm;
+        long t1 = System.nanoTime();
+        warm = startCache.begin(registry);
+        long t2 = System.nanoTime();
+        if (warm) startCache.loadRecordedClasses();
         transformer.startCache(startCache);
         if (options.verbose) {
-            System.err.println("heaplens: start-up cache read in " + r.readNanos / 1_000_000 + " ms, tables filled in " + r.fillNanos / 1_000_000
-                + " ms (" + registry.methodCount() + " methods, " + registry.siteCount() + " sites, " + registry.typeCount() + " types, " + io.heaplens.runtime.Keys.count() + " keys), classes loaded in " + r.loadNanos / 1_000_000 + " ms");
+            System.err.println("heaplens: start-up cache read in " + (t1 - t0) / 1_000_000 + " ms, tables filled in " + (t2 - t1) / 1_000_000
+                + " ms (" + registry.methodCount() + " methods, " + registry.siteCount() + " sites, " + registry.typeCount() + " types, " + io.heaplens.runtime.Keys.count() + " keys), classes loaded in " + (System.nanoTime() - t2) / 1_000_000 + " ms");
         }
         return warm;
-    }
-
-    /** Whether the start runs some of its steps on agent threads alongside the others: only with a second processor. */
-    static boolean overlaps() { return Runtime.getRuntime().availableProcessors() > 1; }
-
-    /** Whether this start instruments the JDK's classes with the mode's own probes only (the cache's condition). */
-    private boolean usesCache() {
-        return CACHED_MODES.contains(options.mode) && options.accounts.isEmpty() && Mode.level(Mode.get()) != Mode.LEVEL_NONE;
     }
 
     /**
@@ -114,10 +96,7 @@ final class Launch {
      * (ModeControl): while one is installed, the JVM calls it for every class that loads, and must first rebuild the
      * class file of each class it takes from the class-data sharing archive.
      */
-    void install() { install(null); }
-
-    /** @param tail started once the classes loaded so far are listed, to run alongside their retransformation (or null) */
-    void install(StartTail tail) {
+    void install() {
         transformer.level(Mode.level(Mode.get()));
         boolean instruments = transformer.level() != Mode.LEVEL_NONE;
         if (instruments) inst.addTransformer(transformer, true);
@@ -127,7 +106,6 @@ final class Launch {
         if (instruments) {
             // Started paused: nothing to retransform until the mode asks for probes (ModeControl).
             java.util.List<Class<?>> todo = transformer.retransformable(inst.getAllLoadedClasses(), false);
-            if (tail != null) tail.start();
             // Warm: the cached bytes straight to the JVM, without rebuilding each class file first (StartRedefinition)
             if (warm) {
                 int all = todo.size();
@@ -145,8 +123,8 @@ final class Launch {
      * node budget (from the heap's size). JDK classes the agent loads before the transformer are loaded and then
      * redefined by the retransformation, the JVM parsing each twice; loaded after it, they load once, with their
      * probes (from the start-up cache when warm). The budget reads the G1 region size through the platform MXBeans
-     * (~150 JDK classes). Until then the premain thread records nothing and the budget is the recorder's default,
-     * which is never lower.
+     * (~150 JDK classes), the process id sets up ProcessHandle's thread pool (~40). Until then the premain thread
+     * records nothing and the budget is the recorder's default, which is never lower.
      */
     void afterInstall() {
         if (!options.maxNodesSet) ThreadState.maxNodes = HeapGuard.defaultMaxNodes(options.maxNodes);

@@ -25,7 +25,5 @@ final class LifetimeStarter implements Starter {
         watcher.start();
     }
 
-    @Override public boolean attaches() { return true; }
-
     @Override public void attach(Launch l) { l.collector.attachLifetimes(watcher); }
 }

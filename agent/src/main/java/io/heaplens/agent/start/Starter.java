@@ -18,9 +18,6 @@ interface Starter {
 
     default void attach(Launch l) {}
 
-    /** Whether {@link #attach} does anything: the collector's monitors are then made after it (AgentMain). */
-    default boolean attaches() { return false; }
-
     default void started(Launch l) {}
 
     /** The starters the options ask for, in the order their steps must run. */
