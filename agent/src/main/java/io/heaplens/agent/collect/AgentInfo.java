@@ -13,8 +13,8 @@ public final class AgentInfo {
 
     /**
      * This process's id: on Linux the name of the directory /proc/self links to, read with java.io classes the agent
-     * has loaded already; elsewhere ProcessHandle, whose set-up (its reaper's thread pool, ~65 JDK classes) took
-     * 10-25 ms of a plain JVM and ~50 ms of the exact mode's start (docs/benchmark.md "Start-up, Round 8").
+     * has loaded already; elsewhere ProcessHandle, whose set-up (its reaper's thread pool: ~65 JDK classes, under the
+     * agent each through the transformer) takes 10-25 ms even in a plain JVM (docs/benchmark.md "Start-up, Round 8").
      */
     static long currentPid() {
         try {
