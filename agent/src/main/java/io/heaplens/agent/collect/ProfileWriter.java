@@ -127,7 +127,7 @@ final class ProfileWriter {
                     j.name("threads");
                     j.flush();
                     bw.flush();
-                    Files.copy(treesTmp, os);
+                    copy(treesTmp, os);
                     j.raw("");
                     lastSectionMillis = (System.nanoTime() - s0) / 1_000_000;
                 } else {
@@ -182,6 +182,18 @@ final class ProfileWriter {
             Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
         }
         lastWriteMillis = (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    /**
+     * The trees' file into the profile by plain reads and writes: Files.copy between two files goes to
+     * FileChannel.transferTo, whose pattern switch JDK 25 links on first use (SwitchBootstraps spinning a class
+     * with the class-file API): ~10-30 ms on the exit path of every short run (docs/benchmark.md "Start-up, Round 8").
+     */
+    private static void copy(Path from, java.io.OutputStream to) throws IOException {
+        byte[] buf = new byte[1 << 16];
+        try (java.io.InputStream in = Files.newInputStream(from)) {
+            for (int n; (n = in.read(buf)) > 0; ) to.write(buf, 0, n);
+        }
     }
 
     private final FirstSection first = new FirstSection();
