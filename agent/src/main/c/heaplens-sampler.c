@@ -53,7 +53,7 @@ static volatile int active;
 static int eventOn;
 
 /*
- * The interval K: the agent may raise it while the program takes samples fast (runtime/HeapSampler, the rate budget),
+ * The interval K: the agent may raise it while the program takes samples fast (agent/jvmti/SampleRate, the rate budget),
  * so each sample must be weighed with the K HotSpot used when it drew the distance to it. HotSpot (JDK 17's
  * threadHeapSampler.cpp and memAllocator.cpp) draws a thread's next distance in check_for_sampling, right after it
  * decides to sample and before the event is posted (the allocation's event collector posts it when it goes out of

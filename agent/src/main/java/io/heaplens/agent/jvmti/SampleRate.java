@@ -38,8 +38,12 @@ public final class SampleRate {
     /** Starts the thread when HotSpot's sampler is in use and a budget is set. */
     public static void start(int budget) {
         if (budget <= 0 || !HeapSampler.ready()) return;
-        HeapSampler.rateBudget = budget;
-        AgentThreads.start("heaplens-sample-rate", () -> run(budget));
+        try {
+            AgentThreads.start("heaplens-sample-rate", () -> run(budget));
+            HeapSampler.rateBudget = budget;
+        } catch (Throwable t) {
+            // no thread (e.g. none can be created now): K stays fixed, the profile says sampleRate 0
+        }
     }
 
     private static void run(int budget) {
