@@ -217,6 +217,8 @@ export class LiveProfile {
     return {
       agentVersion: m.agentVersion ?? '', mode: this.mode, modes: this.modes.map((x) => ({ ...x })),
       ...(m.sampleBytes !== undefined ? { sampleBytes: m.sampleBytes } : {}),
+      ...(m.sampleBytesMax !== undefined ? { sampleBytesMax: m.sampleBytesMax } : {}),
+      ...(m.sampleRate !== undefined ? { sampleRate: m.sampleRate } : {}),
       jvm: m.jvm ?? { name: '', vendor: '', version: '', javaHome: '' },
       pid: m.pid ?? -1, command: m.command ?? '', jvmArgs: m.jvmArgs ?? [],
       startTime: m.startTime ?? this.startedAt, writeTime: this.lastTime || Date.now(), final: false,

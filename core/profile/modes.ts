@@ -29,12 +29,26 @@ export function treeLabel(kind: TreeKind, profile?: Profile): string {
     return 'JFR old-object samples: objects still alive when the recording ended; counts are samples, not allocations';
   }
   if (kind === 'sampled' && profile?.file.meta.sampler === 'jvmti') {
-    return "ESTIMATES from sampled allocations (sampled mode: HotSpot's heap sampling, each sample weighted by 1 / its chance of being taken)";
+    return "ESTIMATES from sampled allocations (sampled mode: HotSpot's heap sampling, each sample weighted by 1 / its chance of being taken"
+      + `${raised(profile.file.meta)})`;
   }
   if (kind === 'sampled' && profile?.file.meta.sampler === 'jfr') {
     return 'ESTIMATES from sampled allocations (sampled mode: JFR TLAB samples, each weighted by 1 / its chance of being seen)';
   }
   return LABEL[kind];
+}
+
+/** KiB with no decimals below 10 MiB, else MiB: the sampling interval as the user set it (e.g. "64 KiB"). */
+function kib(bytes: number): string {
+  return bytes >= 10 * 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`;
+}
+
+/** sampler=jvmti's rate budget raised the interval while the program allocated fast: say so, and how far. */
+function raised(meta: Profile['file']['meta']): string {
+  const base = meta.sampleBytes, max = meta.sampleBytesMax;
+  if (base === undefined || max === undefined || !(max > base)) return '';
+  return `; a sample every ${kib(base)} allocated on average, raised up to every ${kib(max)} while the program allocated fast`
+    + ' to keep the profiler\'s cost low: fewer samples, so wider ± ranges';
 }
 
 export function treeOf(thread: ThreadEntry, kind: TreeKind): MctNode | undefined {

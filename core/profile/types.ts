@@ -43,8 +43,15 @@ export interface Meta {
   mode: string;
   /** Every mode switch (absent in files written before modes existed: then the whole run was `mode`). */
   modes?: ModeSwitch[];
-  /** Sampled mode: mean bytes between samples. */
+  /** Sampled mode: mean bytes between samples, as configured. */
   sampleBytes?: number;
+  /**
+   * sampler=jvmti: the largest mean interval used; above sampleBytes when the rate budget (sampleRate) raised it
+   * while the program took samples fast. Each sample is weighed with the interval it was taken at.
+   */
+  sampleBytesMax?: number;
+  /** sampler=jvmti: the rate budget, samples a second (0: the interval stayed fixed). */
+  sampleRate?: number;
   /** Where the sampled mode's data came from: HotSpot's heap sampler (sampler=jvmti), the agent's bytecode probes, or JFR's TLAB events (sampler=jfr). */
   sampler?: 'probes' | 'jfr' | 'jvmti';
   jvm: JvmInfo;

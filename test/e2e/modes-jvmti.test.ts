@@ -2,8 +2,9 @@
 // JVMs (JDK 17 and 25): the native library loads, no class is instrumented, the program's output is unchanged, the
 // samples carry the fixtures' frames, every type's estimated count and bytes fall within the interval the profile
 // states for them at a fixed false-failure probability — in a random allocation order (tlabsampling) and in a fixed,
-// repeating one like luindex's (heapsampling), where the JFR-fed sampler was biased — and a live switch
-// exact → sampled → exact turns the sampler on and off and keeps the exact counts.
+// repeating one like luindex's (heapsampling), where the JFR-fed sampler was biased —, also when the rate budget
+// (sampleRate) raises the sampling interval during the run, and a live switch exact → sampled → exact turns the
+// sampler on and off and keeps the exact counts.
 import * as assert from 'assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -16,7 +17,7 @@ import { chromium, findChromium } from './support/chromium';
 
 interface Node { m?: number; a?: [number, number, number, number, number, number?][]; c?: Node[] }
 interface Doc {
-  meta: { mode: string; sampler?: string; sampleBytes?: number; modes?: { mode: string; retransformed?: number }[] };
+  meta: { mode: string; sampler?: string; sampleBytes?: number; sampleBytesMax?: number; sampleRate?: number; modes?: { mode: string; retransformed?: number }[] };
   types: { id: number; name: string }[];
   methods: { id: number; class: string; name: string; profiled: boolean; file?: string }[];
   sites: { id: number; method: number; kind: string; bci: number; line?: number }[];
@@ -27,9 +28,9 @@ interface Doc {
 
 /**
  * The bound: |estimate − truth| ≤ Z · sd, sd the Horvitz-Thompson standard deviation the profile states, for the counts
- * and bytes of tlabsampling's 7 types and heapsampling's 6 (26 checks) and the switch's one type (count): 27 per JDK,
- * 54 in all. P(|N(0,1)| > 5.7) = 1.2e-8, so under the estimator's normal approximation a correct agent fails this
- * test with probability below 54 · 1.2e-8 < 1e-6.
+ * and bytes of tlabsampling's 7 types and heapsampling's 6 (26 checks), of tlabsampling's 7 again with a changing
+ * interval (14) and the switch's one type (count): 41 per JDK, 82 in all. P(|N(0,1)| > 5.7) = 1.2e-8, so under the
+ * estimator's normal approximation a correct agent fails this test with probability below 82 · 1.2e-8 < 1e-6.
  */
 const Z = 5.7;
 /** The mean sample interval of these runs. */
@@ -81,9 +82,11 @@ for (const jdk of JDKS) {
         const out = path.join(PROFILE_DIR, `modes-jvmti-${fx.name}-jdk${jdk.name}.heaplens`);
         fs.mkdirSync(PROFILE_DIR, { recursive: true });
         fs.rmSync(out, { force: true });
-        // K = 16 KiB (a quarter of the default): four times the samples, so the intervals are narrow enough to test
+        // K = 16 KiB (a quarter of the default): four times the samples, so the intervals are narrow enough to test;
+        // fixed (no rate budget), as the test below lets it change
         const r = await exec(process.execPath, [CLI, 'run', '--java', jdk.java, '--out', out, '--mode', 'sampled',
-          '--agent-opt', 'sampler=jvmti', '--agent-opt', `sampleBytes=${K}`, '--', '-cp', classes, fx.main, fx.arg]);
+          '--agent-opt', 'sampler=jvmti', '--agent-opt', `sampleBytes=${K}`, '--agent-opt', 'sampleRate=0',
+          '--', '-cp', classes, fx.main, fx.arg]);
         assert.equal(r.code, 0, `heaplens run failed on JDK ${jdk.name}:\n${r.stderr}`);
         assert.deepEqual(trueCounts(fx.name, r.stdout), truth, 'the program allocates the same under the agent');
         // JDK 24+ warns on the program's stderr when native code loads without native access: the agent prevents it
@@ -93,6 +96,7 @@ for (const jdk of JDKS) {
         assert.equal(doc.meta.mode, 'sampled');
         assert.equal(doc.meta.sampler, 'jvmti', `the heap sampler loaded: ${doc.transform.warnings.join('; ')}`);
         assert.equal(doc.meta.sampleBytes, K);
+        assert.equal(doc.meta.sampleBytesMax, K, 'no rate budget: K stayed');
         assert.deepEqual(doc.transform.warnings, []);
         // no probes: nothing transformed at start or since, as in the paused mode
         assert.equal(doc.transform.classesTransformed, 0);
@@ -151,6 +155,45 @@ for (const jdk of JDKS) {
         }
       });
     }
+
+    it('a low rate budget raises K during the run, and every type\'s count and bytes stay within their stated intervals', async () => {
+      // tlabsampling for ~4 GB: at K = 16 KiB some 20,000 samples a second against a budget of 200, so the agent
+      // raises K (2× a step, 4 steps a second) up to 16 × 16 KiB while the samples taken at each K keep their own weight
+      const fx = FIXTURES[0], classes = compiled.get(fx.name)!, draws = '60000000';
+      const plain = await exec(jdk.java, ['-cp', classes, fx.main, draws]);
+      assert.equal(plain.code, 0, plain.stderr);
+      const truth = trueCounts(fx.name, plain.stdout);
+      const out = path.join(PROFILE_DIR, `modes-jvmti-rate-jdk${jdk.name}.heaplens`);
+      fs.mkdirSync(PROFILE_DIR, { recursive: true });
+      fs.rmSync(out, { force: true });
+      const r = await exec(process.execPath, [CLI, 'run', '--java', jdk.java, '--out', out, '--mode', 'sampled',
+        '--agent-opt', `sampleBytes=${K}`, '--agent-opt', 'sampleRate=200', '--', '-cp', classes, fx.main, draws]);
+      assert.equal(r.code, 0, `heaplens run failed on JDK ${jdk.name}:\n${r.stderr}`);
+      assert.deepEqual(trueCounts(fx.name, r.stdout), truth, 'the program allocates the same under the agent');
+      const doc = JSON.parse(fs.readFileSync(out, 'utf8')) as Doc;
+      assert.equal(doc.meta.sampler, 'jvmti', doc.transform.warnings.join('; '));
+      assert.equal(doc.meta.sampleBytes, K, 'the configured interval');
+      assert.equal(doc.meta.sampleRate, 200);
+      assert.ok((doc.meta.sampleBytesMax ?? 0) >= 4 * K && (doc.meta.sampleBytesMax ?? 0) <= 16 * K,
+        `K rose at least twice and stayed within 16 × the configured one: ${doc.meta.sampleBytesMax}`);
+      const typeName = new Map(doc.types.map((t) => [t.id, t.name]));
+      const intervals = new Map((doc.agent.jfrTypes ?? []).map(([id, seen, count, countSd, bytes, bytesSd]) => [typeName.get(id)!, { seen, count, countSd, bytes, bytesSd }]));
+      const lines: string[] = [];
+      for (const [name, n] of truth) {
+        const e = intervals.get(name);
+        assert.ok(e, `${name}: no estimate in agent.jfrTypes`);
+        const size = fx.sizes.get(name)!;
+        lines.push(`${name} ${e.count} ± ${e.countSd} (true ${n}, ${((e.count - n) / n * 100).toFixed(2)} %, z ${((e.count - n) / e.countSd).toFixed(2)}; `
+          + `bytes z ${((e.bytes - n * size) / e.bytesSd).toFixed(2)}; ${e.seen} samples)`);
+        assert.ok(e.countSd > 0 && e.countSd < 0.2 * n, `${name}: sd ${e.countSd} of ${n}: the interval says something`);
+        assert.ok(Math.abs(e.count - n) <= Z * e.countSd + 1, `${name}: count ${e.count} vs ${n}: more than ${Z} sd (${e.countSd}) apart`);
+        assert.ok(Math.abs(e.bytes - n * size) <= Z * e.bytesSd + 1, `${name}: bytes ${e.bytes} vs ${n * size}: more than ${Z} sd (${e.bytesSd}) apart`);
+      }
+      console.log(`JDK ${jdk.name} rate budget 200/s: K ${K} → up to ${doc.meta.sampleBytesMax}, ${doc.agent.heapSamples} samples\n  ${lines.join('\n  ')}`);
+      const text = await exec(process.execPath, [CLI, 'report', out]);
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(text.stdout, /a sample every 16 KiB allocated on average, raised up to every \d+ KiB while the program allocated fast/, text.stdout);
+    });
 
     it('switches exact → sampled → exact while running: the heap sampler runs only in sampled, exact counts continue', async () => {
       // no sampler option: HotSpot's heap sampler is the default; sampled needs no probes (the classes' original bytes)

@@ -62,6 +62,23 @@ describe('modes: each mode keeps its own tree', () => {
     assert.equal(modeTimeline(jvmti), "exact from 10:00:01, sampled (HotSpot's heap sampler) from 10:00:09");
   });
 
+  it('says when the rate budget raised the heap sampler\'s interval, and not when it stayed', () => {
+    const d = doc(true) as { meta: { sampler?: string; sampleBytes?: number; sampleBytesMax?: number; sampleRate?: number } };
+    d.meta.sampler = 'jvmti';
+    d.meta.sampleBytes = 65_536;
+    d.meta.sampleBytesMax = 65_536;
+    d.meta.sampleRate = 2000;
+    const PLAIN = "ESTIMATES from sampled allocations (sampled mode: HotSpot's heap sampling, each sample weighted by 1 / its chance of being taken)";
+    assert.equal(treeLabel('sampled', validateProfile(d)), PLAIN);
+    d.meta.sampleBytesMax = 4 * 65_536;
+    assert.equal(treeLabel('sampled', validateProfile(d)), "ESTIMATES from sampled allocations (sampled mode: HotSpot's heap sampling, each sample "
+      + 'weighted by 1 / its chance of being taken; a sample every 64 KiB allocated on average, raised up to every 256 KiB while '
+      + "the program allocated fast to keep the profiler's cost low: fewer samples, so wider ± ranges)");
+    d.meta.sampleBytes = 1024 * 1024;
+    d.meta.sampleBytesMax = 16 * 1024 * 1024;
+    assert.match(treeLabel('sampled', validateProfile(d)), /every 1024 KiB allocated on average, raised up to every 16 MiB /);
+  });
+
   it('says a run that stayed paused counted nothing, and one paused after counting keeps its data\'s label', () => {
     const paused = { ...(doc(false) as object), meta: { agentVersion: 't', mode: 'paused', startTime: 0, writeTime: 1, final: true,
       modes: [{ mode: 'paused', since: 0 }] }, threads: [] };

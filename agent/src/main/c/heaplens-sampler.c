@@ -4,7 +4,7 @@
  * HotSpot puts sample points on each thread's allocated bytes at random intervals of mean K
  * (SetHeapSamplingInterval) and reports the object that holds a point through the JVMTI event SampledObjectAlloc,
  * on the allocating thread. Only native code can ask for that event, so this library is the whole native part:
- * it hands every event to the Java method io.heaplens.runtime.HeapSampler.sample(Object, long, int), which weighs
+ * it hands every event to the Java method io.heaplens.runtime.HeapSampler.sample(Object, long, int, long), which weighs
  * and records it (docs/modes.md "sampler=jvmti"). It is loaded with System.load by HeapSampler itself, in the live
  * phase, so the natives below bind to that class (the bootstrap loader's).
  *
@@ -53,12 +53,32 @@ static volatile int active;
 static int eventOn;
 
 /*
+ * The interval K: the agent may raise it while the program takes samples fast (agent/jvmti/SampleRate, the rate budget),
+ * so each sample must be weighed with the K HotSpot used when it drew the distance to it. HotSpot (JDK 17's
+ * threadHeapSampler.cpp and memAllocator.cpp) draws a thread's next distance in check_for_sampling, right after it
+ * decides to sample and before the event is posted (the allocation's event collector posts it when it goes out of
+ * scope), with the global interval of that moment. So the K read in a thread's previous event is the one its present
+ * sample was drawn with, and the K read now is the one for its next. A thread's first distance is drawn when the
+ * thread is created (ThreadHeapSampler's constructor); not knowing when that was, its first sample takes the K in
+ * effect now (exact unless K changed between the thread's start and its first sample; docs/modes.md).
+ */
+static volatile jint currentK = 512 * 1024;   /* HotSpot's default until the agent sets its own */
+static __thread jint drawnK;                  /* 0: this thread has had no event yet */
+/* Events since the start, all threads, whether kept or not: what the agent's rate budget counts. */
+static volatile jlong events;
+
+/*
  * The calling trace is taken here, with JVMTI's GetStackTrace (method ids and bytecode indexes, nothing allocated in
  * the Java heap), and kept for the upcall to fetch. A Java StackWalker walk in the upcall cost ~40 µs a sample on h2,
  * most of it building and resolving frame objects (docs/benchmark.md "Issue 18, round 5").
  */
 static void JNICALL onSampledObjectAlloc(jvmtiEnv *env, JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size) {
     (void) thread; (void) klass;
+    /* Every event, even one dropped below, means HotSpot has drawn this thread's next distance with the K of now. */
+    jint now = currentK;
+    jint k = drawnK != 0 ? drawnK : now;
+    drawnK = now;
+    __atomic_fetch_add(&events, 1, __ATOMIC_RELAXED);
     if (!active || inUpcall || sampleMethod == NULL) return;
     inUpcall = 1;
     Trace *t = pthread_getspecific(traceKey);
@@ -69,7 +89,7 @@ static void JNICALL onSampledObjectAlloc(jvmtiEnv *env, JNIEnv *jni, jthread thr
     jint n = 0;
     if (t == NULL || (*env)->GetStackTrace(env, NULL, 0, MAX_FRAMES, t->frames, &n) != JVMTI_ERROR_NONE) n = 0;
     if (t != NULL) t->n = n;
-    (*jni)->CallStaticVoidMethod(jni, samplerClass, sampleMethod, object, size, n);
+    (*jni)->CallStaticVoidMethod(jni, samplerClass, sampleMethod, object, size, n, (jlong) k);
     /* The program's allocation must never fail because of the profiler: drop anything the upcall threw. */
     if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
     inUpcall = 0;
@@ -119,7 +139,7 @@ JNIEXPORT jint JNICALL Java_io_heaplens_runtime_HeapSampler_init(JNIEnv *jni, jc
     (*jvmti)->AddCapabilities(jvmti, &caps);
     if (pthread_key_create(&traceKey, free) != 0) return -3;
     samplerClass = (jclass) (*jni)->NewGlobalRef(jni, cls);
-    sampleMethod = (*jni)->GetStaticMethodID(jni, cls, "sample", "(Ljava/lang/Object;JI)V");
+    sampleMethod = (*jni)->GetStaticMethodID(jni, cls, "sample", "(Ljava/lang/Object;JIJ)V");
     if (samplerClass == NULL || sampleMethod == NULL) {
         if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
         return -2;
@@ -130,10 +150,25 @@ JNIEXPORT jint JNICALL Java_io_heaplens_runtime_HeapSampler_init(JNIEnv *jni, jc
     return (jint) (*jvmti)->SetEventCallbacks(jvmti, &callbacks, (jint) sizeof callbacks);
 }
 
-/* The mean distance K between sample points, in bytes, for every thread (HotSpot keeps one global interval). */
+/*
+ * The mean distance K between sample points, in bytes, for every thread (HotSpot keeps one global interval). Kept
+ * here first: an event between the two stores then reads the new K a few microseconds before HotSpot draws with it,
+ * the other order would leave it reading the old one; either way only the samples of that instant are concerned.
+ */
 JNIEXPORT jint JNICALL Java_io_heaplens_runtime_HeapSampler_interval(JNIEnv *jni, jclass cls, jint bytes) {
     (void) jni; (void) cls;
-    return jvmti == NULL ? -1 : (jint) (*jvmti)->SetHeapSamplingInterval(jvmti, bytes);
+    if (jvmti == NULL) return -1;
+    jint old = currentK;
+    currentK = bytes;
+    jvmtiError e = (*jvmti)->SetHeapSamplingInterval(jvmti, bytes);
+    if (e != JVMTI_ERROR_NONE) currentK = old;
+    return (jint) e;
+}
+
+/* HotSpot's sample events so far (all threads, kept or dropped). */
+JNIEXPORT jlong JNICALL Java_io_heaplens_runtime_HeapSampler_events(JNIEnv *jni, jclass cls) {
+    (void) jni; (void) cls;
+    return __atomic_load_n(&events, __ATOMIC_RELAXED);
 }
 
 /*

@@ -15,6 +15,8 @@ public final class HeapSampler {
     private static native int init();
     private static native int interval(int bytes);
     private static native int enable(boolean on);
+    /** HotSpot's sample events so far, all threads, kept or dropped (what the rate budget counts). */
+    private static native long events();
     /** A frame's method: {declaring class, name, descriptor, int[] (bytecode index, line) pairs}; null when gone. */
     private static native Object[] method(long jmethodId);
     /**
@@ -167,8 +169,12 @@ public final class HeapSampler {
     private static volatile boolean ready;
     /** Whether samples are taken (only in the sampled mode); null before the first call. */
     private static Boolean enabled;
-    /** K in bytes, as set in HotSpot. */
+    /** K in bytes, as set in HotSpot now (the rate budget may have raised it above {@link #baseBytes}). */
     public static volatile long meanBytes = 64 * 1024;
+    /** K as configured (option sampleBytes), and the largest K set so far. */
+    public static volatile long baseBytes = 64 * 1024, maxBytes = 64 * 1024;
+    /** The rate budget in samples a second (agent option sampleRate); 0: K stays fixed. */
+    public static volatile int rateBudget;
     /** Samples recorded, and dropped (the agent's own work, a thread without a Java caller, another mode). */
     public static volatile long samples, dropped;
 
@@ -185,7 +191,7 @@ public final class HeapSampler {
             if (e != 0) return "JVMTI refused heap sampling (error " + e + (e == 99 ? ": not available in this JVM" : "") + ")";
             e = interval((int) Math.min(Integer.MAX_VALUE, Math.max(1, bytes)));
             if (e != 0) return "JVMTI refused the sampling interval " + bytes + " (error " + e + ")";
-            meanBytes = bytes;
+            meanBytes = baseBytes = maxBytes = bytes;
             ready = true;
             return null;
         } catch (Throwable t) {     // UnsatisfiedLinkError (wrong OS or arch, missing file), IllegalCallerException (native access denied)
@@ -194,6 +200,23 @@ public final class HeapSampler {
     }
 
     public static boolean ready() { return ready; }
+
+    /** HotSpot's sample events so far; 0 before the library is ready. */
+    public static long eventCount() { return ready ? events() : 0; }
+
+    /**
+     * Sets K for every thread (the rate budget's changes). Each sample is weighed with the K its thread's distance
+     * was drawn with, which the native side keeps per thread, so a change never biases the estimates.
+     * @return whether HotSpot took it
+     */
+    public static synchronized boolean setInterval(long bytes) {
+        if (!ready) return false;
+        int b = (int) Math.min(Integer.MAX_VALUE, Math.max(1, bytes));
+        if (interval(b) != 0) return false;
+        meanBytes = b;
+        if (b > maxBytes) maxBytes = b;
+        return true;
+    }
 
     /**
      * Samples are taken exactly while the mode is sampled. HotSpot's event is turned on at the start, whatever the mode,
@@ -208,9 +231,10 @@ public final class HeapSampler {
     }
     /**
      * The JVM's upcall, on the allocating thread, for an object of {@code size} bytes that holds a sample point;
-     * {@code frames}: the length of its calling trace, which {@link #fill} hands over.
+     * {@code frames}: the length of its calling trace, which {@link #fill} hands over; {@code k}: the mean interval
+     * HotSpot drew this thread's distance to it with, which sets its chance of being sampled.
      */
-    static void sample(Object o, long size, int frames) {
+    static void sample(Object o, long size, int frames, long k) {
         ThreadState ts = ThreadState.current();
         // The agent's own work (its threads, a probe's or the collector's allocations) is not the program's; and a
         // switch turns the event off only after the mode has changed.
@@ -218,7 +242,7 @@ public final class HeapSampler {
             dropped++;
             return;
         }
-        Sampler.heapSample(ts, o, size, frames);
+        Sampler.heapSample(ts, o, size, frames, k);
         samples++;
     }
 }

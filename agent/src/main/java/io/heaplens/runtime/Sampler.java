@@ -118,9 +118,10 @@ public final class Sampler {
      * sampler=jvmti: the object HotSpot sampled on this thread, {@code size} bytes, with a calling trace of {@code depth}
      * frames, which {@link HeapSampler#fill} hands over. The site is the innermost frame outside the agent and its
      * bytecode index; the path keeps the profiled frames, as the probe sampler's walk does; the object stands for 1 / p
-     * objects of its size (arrays: of its length), rounded stochastically; the per-type variances go to {@link Estimates}.
+     * objects of its size (arrays: of its length), rounded stochastically, p set by {@code k}, the mean interval its
+     * distance was drawn with; the per-type variances go to {@link Estimates}.
      */
-    static void heapSample(ThreadState ts, Object o, long size, int depth) {
+    static void heapSample(ThreadState ts, Object o, long size, int depth, long k) {
         Frames f = frames;
         Sites s = sites;
         if (f == null || s == null) return;
@@ -137,14 +138,14 @@ public final class Sampler {
                 return;
             }
             trail.update(n, same, f);
-            heapRecord(ts, trail, o, size, s);
+            heapRecord(ts, trail, o, size, k, s);
         } finally {
             ts.busy--;
         }
     }
 
     /** The sample whose trace {@code trail} holds: its site's key, its node, its weights. */
-    private static void heapRecord(ThreadState ts, Trail trail, Object o, long size, Sites s) {
+    private static void heapRecord(ThreadState ts, Trail trail, Object o, long size, long k, Sites s) {
         HeapSampler.Method top = trail.top();
         if (top == null) {                                   // no Java frame at all: nothing to charge it to
             HeapSampler.dropped++;
@@ -162,7 +163,7 @@ public final class Sampler {
             return;
         }
         long length = type.isArray() ? java.lang.reflect.Array.getLength(o) : 0;
-        double p = inclusion(size, HeapSampler.meanBytes);
+        double p = inclusion(size, k);
         double w = 1 / p;
         long count = round(ts, w);
         long bytes = round(ts, size * w);

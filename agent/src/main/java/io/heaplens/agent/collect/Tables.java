@@ -30,7 +30,12 @@ public final class Tables {
         // Where the sampled mode's data comes from: HotSpot's heap sampler (JVMTI), its JFR TLAB events, or the agent's
         // bytecode probes; and the mean interval of the one in use.
         boolean jvmti = io.heaplens.runtime.HeapSampler.ready();
-        j.field("sampleBytes", jvmti ? io.heaplens.runtime.HeapSampler.meanBytes : options.sampleBytes);
+        j.field("sampleBytes", jvmti ? io.heaplens.runtime.HeapSampler.baseBytes : options.sampleBytes);
+        if (jvmti) {
+            // the rate budget may raise K while the program allocates fast: the largest K used, and the budget
+            j.field("sampleBytesMax", io.heaplens.runtime.HeapSampler.maxBytes)
+                .field("sampleRate", io.heaplens.runtime.HeapSampler.rateBudget);
+        }
         j.field("sampler", jvmti ? "jvmti" : io.heaplens.agent.jfr.JfrSampling.active() ? "jfr" : "probes");
         j.name("modes").begin('[');
         for (io.heaplens.agent.control.ModeControl.Switch s : io.heaplens.agent.control.ModeControl.timeline()) {

@@ -38,6 +38,12 @@ public final class Options {
      */
     public static final int HEAP_SAMPLE_BYTES = 64 * 1024;
 
+    /**
+     * sampler=jvmti's rate budget, samples a second over the whole process (0: K stays fixed). A deep sample costs
+     * ~9 µs (docs/benchmark.md "Issue 18, round 6"), so 2,000 a second hold sampling to about 2 % of one core.
+     */
+    public int sampleRate = 2000;
+
     /** The mean interval of HotSpot's heap sampler (sampler=jvmti). */
     public int heapSampleBytes() { return sampleBytesGiven ? sampleBytes : HEAP_SAMPLE_BYTES; }
     /** Lifetime mode: every Nth object is tracked (1: every object). */
@@ -108,6 +114,7 @@ public final class Options {
                     if (!java.util.List.of("probes", "jfr", "jvmti").contains(value)) o.errors.add("option 'sampler' must be jvmti, probes or jfr, not '" + value + "'");
                     else o.sampler = value;
                     break;
+                case "sampleRate": o.sampleRate = o.number(key, value, 0, 1 << 30); break;
                 case "sampleEvery": o.sampleEvery = o.number(key, value, 1, 1 << 30); break;
                 case "lifetimePrecision": o.lifetimePrecisionShare = o.share(key, value); break;
                 case "compress":

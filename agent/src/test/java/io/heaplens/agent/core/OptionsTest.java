@@ -21,6 +21,15 @@ class OptionsTest {
     }
 
     @Test
+    void sampleRateIsABudgetOfSamplesASecondOrZeroForAFixedInterval() {
+        assertEquals(2000, Options.parse("").sampleRate);
+        assertEquals(200, Options.parse("sampleRate=200").sampleRate);
+        assertEquals(0, Options.parse("sampleRate=0").sampleRate);
+        Options bad = Options.parse("sampleRate=-5");
+        assertEquals(List.of("option 'sampleRate' must be a number from 0 to 1073741824, not '-5'"), bad.errors);
+    }
+
+    @Test
     void startCacheIsOnByDefaultAndTakesOffOrADirectory() {
         assertEquals("auto", Options.parse("").startCache);
         assertEquals("off", Options.parse("startCache=off").startCache);
