@@ -180,7 +180,7 @@ public final class HeapSampler {
 
     /**
      * Loads the native library (from this class, so its natives bind to this class's loader), gets a JVMTI
-     * environment and sets the interval; the event stays off until {@link #follow} turns it on.
+     * environment and sets the interval; {@link #follow} then turns the event on, in every mode (see there).
      * @return null when ready, else why not
      */
     public static synchronized String load(String library, long bytes) {

@@ -40,9 +40,11 @@ public final class Options {
 
     /**
      * sampler=jvmti's rate budget, samples a second over the whole process (0: K stays fixed). A deep sample costs
-     * ~9 µs (docs/benchmark.md "Issue 18, round 6"), so 2,000 a second hold sampling to about 2 % of one core.
+     * ~9 µs (docs/benchmark.md "Issue 18, round 6"), so 5,000 a second hold sampling to at most ~4.5 % of one core,
+     * and leave h2 and luindex (2,000–6,000 a second) near their fixed-K accuracy: 2,000 cost the same CPU within the
+     * noise and lost them a third of their types within ±10 % ("Issue 18, round 7").
      */
-    public int sampleRate = 2000;
+    public int sampleRate = 5000;
 
     /** The mean interval of HotSpot's heap sampler (sampler=jvmti). */
     public int heapSampleBytes() { return sampleBytesGiven ? sampleBytes : HEAP_SAMPLE_BYTES; }

@@ -22,7 +22,7 @@ class OptionsTest {
 
     @Test
     void sampleRateIsABudgetOfSamplesASecondOrZeroForAFixedInterval() {
-        assertEquals(2000, Options.parse("").sampleRate);
+        assertEquals(5000, Options.parse("").sampleRate);
         assertEquals(200, Options.parse("sampleRate=200").sampleRate);
         assertEquals(0, Options.parse("sampleRate=0").sampleRate);
         Options bad = Options.parse("sampleRate=-5");
