@@ -25,6 +25,22 @@ export class RefusedError extends Error {
   }
 }
 
+/**
+ * The agent let the connection go before it read the hello (it keeps at most 8 waiting) or the connection broke
+ * during the handshake: worth another try while the program runs (a program that has ended refuses the next connect).
+ */
+export class DroppedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DroppedError';
+  }
+}
+
+/** The start of the agent's reason when it drops a waiting peer for a newer one (ChannelServer.evictOne). */
+const EVICTED = 'too many connections waiting for their hello';
+/** Tries of one connect: the first and up to three more, 50, 100 and 150 ms apart. */
+const CONNECT_ATTEMPTS = 4;
+
 /** A request that the agent answered with ok: false, or that timed out / lost its connection. */
 export class RequestError extends Error {
   constructor(readonly op: string, message: string) {
@@ -52,10 +68,30 @@ export class ChannelClient extends EventEmitter {
     super();
   }
 
-  /** Connects and completes the handshake; rejects with RefusedError, ProtocolError or a network error. */
-  static connect(opts: ConnectOptions): Promise<ChannelClient> {
+  /**
+   * Connects and completes the handshake; rejects with RefusedError, ProtocolError or a network error. A connection
+   * the agent dropped before its hello was read (more peers waiting than it keeps: see ChannelServer's eviction) is
+   * tried again, a few times within the handshake's deadline: on a starved machine strangers that keep re-opening
+   * sockets can make the rightful client look like the oldest silent peer. Any other refusal fails at once.
+   */
+  static async connect(opts: ConnectOptions): Promise<ChannelClient> {
+    const deadline = Date.now() + (opts.handshakeTimeoutMs ?? 10000);
+    for (let attempt = 1; ; attempt++) {
+      const left = deadline - Date.now();
+      try {
+        return await ChannelClient.connectOnce({ ...opts, handshakeTimeoutMs: Math.max(1, left) });
+      } catch (e) {
+        const wait = 50 * attempt;
+        if (!(e instanceof DroppedError) || attempt >= CONNECT_ATTEMPTS || Date.now() + wait >= deadline) throw e;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  }
+
+  private static connectOnce(opts: ConnectOptions): Promise<ChannelClient> {
     const host = opts.host ?? '127.0.0.1';
     return new Promise((resolve, reject) => {
+      let helloSent = false;
       const socket = net.createConnection({ host, port: opts.port });
       const decoder = new FrameDecoder();
       let settled = false;
@@ -68,9 +104,12 @@ export class ChannelClient extends EventEmitter {
       };
       const timer = setTimeout(() => fail(new Error(`no answer from the agent at ${host}:${opts.port} within ${opts.handshakeTimeoutMs ?? 10000} ms`)),
         opts.handshakeTimeoutMs ?? 10000);
-      socket.on('error', (e) => fail(new Error(`cannot connect to the agent at ${host}:${opts.port}: ${e.message}`)));
-      socket.on('close', () => fail(new Error('the agent closed the connection during the handshake')));
+      socket.on('error', (e) => fail(helloSent
+        ? new DroppedError(`the agent dropped the connection during the handshake: ${e.message}`)
+        : new Error(`cannot connect to the agent at ${host}:${opts.port}: ${e.message}`)));
+      socket.on('close', () => fail(new DroppedError('the agent closed the connection during the handshake')));
       socket.on('connect', () => {
+        helloSent = true;
         socket.write(encodeFrame({ type: 'hello', protocol: PROTOCOL_VERSION, token: opts.token, client: opts.client }));
       });
       const onData = (data: Buffer): void => {
@@ -87,7 +126,7 @@ export class ChannelClient extends EventEmitter {
         } catch (e) {
           return fail(e as Error);
         }
-        if (first.type === 'refused') return fail(new RefusedError(first.reason));
+        if (first.type === 'refused') return fail(first.reason.startsWith(EVICTED) ? new DroppedError(`the agent refused the connection: ${first.reason}`) : new RefusedError(first.reason));
         if (first.type !== 'welcome') return fail(new ProtocolError(`expected "welcome", got "${first.type}"`));
         if (first.protocol !== PROTOCOL_VERSION) return fail(new ProtocolError(`the agent speaks protocol ${first.protocol}, this client ${PROTOCOL_VERSION}`));
         settled = true;

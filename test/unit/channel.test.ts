@@ -2,8 +2,9 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as net from 'net';
-import { ChannelClient, RefusedError, RequestError } from '../../extension/channel/client';
+import { ChannelClient, DroppedError, RefusedError, RequestError } from '../../extension/channel/client';
 import { encodeFrame, ProtocolError } from '../../extension/channel/codec';
+import { PROTOCOL_VERSION } from '../../extension/channel/messages';
 import { LiveSession } from '../../extension/channel/session';
 import { validateProfile } from '../../core/profile/load';
 import { totals } from '../../core/views/aggregate';
@@ -189,4 +190,47 @@ test('nothing listening: a clear connection error', async () => {
   const port = (server.address() as net.AddressInfo).port;
   await new Promise((r) => server.close(r));
   await assert.rejects(ChannelClient.connect({ port, token: TOKEN, client: 'test' }), /cannot connect to the agent at 127\.0\.0\.1:\d+/);
+});
+
+/** A server that answers its i-th connection (from 1) with answer(i)'s frame and, when it is a refusal, closes it. */
+async function scripted(answer: (i: number) => { type: string; [k: string]: unknown }, body: (port: number, connections: () => number) => Promise<void>): Promise<void> {
+  let n = 0;
+  const server = net.createServer((s) => {
+    const reply = answer(++n);
+    s.once('data', () => {
+      s.write(encodeFrame(reply));
+      if (reply.type === 'refused') s.end();
+    });
+    s.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    await body((server.address() as net.AddressInfo).port, () => n);
+  } finally {
+    server.close();
+  }
+}
+
+const EVICTED = { type: 'refused', reason: 'too many connections waiting for their hello; this one was the oldest' };
+const WELCOME = { type: 'welcome', protocol: PROTOCOL_VERSION, pid: 4242, meta: {} };
+
+test('dropped while waiting for its hello (too many peers waiting): the client tries again and gets in', async () => {
+  await scripted((i) => (i <= 2 ? EVICTED : WELCOME), async (port, connections) => {
+    const c = await ChannelClient.connect({ port, token: TOKEN, client: 'test' });
+    assert.equal(c.welcome.pid, 4242);
+    assert.equal(connections(), 3);
+    c.close();
+  });
+});
+
+test('a refusal for any other reason is not tried again; endless drops give up after four tries', async () => {
+  await scripted(() => ({ type: 'refused', reason: 'wrong token' }), async (port, connections) => {
+    await assert.rejects(ChannelClient.connect({ port, token: TOKEN, client: 'test' }), (e: Error) => e instanceof RefusedError && /wrong token/.test(e.message));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(connections(), 1);
+  });
+  await scripted(() => EVICTED, async (port, connections) => {
+    await assert.rejects(ChannelClient.connect({ port, token: TOKEN, client: 'test' }), (e: Error) => e instanceof DroppedError && /too many connections waiting/.test(e.message));
+    assert.equal(connections(), 4);
+  });
 });

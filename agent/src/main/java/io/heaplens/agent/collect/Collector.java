@@ -177,12 +177,25 @@ public final class Collector {
             try { a.take("periodic", options.snapshotGc); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: accounts: " + t); }
             lastSnapshot = System.currentTimeMillis();
         }
-        // A large profile takes a while to write: never spend more than a fifth of the time writing it.
-        long interval = Math.max(writeInterval(options, io.heaplens.runtime.Mode.get()), 5 * writer.lastWriteMillis);
+        // A large profile takes a while to write: never spend more than a twentieth of the time writing it.
+        long interval = waitAfterWrite(writeInterval(options, io.heaplens.runtime.Mode.get()), writer.lastWriteMillis);
         if (System.currentTimeMillis() - lastWrite >= interval - CYCLE_MILLIS / 2) {
             write(false);
             lastWrite = System.currentTimeMillis();
         }
+    }
+
+    /**
+     * A periodic write waits at least this many times as long as the previous one took. It was 5 (a fifth of the time):
+     * checkstyle's exact profile (945,687 nodes, 43 MB of text, ~0.44 s a write) was then rewritten 28 times in a 52 s
+     * run, 7.6 s of the agent threads' CPU, a tenth of the whole run's (docs/benchmark.md "Round 18"). The live view
+     * does not read the file (the channel carries it); what a longer wait costs is how old a killed JVM's profile is.
+     */
+    static final int WRITE_SHARE = 20;
+
+    /** The time from one periodic write to the next: the mode's interval, or longer when the last write was slow. */
+    static long waitAfterWrite(long interval, long lastWriteMillis) {
+        return Math.max(interval, WRITE_SHARE * lastWriteMillis);
     }
 
     /** Milliseconds between periodic writes when nothing else forces one. */

@@ -25,4 +25,14 @@ class WriteIntervalTest {
         Options slow = Options.parse("out=x.heaplens,interval=9000");
         assertEquals(9000, Collector.writeInterval(slow, Mode.EXACT));
     }
+
+    @Test
+    void aSlowWriteWaitsTwentyTimesItsOwnTimeBeforeTheNext() {
+        // checkstyle's exact profile: 0.44 s a write, so the next comes after 8.8 s instead of 1 s (a twentieth of the time)
+        assertEquals(8_740, Collector.waitAfterWrite(1_000, 437));
+        // a small tree (h2: 18 ms a write) keeps the mode's interval
+        assertEquals(1_000, Collector.waitAfterWrite(1_000, 18));
+        assertEquals(5_000, Collector.waitAfterWrite(5_000, 200));
+        assertEquals(6_000, Collector.waitAfterWrite(5_000, 300));
+    }
 }
