@@ -177,8 +177,8 @@ public final class Collector {
             try { a.take("periodic", options.snapshotGc); } catch (Throwable t) { if (options.verbose) System.err.println("heaplens: accounts: " + t); }
             lastSnapshot = System.currentTimeMillis();
         }
-        // A large profile takes a while to write: never spend more than a twentieth of the time writing it.
-        long interval = waitAfterWrite(writeInterval(options, io.heaplens.runtime.Mode.get()), writer.lastWriteMillis);
+        // A large profile takes a while to write: never spend more than a fifth of the time writing it (a twentieth for a big one).
+        long interval = waitAfterWrite(writeInterval(options, io.heaplens.runtime.Mode.get()), writer.lastWriteMillis, writer.lastBytes);
         if (System.currentTimeMillis() - lastWrite >= interval - CYCLE_MILLIS / 2) {
             write(false);
             lastWrite = System.currentTimeMillis();
@@ -186,16 +186,20 @@ public final class Collector {
     }
 
     /**
-     * A periodic write waits at least this many times as long as the previous one took. It was 5 (a fifth of the time):
-     * checkstyle's exact profile (945,687 nodes, 43 MB of text, ~0.44 s a write) was then rewritten 28 times in a 52 s
-     * run, 7.6 s of the agent threads' CPU, a tenth of the whole run's (docs/benchmark.md "Round 18"). The live view
-     * does not read the file (the channel carries it); what a longer wait costs is how old a killed JVM's profile is.
+     * A periodic write waits at least this many times as long as the previous one took: a write at most a fifth of the
+     * time. A big profile waits {@link #WRITE_SHARE_BIG} times: checkstyle's exact profile (945,687 nodes, 43 MB of text,
+     * ~0.44 s a write) was rewritten 28 times in a 52 s run, 7.6 s of the agent threads' CPU, a tenth of the whole run's
+     * (docs/benchmark.md "Round 18"). Small profiles keep the fifth: under load their writes stretch to 100 ms and more,
+     * and a cut channel's promise (test/reliability/survive.test.ts: the file is rewritten within 2.2 s) stands.
+     * The live view does not read the file (the channel carries it); a longer wait only makes a killed JVM's file older.
      */
-    static final int WRITE_SHARE = 20;
+    static final int WRITE_SHARE = 5, WRITE_SHARE_BIG = 20;
+    /** A profile written as this many bytes of text or more is big: a tree near its node budget (maven: 25–48 MB). */
+    static final long BIG_PROFILE_BYTES = 16L << 20;
 
     /** The time from one periodic write to the next: the mode's interval, or longer when the last write was slow. */
-    static long waitAfterWrite(long interval, long lastWriteMillis) {
-        return Math.max(interval, WRITE_SHARE * lastWriteMillis);
+    static long waitAfterWrite(long interval, long lastWriteMillis, long lastBytes) {
+        return Math.max(interval, (lastBytes >= BIG_PROFILE_BYTES ? WRITE_SHARE_BIG : WRITE_SHARE) * lastWriteMillis);
     }
 
     /** Milliseconds between periodic writes when nothing else forces one. */
