@@ -56,6 +56,23 @@ public final class Recorder {
     }
 
     /**
+     * A method whose entry comes at its first call or allocation (leaves=skip, see EntryPlacement in the agent), where
+     * some paths have entered and others not: enters unless entered.
+     */
+    @ForceInline
+    @Hidden
+    public static Node enterIfNot(Node n, int method) {
+        return n != null ? n : ThreadState.enterCurrent(method);
+    }
+
+    /** The same method's return where some paths have entered and others not. */
+    @ForceInline
+    @Hidden
+    public static void exitIfEntered(Node n) {
+        if (n != null) n.thread.current = n.parent;
+    }
+
+    /**
      * At every return: the caller's node becomes current again. No branch: a fold node's thread is a sink (see
      * {@link ThreadState#SINK}), so its exit writes there and leaves the real thread's current node as it was.
      * (With {@code if (!n.fold)} here, C2 pruned the fold path while no call had folded yet; once a program spent its
@@ -76,7 +93,7 @@ public final class Recorder {
     @DontInline
     @Hidden
     public static void caught(Node n) {
-        n.thread.current = n;
+        if (n != null) n.thread.current = n;             // null: a late entry (EntryPlacement) had not happened
     }
 
     /**
@@ -86,7 +103,7 @@ public final class Recorder {
     @DontInline
     @Hidden
     public static void unwind(Node n) {
-        n.thread.current = n.parent;                      // as exit: a fold node writes into its sink
+        if (n != null) n.thread.current = n.parent;       // as exit: a fold node writes into its sink; null: not entered
     }
 
     // ---- allocations in profiled methods ------------------------------------------------------------------

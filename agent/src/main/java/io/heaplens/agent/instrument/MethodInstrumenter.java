@@ -68,15 +68,26 @@ final class MethodInstrumenter implements Opcodes {
         boolean probeAllocations = allocations && !AllocatingCalls.countedByCaller(plan.name, mn.name, mn.desc);
         List<AbstractInsnNode> original = new ArrayList<>();
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) original.add(i);
+        // leaves=skip: an invocation that calls and allocates nothing gets no node, whether the method never calls
+        // (ClassInstrumenter.isQuietLeaf) or only returns early before it does (EntryPlacement)
+        EntryPlacement entry = mct && ClassInstrumenter.skipLeaves
+            ? new EntryPlacement(mn, original, i -> needsNode(i.getOpcode(), probeAllocations)) : null;
+        boolean late = entry != null && entry.late;
         int line = -1;
         List<Integer> callLines = new ArrayList<>();
         List<Integer> callees = new ArrayList<>();
         for (AbstractInsnNode insn : original) {
             if (insn instanceof LineNumberNode) { line = ((LineNumberNode) insn).line; continue; }
             int op = insn.getOpcode();
-            if (op >= IRETURN && op <= RETURN && mct) mn.instructions.insertBefore(insn, Probes.exit(nodeLocal));
-            else {
-                if (mct && op >= INVOKEVIRTUAL && op <= INVOKEDYNAMIC) {
+            if (op >= IRETURN && op <= RETURN && mct) {
+                if (!late || entry.mustHaveEntered(insn)) mn.instructions.insertBefore(insn, Probes.exit(nodeLocal));
+                else if (entry.mayHaveEntered(insn)) mn.instructions.insertBefore(insn, Probes.exitIfEntered(nodeLocal));
+                // else no path to this return entered: the caller's node is still the thread's current one
+            } else {
+                boolean enterHere = late && needsNode(op, probeAllocations) && !entry.mustHaveEntered(insn);
+                boolean call = op >= INVOKEVIRTUAL && op <= INVOKEDYNAMIC;
+                if (enterHere && call) mn.instructions.insertBefore(insn, lateEntry(entry, insn));
+                if (mct && call) {
                     callLines.add(line);
                     // what the call invokes: the hover of a line names the JDK method its allocations were made inside
                     callees.add(insn instanceof MethodInsnNode
@@ -84,6 +95,9 @@ final class MethodInstrumenter implements Opcodes {
                     mn.instructions.insertBefore(insn, Probes.callSite(nodeLocal, callLines.size()));
                 }
                 if (probeAllocations) allocation(insn, op, line);
+                // after an allocation instruction, before its probe: a frame's uninitialised `new` names the
+                // instruction's own label, so nothing may come between the label and the NEW
+                if (enterHere && !call) mn.instructions.insert(insn, lateEntry(entry, insn));
             }
         }
         if (mct) info.callLines = callLines.stream().mapToInt(Integer::intValue).toArray();
@@ -98,7 +112,7 @@ final class MethodInstrumenter implements Opcodes {
                 prologue.add(at);
                 prologue.add(new LineNumberNode(info.line, at));
             }
-            prologue.add(Probes.enter(info.id, nodeLocal));
+            prologue.add(late ? Probes.noNodeYet(nodeLocal) : Probes.enter(info.id, nodeLocal));
             prologue.add(start);
             mn.instructions.insert(prologue);
             addNodeLocalToFrames();
@@ -108,6 +122,17 @@ final class MethodInstrumenter implements Opcodes {
             if (handlerStart != null) addExitHandler(handlerStart);
             info.profiled = true;
         }
+    }
+
+    /** A plain entry where no path has entered yet, a null-checked one where some have. */
+    private InsnList lateEntry(EntryPlacement entry, AbstractInsnNode insn) {
+        return entry.mayHaveEntered(insn) ? Probes.enterIfNot(info.id, nodeLocal) : Probes.enter(info.id, nodeLocal);
+    }
+
+    /** Whether the probes the loop in {@link #run} puts at this instruction read the method's node. */
+    private static boolean needsNode(int op, boolean probeAllocations) {
+        if (op >= INVOKEVIRTUAL && op <= INVOKEDYNAMIC) return true;                 // the call-site store
+        return probeAllocations && (op == NEW || op == NEWARRAY || op == ANEWARRAY || op == MULTIANEWARRAY);
     }
 
     private int firstLine() {

@@ -38,6 +38,32 @@ final class Probes implements Opcodes {
         return l;
     }
 
+    /** A method whose entry may come late (EntryPlacement): node = null at its start. */
+    static InsnList noNodeYet(int nodeLocal) {
+        InsnList l = new InsnList();
+        l.add(new InsnNode(ACONST_NULL));
+        l.add(new VarInsnNode(ASTORE, nodeLocal));
+        return l;
+    }
+
+    /** node = Recorder.enterIfNot(node, methodId): where some paths have entered the method and others not. */
+    static InsnList enterIfNot(int methodId, int nodeLocal) {
+        InsnList l = new InsnList();
+        l.add(new VarInsnNode(ALOAD, nodeLocal));
+        l.add(push(methodId));
+        l.add(call("enterIfNot", "(" + N + "I)" + N));
+        l.add(new VarInsnNode(ASTORE, nodeLocal));
+        return l;
+    }
+
+    /** At a return that some paths reach without an entry: Recorder.exitIfEntered(node). */
+    static InsnList exitIfEntered(int nodeLocal) {
+        InsnList l = new InsnList();
+        l.add(new VarInsnNode(ALOAD, nodeLocal));
+        l.add(call("exitIfEntered", "(" + N + ")V"));
+        return l;
+    }
+
     /** Before an invoke in a profiled method: node.callSite = site (the callee's inline cache, see Node.siteChildren). */
     static InsnList callSite(int nodeLocal, int site) {
         InsnList l = new InsnList();

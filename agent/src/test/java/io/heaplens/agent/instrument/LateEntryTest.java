@@ -1,0 +1,125 @@
+package io.heaplens.agent.instrument;
+
+import io.heaplens.agent.core.Registry;
+import io.heaplens.runtime.Keys;
+import io.heaplens.runtime.ThreadState;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The late entry (leaves=skip, EntryPlacement): an invocation that returns or throws before its first call or
+ * allocation is no call of the tree, and leaves the thread's current node as it found it; every other invocation
+ * is counted with all it allocated. The same fixture loaded with leaves=keep counts every invocation (surefire
+ * verifies every rewritten class: -Xverify:all).
+ */
+class LateEntryTest {
+    static final Registry REGISTRY = io.heaplens.agent.core.SharedRegistry.REGISTRY;
+    static Class<?> late, eager;
+
+    @BeforeAll
+    static void load() throws Exception {
+        Keys.resolver = REGISTRY;
+        boolean was = ClassInstrumenter.skipLeaves;
+        try {
+            ClassInstrumenter.skipLeaves = true;
+            late = new InstrumentedLoader(REGISTRY).loadClass("io.heaplens.fixtures.QuickPaths");
+            ClassInstrumenter.skipLeaves = false;
+            eager = new InstrumentedLoader(REGISTRY).loadClass("io.heaplens.fixtures.QuickPaths");
+        } finally {
+            ClassInstrumenter.skipLeaves = was;
+        }
+    }
+
+    static final class Run {
+        Object result;
+        Throwable thrown;
+        ThreadState state;
+        long calls(String path) { return TreeDump.calls(state.root, REGISTRY, path); }
+        Map<String, Long> objects() { return TreeDump.objects(state.root, REGISTRY); }
+    }
+
+    static Run run(Class<?> c, String method, Object... args) throws Exception {
+        Method m = null;
+        for (Method x : c.getMethods()) if (x.getName().equals(method)) m = x;
+        assertNotNull(m, method);
+        Method target = m;
+        AtomicReference<Run> out = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            Run r = new Run();
+            try {
+                r.result = target.invoke(null, args);
+            } catch (Throwable e) {
+                r.thrown = e;
+            }
+            r.state = ThreadState.current();
+            assertSame(r.state.root, r.state.current, "the thread's current node is back at the root");
+            out.set(r);
+        });
+        t.start();
+        t.join();
+        Run r = out.get();
+        assertNotNull(r, "the run's thread checked that its current node is back at the root");
+        assertNull(r.thrown);
+        return r;
+    }
+
+    @Test
+    void aQuickPathIsNoCall() throws Exception {
+        Run r = run(late, "mixed");
+        assertEquals(3, r.result);
+        assertEquals(1, r.calls("QuickPaths.mixed"));
+        assertEquals(3, r.calls("QuickPaths.mixed;QuickPaths.numeric"), "only the three values that were made Strings");
+        Run e = run(eager, "mixed");
+        assertEquals(10, e.calls("QuickPaths.mixed;QuickPaths.numeric"), "leaves=keep counts every invocation");
+        long lateStrings = r.objects().entrySet().stream()
+            .filter(x -> x.getKey().startsWith("QuickPaths.mixed;QuickPaths.numeric;") && x.getKey().endsWith("java.lang.String"))
+            .mapToLong(Map.Entry::getValue).sum();
+        long eagerStrings = e.objects().entrySet().stream()
+            .filter(x -> x.getKey().startsWith("QuickPaths.mixed;QuickPaths.numeric;") && x.getKey().endsWith("java.lang.String"))
+            .mapToLong(Map.Entry::getValue).sum();
+        assertEquals(eagerStrings, lateStrings, "the same Strings, charged to the same node: " + r.objects());
+    }
+
+    @Test
+    void anEntryInsideALoopHappensOnce() throws Exception {
+        Run r = run(late, "loops");
+        assertEquals(1 + 4, r.result);
+        assertEquals(1, r.calls("QuickPaths.loops;QuickPaths.everyThird"), "everyThird(0) allocated nothing");
+        assertEquals(2L, r.objects().get("QuickPaths.loops;QuickPaths.everyThird;int[]"));
+        assertEquals(2, run(eager, "loops").calls("QuickPaths.loops;QuickPaths.everyThird"));
+    }
+
+    @Test
+    void aHandlerBeforeTheEntryLeavesTheCallerCurrent() throws Exception {
+        Run r = run(late, "catches");
+        assertEquals(-1 + 0 - 1 + "big:42".length(), r.result);
+        assertEquals(1, r.calls("QuickPaths.catches;QuickPaths.catchEarly"), "only catchEarly(42) called");
+        assertEquals(1L, r.objects().get("QuickPaths.catches;QuickPaths.catchEarly;java.lang.StringBuilder"));
+        assertEquals(4, run(eager, "catches").calls("QuickPaths.catches;QuickPaths.catchEarly"));
+    }
+
+    @Test
+    void anExceptionBeforeTheEntryLeavesTheCallerCurrent() throws Exception {
+        Run r = run(late, "escapes");
+        assertEquals(2, r.result);
+        assertEquals(3, r.calls("QuickPaths.escapes;QuickPaths.throwEarly"), "throwEarly(1..3): not -2, -1 (thrown) or 0");
+        assertEquals(3L, r.objects().get("QuickPaths.escapes;QuickPaths.throwEarly;java.util.ArrayList"));
+        assertEquals(6, run(eager, "escapes").calls("QuickPaths.escapes;QuickPaths.throwEarly"));
+    }
+
+    @Test
+    void theInnermostRecursionThatReturnsAtOnceIsNoNode() throws Exception {
+        Run r = run(late, "depth", 3);
+        assertEquals(3, r.result);
+        assertEquals(1, r.calls("QuickPaths.depth;QuickPaths.depth;QuickPaths.depth"));
+        assertEquals(0, r.calls("QuickPaths.depth;QuickPaths.depth;QuickPaths.depth;QuickPaths.depth"));
+        assertEquals(1, run(eager, "depth", 3).calls("QuickPaths.depth;QuickPaths.depth;QuickPaths.depth;QuickPaths.depth"));
+    }
+}
