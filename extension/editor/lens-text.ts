@@ -61,14 +61,19 @@ export function methodSignature(m: MethodEntry): string {
   return `${shortClass(m.class)}.${m.name}`;
 }
 
-export function lensTooltip(l: MethodLens, estimated?: string): string {
+/**
+ * @param everyCall the agent counted every invocation (its option leaves=keep); by default it counts only the
+ *                  invocations that called or allocated something (docs/agent-options.md)
+ */
+export function lensTooltip(l: MethodLens, estimated?: string, everyCall = false): string {
   const g = l.totals;
   const lines = [
     ...(l.method ? [] : ['Field initializers, static initialization, implicit constructors and synthetic methods of this type.']),
     `Allocated by ${l.members.length === 1 ? methodSignature(l.members[0]) : 'these methods'} itself and by JDK code on its behalf:`
       + ` ${totalsText(g.self)} (${splitText(g.self)}; ${pct(l.selfShare)} of the profile's est. bytes).`,
     `With everything it calls: ${totalsText(g.inclusive)} (${pct(l.inclusiveShare)}).`,
-    `${plural(g.calls, 'call', 'calls')} in ${plural(g.contexts, 'calling context', 'calling contexts')}, all threads.`,
+    `${plural(g.calls, 'call', 'calls')}${estimated || everyCall ? '' : ' that called or allocated something'} in`
+      + ` ${plural(g.contexts, 'calling context', 'calling contexts')}, all threads.`,
   ];
   const lambdas = l.members.filter((m) => sourceMethodName(m.name).lambda);
   if (lambdas.length) lines.push(`Includes the lambdas ${lambdas.map((m) => m.name).join(', ')}.`);

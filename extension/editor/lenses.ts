@@ -91,7 +91,7 @@ export class AllocationLenses implements vscode.CodeLensProvider, vscode.Disposa
     for (const l of got.data.lenses) {
       const range = new vscode.Range(l.anchor.start.line, l.anchor.start.character, l.anchor.start.line, l.anchor.start.character);
       const args = [focusRequest(got.source, l)];
-      const tooltip = lensTooltip(l, estimated);
+      const tooltip = lensTooltip(l, estimated, profile?.file.meta?.options?.leaves === 'keep');
       out.push(new vscode.CodeLens(range, { title: lensTitle(l, !!estimated), tooltip, command: FOCUS_COMMAND, arguments: args }));
       if (s.inclusive === 'lens' && hasCallees(l)) out.push(new vscode.CodeLens(range, { title: inclusiveTitle(l), tooltip, command: FOCUS_COMMAND, arguments: args }));
       out.push(new vscode.CodeLens(range, { title: 'callers & callees', tooltip: 'Who called this method and what it allocated through any path, all its contexts merged', command: COMMANDS.showCallersCallees, arguments: args }));

@@ -72,7 +72,8 @@ test('a lens equals the model\'s per-method totals when one method is behind it'
   assert.deepEqual(tokenize.totals.self, byMethod.get('demo.WordIndex.tokenize(Ljava/lang/String;)Ljava/util/List;')!.self);
   assert.deepEqual(tokenize.totals.inclusive, byMethod.get('demo.WordIndex.tokenize(Ljava/lang/String;)Ljava/util/List;')!.inclusive);
   assert.match(lensTooltip(tokenize), /^Allocated by WordIndex\.tokenize itself and by JDK code on its behalf: 160,071 allocations · ~4\.7 MiB \(80,006 objects, 80,065 arrays of [\d,]+ elements; 58% of the profile's est\. bytes\)\./);
-  assert.match(lensTooltip(tokenize), /3 calls in 3 calling contexts, all threads\./);
+  assert.match(lensTooltip(tokenize), /3 calls that called or allocated something in 3 calling contexts, all threads\./);
+  assert.match(lensTooltip(tokenize, undefined, true), /\n3 calls in 3 calling contexts, all threads\./, 'leaves=keep: every call');
 });
 
 test('hot lines of the application: text and gutter level', () => {

@@ -168,6 +168,11 @@ public final class StartCache {
             image = RegistryImage.read(in);
             if (in.available() != 0) throw new IOException("trailing bytes");
             entries = map;
+            // Used now: the newest files are the ones pruning keeps, so a file that is only ever read (a warm start
+            // adds nothing) must not age out behind files written since (more than eight keys: every start was cold)
+            if (!file.setLastModified(System.currentTimeMillis()) && verbose) {
+                System.err.println("heaplens: start-up cache " + file + " could not be marked as used");
+            }
             // Some classes come rebuilt differently at every start (their state at the retransformation varies with
             // what other threads ran): adding them again and again would cost a write per start, so twice at most.
             healing = heals < MAX_HEALS;

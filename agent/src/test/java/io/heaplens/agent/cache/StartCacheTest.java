@@ -62,6 +62,25 @@ class StartCacheTest {
         assertEquals(3, warm.misses);
     }
 
+    /** Pruning keeps the eight most recently used files: a file only read by warm starts counts as used. */
+    @Test
+    void aFileReadByAWarmStartOutlivesOlderFilesWhenPruned(@TempDir Path dir) throws Exception {
+        byte[] list = classBytes("java/util/ArrayList"), plain = classBytes("java/lang/Number");
+        byte[] listOut = ClassInstrumenter.instrument(list, new Registry(), false).bytes;
+        Path first = writeCache(dir, "key 0", list, listOut, plain);
+        long old = System.currentTimeMillis() - 3_600_000;
+        assertTrue(first.toFile().setLastModified(old - 1_000), "made an hour old");
+        for (int k = 1; k < 8; k++) assertTrue(writeCache(dir, "key " + k, list, listOut, plain).toFile().setLastModified(old + k));
+        StartCache warm = StartCache.open(dir, "key 0", false);
+        assertNotNull(warm.lookup(null, "java/util/ArrayList", list), "the oldest file is read by a warm start");
+        writeCache(dir, "key 8", list, listOut, plain);           // a ninth file: one of the eight others goes
+        assertTrue(Files.exists(first), "the file a start just used is kept");
+        assertFalse(Files.exists(dir.resolve(CacheKey.fileName("key 1"))), "the least recently used file is the one pruned");
+        try (var files = Files.list(dir)) {
+            assertEquals(8, files.filter(p -> p.getFileName().toString().endsWith(".bin")).count());
+        }
+    }
+
     @Test
     void aWarmStartLeavesOutOnlyRetransformedClassesThatKeptTheirBytesWithoutWarnings(@TempDir Path dir) throws Exception {
         byte[] list = classBytes("java/util/ArrayList"), plain = classBytes("java/lang/Number");
