@@ -71,7 +71,7 @@ final class MethodInstrumenter implements Opcodes {
         // leaves=skip: an invocation that calls and allocates nothing gets no node, whether the method never calls
         // (ClassInstrumenter.isQuietLeaf) or only returns early before it does (EntryPlacement)
         EntryPlacement entry = mct && ClassInstrumenter.skipLeaves
-            ? new EntryPlacement(mn, original, i -> needsNode(i.getOpcode(), probeAllocations)) : null;
+            ? new EntryPlacement(mn, original, probeAllocations) : null;
         boolean late = entry != null && entry.late;
         int line = -1;
         List<Integer> callLines = new ArrayList<>();
@@ -84,7 +84,7 @@ final class MethodInstrumenter implements Opcodes {
                 else if (entry.mayHaveEntered(insn)) mn.instructions.insertBefore(insn, Probes.exitIfEntered(nodeLocal));
                 // else no path to this return entered: the caller's node is still the thread's current one
             } else {
-                boolean enterHere = late && needsNode(op, probeAllocations) && !entry.mustHaveEntered(insn);
+                boolean enterHere = late && EntryPlacement.needsNode(op, probeAllocations) && !entry.mustHaveEntered(insn);
                 boolean call = op >= INVOKEVIRTUAL && op <= INVOKEDYNAMIC;
                 if (enterHere && call) mn.instructions.insertBefore(insn, lateEntry(entry, insn));
                 if (mct && call) {
@@ -95,9 +95,13 @@ final class MethodInstrumenter implements Opcodes {
                     mn.instructions.insertBefore(insn, Probes.callSite(nodeLocal, callLines.size()));
                 }
                 if (probeAllocations) allocation(insn, op, line);
-                // after an allocation instruction, before its probe: a frame's uninitialised `new` names the
-                // instruction's own label, so nothing may come between the label and the NEW
-                if (enterHere && !call) mn.instructions.insert(insn, lateEntry(entry, insn));
+                // before an allocation instruction (a class it initialises is then a callee of this method, as with
+                // an entry at the start), unless a frame names the `new` as an uninitialised value: the frame points
+                // at the label right before the NEW, so nothing may come between them, and the entry goes after it
+                if (enterHere && !call) {
+                    if (op == NEW && namesUninitialised(insn)) mn.instructions.insert(insn, lateEntry(entry, insn));
+                    else mn.instructions.insertBefore(insn, lateEntry(entry, insn));
+                }
             }
         }
         if (mct) info.callLines = callLines.stream().mapToInt(Integer::intValue).toArray();
@@ -124,15 +128,29 @@ final class MethodInstrumenter implements Opcodes {
         }
     }
 
+    private java.util.Set<Object> uninitialised;
+
+    /** Whether a stack map frame of the method names this NEW (by the label right before it) as an uninitialised value. */
+    private boolean namesUninitialised(AbstractInsnNode newInsn) {
+        if (uninitialised == null) {
+            uninitialised = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                if (!(i instanceof FrameNode)) continue;
+                FrameNode f = (FrameNode) i;
+                for (List<Object> l : java.util.Arrays.asList(f.local, f.stack)) {
+                    if (l != null) for (Object o : l) if (o instanceof LabelNode) uninitialised.add(o);
+                }
+            }
+        }
+        for (AbstractInsnNode p = newInsn.getPrevious(); p instanceof LabelNode || p instanceof LineNumberNode || p instanceof FrameNode; p = p.getPrevious()) {
+            if (p instanceof LabelNode && uninitialised.contains(p)) return true;
+        }
+        return false;
+    }
+
     /** A plain entry where no path has entered yet, a null-checked one where some have. */
     private InsnList lateEntry(EntryPlacement entry, AbstractInsnNode insn) {
         return entry.mayHaveEntered(insn) ? Probes.enterIfNot(info.id, nodeLocal) : Probes.enter(info.id, nodeLocal);
-    }
-
-    /** Whether the probes the loop in {@link #run} puts at this instruction read the method's node. */
-    private static boolean needsNode(int op, boolean probeAllocations) {
-        if (op >= INVOKEVIRTUAL && op <= INVOKEDYNAMIC) return true;                 // the call-site store
-        return probeAllocations && (op == NEW || op == NEWARRAY || op == ANEWARRAY || op == MULTIANEWARRAY);
     }
 
     private int firstLine() {

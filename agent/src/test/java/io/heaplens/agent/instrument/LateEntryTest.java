@@ -115,6 +115,16 @@ class LateEntryTest {
     }
 
     @Test
+    void aClassInitialisedByTheFirstNewIsACalleeOfTheMethod() throws Exception {
+        Run r = run(late, "lazyInit");
+        assertEquals(3, r.result);
+        assertEquals(2, r.calls("QuickPaths.lazyInit;QuickPaths.makeLazy"));
+        assertEquals(1, r.calls("QuickPaths.lazyInit;QuickPaths.makeLazy;QuickPaths$Lazy.<clinit>"), "initialised inside makeLazy: " + r.objects());
+        assertEquals(1L, r.objects().get("QuickPaths.lazyInit;QuickPaths.makeLazy;QuickPaths$Lazy.<clinit>;int[]"));
+        assertEquals(2L, r.objects().get("QuickPaths.lazyInit;QuickPaths.makeLazy;io.heaplens.fixtures.QuickPaths$Lazy"));
+    }
+
+    @Test
     void theInnermostRecursionThatReturnsAtOnceIsNoNode() throws Exception {
         Run r = run(late, "depth", 3);
         assertEquals(3, r.result);
