@@ -33,8 +33,13 @@ class InstrumenterTest {
 
     /** Runs Tricky.method(args) on a new thread; returns that thread's state after the call. */
     static Run run(String method, Object... args) throws Exception {
+        return run(tricky, method, args);
+    }
+
+    /** Runs the static method of an instrumented fixture class on a new thread; returns that thread's state after the call. */
+    static Run run(Class<?> fixture, String method, Object... args) throws Exception {
         Method m = null;
-        for (Method c : tricky.getMethods()) if (c.getName().equals(method)) m = c;
+        for (Method c : fixture.getMethods()) if (c.getName().equals(method)) m = c;
         assertNotNull(m, method);
         Method target = m;
         AtomicReference<Run> out = new AtomicReference<>();

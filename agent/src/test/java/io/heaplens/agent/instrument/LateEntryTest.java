@@ -2,14 +2,10 @@ package io.heaplens.agent.instrument;
 
 import io.heaplens.agent.core.Registry;
 import io.heaplens.runtime.Keys;
-import io.heaplens.runtime.ThreadState;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.lang.reflect.Method;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -37,46 +33,21 @@ class LateEntryTest {
         }
     }
 
-    static final class Run {
-        Object result;
-        Throwable thrown;
-        ThreadState state;
-        long calls(String path) { return TreeDump.calls(state.root, REGISTRY, path); }
-        Map<String, Long> objects() { return TreeDump.objects(state.root, REGISTRY); }
-    }
-
-    static Run run(Class<?> c, String method, Object... args) throws Exception {
-        Method m = null;
-        for (Method x : c.getMethods()) if (x.getName().equals(method)) m = x;
-        assertNotNull(m, method);
-        Method target = m;
-        AtomicReference<Run> out = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            Run r = new Run();
-            try {
-                r.result = target.invoke(null, args);
-            } catch (Throwable e) {
-                r.thrown = e;
-            }
-            r.state = ThreadState.current();
-            assertSame(r.state.root, r.state.current, "the thread's current node is back at the root");
-            out.set(r);
-        });
-        t.start();
-        t.join();
-        Run r = out.get();
-        assertNotNull(r, "the run's thread checked that its current node is back at the root");
+    /** The fixture's method on a new thread: no exception, and the thread's current node back at the root. */
+    static InstrumenterTest.Run run(Class<?> c, String method, Object... args) throws Exception {
+        InstrumenterTest.Run r = InstrumenterTest.run(c, method, args);
         assertNull(r.thrown);
+        r.assertBalanced();
         return r;
     }
 
     @Test
     void aQuickPathIsNoCall() throws Exception {
-        Run r = run(late, "mixed");
+        InstrumenterTest.Run r = run(late, "mixed");
         assertEquals(3, r.result);
         assertEquals(1, r.calls("QuickPaths.mixed"));
         assertEquals(3, r.calls("QuickPaths.mixed;QuickPaths.numeric"), "only the three values that were made Strings");
-        Run e = run(eager, "mixed");
+        InstrumenterTest.Run e = run(eager, "mixed");
         assertEquals(10, e.calls("QuickPaths.mixed;QuickPaths.numeric"), "leaves=keep counts every invocation");
         long lateStrings = r.objects().entrySet().stream()
             .filter(x -> x.getKey().startsWith("QuickPaths.mixed;QuickPaths.numeric;") && x.getKey().endsWith("java.lang.String"))
@@ -89,7 +60,7 @@ class LateEntryTest {
 
     @Test
     void anEntryInsideALoopHappensOnce() throws Exception {
-        Run r = run(late, "loops");
+        InstrumenterTest.Run r = run(late, "loops");
         assertEquals(1 + 4, r.result);
         assertEquals(1, r.calls("QuickPaths.loops;QuickPaths.everyThird"), "everyThird(0) allocated nothing");
         assertEquals(2L, r.objects().get("QuickPaths.loops;QuickPaths.everyThird;int[]"));
@@ -98,7 +69,7 @@ class LateEntryTest {
 
     @Test
     void aHandlerBeforeTheEntryLeavesTheCallerCurrent() throws Exception {
-        Run r = run(late, "catches");
+        InstrumenterTest.Run r = run(late, "catches");
         assertEquals(-1 + 0 - 1 + "big:42".length(), r.result);
         assertEquals(1, r.calls("QuickPaths.catches;QuickPaths.catchEarly"), "only catchEarly(42) called");
         assertEquals(1L, r.objects().get("QuickPaths.catches;QuickPaths.catchEarly;java.lang.StringBuilder"));
@@ -107,7 +78,7 @@ class LateEntryTest {
 
     @Test
     void anExceptionBeforeTheEntryLeavesTheCallerCurrent() throws Exception {
-        Run r = run(late, "escapes");
+        InstrumenterTest.Run r = run(late, "escapes");
         assertEquals(2, r.result);
         assertEquals(3, r.calls("QuickPaths.escapes;QuickPaths.throwEarly"), "throwEarly(1..3): not -2, -1 (thrown) or 0");
         assertEquals(3L, r.objects().get("QuickPaths.escapes;QuickPaths.throwEarly;java.util.ArrayList"));
@@ -116,7 +87,7 @@ class LateEntryTest {
 
     @Test
     void aClassInitialisedByTheFirstNewIsACalleeOfTheMethod() throws Exception {
-        Run r = run(late, "lazyInit");
+        InstrumenterTest.Run r = run(late, "lazyInit");
         assertEquals(3, r.result);
         assertEquals(2, r.calls("QuickPaths.lazyInit;QuickPaths.makeLazy"));
         assertEquals(1, r.calls("QuickPaths.lazyInit;QuickPaths.makeLazy;QuickPaths$Lazy.<clinit>"), "initialised inside makeLazy: " + r.objects());
@@ -126,7 +97,7 @@ class LateEntryTest {
 
     @Test
     void theInnermostRecursionThatReturnsAtOnceIsNoNode() throws Exception {
-        Run r = run(late, "depth", 3);
+        InstrumenterTest.Run r = run(late, "depth", 3);
         assertEquals(3, r.result);
         assertEquals(1, r.calls("QuickPaths.depth;QuickPaths.depth;QuickPaths.depth"));
         assertEquals(0, r.calls("QuickPaths.depth;QuickPaths.depth;QuickPaths.depth;QuickPaths.depth"));
