@@ -1,9 +1,11 @@
 // The configurations a workload runs under. Each is { name, jvmArgs(ctx) }, where ctx has
 // { agentJar, profile (file to write, without extension), jfc: { alloc } }; `profile` says what kind of file it writes.
 // A new agent mode is one more line: heaplens('sites'), heaplens('sampled', 'rate=1024'), …
-import { existsSync } from 'node:fs';
-import { basename } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { tlabJfc } from '../prepare/jfc.mjs';
+import { privateAgentJar } from './context.mjs';
+import { sha256 } from './digest.mjs';
 
 export const plain = { name: 'plain', jvmArgs: () => [] };
 
@@ -29,14 +31,27 @@ export function asAgentlib(cfg, name) {
   return { ...cfg, name, jvmArgs: (c) => cfg.jvmArgs(c).map(flag) };
 }
 
-const warned = new Set();
+const copies = new Map();
 
-/** A jar not named heaplens-agent.jar starts another way (bench/lib/context.mjs, privateAgentJar): say so once. */
-function warnWhenRenamed(name, file) {
-  if (basename(file) === 'heaplens-agent.jar' || warned.has(file)) return;
-  warned.add(file);
-  console.error(`[bench] ${name}: ${file} is not named heaplens-agent.jar, so its Boot-Class-Path does not resolve and the ` +
-    'agent starts through the application class loader, doing some of the program\'s start-up work (docs/benchmark.md)');
+/**
+ * Another build's jar as users run theirs: the bench's private copy named heaplens-agent.jar (a jar of another name
+ * starts another way, bench/lib/context.mjs privateAgentJar: in one such A/B the renamed jar retransformed ~760
+ * classes at every start where the other redefined ~400 from its start-up cache, docs/benchmark.md "Round 19"), with the native sampler library of the jar's own folder next to it.
+ */
+export function asInstalledJar(file) {
+  let copy = copies.get(file);
+  if (copy) return copy;
+  const bytes = readFileSync(file);
+  copy = privateAgentJar(sha256(bytes).slice(0, 12));
+  mkdirSync(dirname(copy), { recursive: true });
+  if (!existsSync(copy)) writeFileSync(copy, bytes);
+  if (dirname(file) !== dirname(copy)) {
+    for (const f of readdirSync(dirname(file)).filter((n) => /^libheaplens-sampler-.*\.so$/.test(n))) {
+      copyFileSync(join(dirname(file), f), join(dirname(copy), f));
+    }
+  }
+  copies.set(file, copy);
+  return copy;
 }
 
 /**
@@ -50,8 +65,7 @@ export function withAgentJar(cfg, name, jar) {
     jvmArgs: (c) => {
       const file = typeof jar === 'function' ? jar() : jar;
       if (!file || !existsSync(file)) throw new Error(`${name}: agent jar ${file || '(none: set HEAPLENS_BASELINE_AGENT)'} not found`);
-      warnWhenRenamed(name, file);
-      return cfg.jvmArgs({ ...c, agentJar: file });
+      return cfg.jvmArgs({ ...c, agentJar: asInstalledJar(file) });
     },
   };
 }
