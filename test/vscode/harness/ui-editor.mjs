@@ -23,6 +23,12 @@ export const EDITOR_SCENARIOS = {
     console.log(`  lenses: ${titles.filter((t) => t.startsWith('HeapLens')).slice(0, 3).join(' | ')}`);
     if (!titles.some((t) => /^incl\. callees: /.test(t))) throw new Error(`no inclusive lens: ${titles.join(' | ')}`);
     if (!titles.includes('HeapLens: no allocations of its own')) throw new Error('indexChunk should have "no allocations of its own"');
+    // the lens's tooltip says which calls the exact mode counts (agent option leaves=skip: those that called or allocated)
+    const tip = await lensLinks(wb).filter({ hasText: /^HeapLens: [\d,]+ allocations/ }).first().getAttribute('title');
+    console.log(`  lens tooltip: ${(tip ?? '').replace(/\n/g, ' / ').slice(0, 400)}`);
+    if (!/\n[\d,]+ calls? that called or allocated something in [\d,]+ calling contexts?, all threads\./.test(tip ?? '')) {
+      throw new Error(`the lens tooltip does not say which calls are counted: ${tip}`);
+    }
     const status = page.locator('.statusbar-item', { hasText: /WordIndex-\d{8}-\d{6}\.heaplens/ });
     await status.first().waitFor({ timeout: 10000 });
     await wb.shot('editor-codelens-wordindex');
