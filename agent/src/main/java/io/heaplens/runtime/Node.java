@@ -9,7 +9,7 @@ import jdk.internal.vm.annotation.ForceInline;
  * thread. Only its own thread mutates it; the collector reads it racily (counters are plain longs, tables are
  * replaced whole, so a reader always sees a consistent array).
  *
- * Kept small (72 bytes with compressed oops, 11 references or ints and two longs): a compiler makes a million of these
+ * Kept small (80 bytes with compressed oops, 13 references or ints and two longs): a compiler makes a million of these
  * in seconds and every one survives every young collection (maven: 945,710 nodes, docs/benchmark.md "Round 10").
  * So the counts of the two tables live in the tables (see {@link #childIds}, {@link #records}), a fold node is
  * known by its method id, and a node with one child keeps it in {@link #lastChild} alone, without a table.
@@ -48,6 +48,12 @@ public final class Node {
      * call at this site (its line is the method's {@code calls} table in the profile, docs/format.md).
      */
     public int callSite;
+    /**
+     * This node's index in its thread's {@link ThreadState#slots} (-1 until first entered), and its parent's: the entry
+     * and exit make a node current by storing an int (see {@link ThreadState#currentSlot}). A fold node has no slot: its
+     * exit and handler write into its sink.
+     */
+    public int slot = -1, parentSlot;
     /**
      * The call site of the parent's method (its number, as {@link #callSite}) that first entered this node: the line
      * a caller frame shows in exports (docs/format.md, the node's {@code line}). Set once, when the node is made, so
@@ -277,7 +283,7 @@ public final class Node {
     private static long chargeCurrent(int key, long count, long elements, long bytes) {
         ThreadState ts = ThreadState.current();
         if (ts.busy != 0) return count;                    // the agent's own work: not recorded
-        Node c = ts.current;
+        Node c = ts.currentNode();
         c.recordAt(key, c.callSite, count, elements, bytes);
         return count;
     }

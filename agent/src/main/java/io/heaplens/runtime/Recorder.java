@@ -69,7 +69,7 @@ public final class Recorder {
     @ForceInline
     @Hidden
     public static void exitIfEntered(Node n) {
-        if (n != null) n.thread.current = n.parent;
+        if (n != null) n.thread.currentSlot = n.parentSlot;
     }
 
     /**
@@ -82,7 +82,7 @@ public final class Recorder {
     @ForceInline
     @Hidden
     public static void exit(Node n) {
-        n.thread.current = n.parent;
+        n.thread.currentSlot = n.parentSlot;
     }
 
     /**
@@ -93,7 +93,7 @@ public final class Recorder {
     @DontInline
     @Hidden
     public static void caught(Node n) {
-        if (n != null) n.thread.current = n;             // null: a late entry (EntryPlacement) had not happened
+        if (n != null) n.thread.currentSlot = n.slot;     // null: a late entry (EntryPlacement) had not happened
     }
 
     /**
@@ -103,7 +103,7 @@ public final class Recorder {
     @DontInline
     @Hidden
     public static void unwind(Node n) {
-        if (n != null) n.thread.current = n.parent;       // as exit: a fold node writes into its sink; null: not entered
+        if (n != null) n.thread.currentSlot = n.parentSlot;   // as exit: a fold node writes into its sink; null: not entered
     }
 
     // ---- allocations in profiled methods ------------------------------------------------------------------
@@ -283,7 +283,7 @@ public final class Recorder {
     static void jexact(int key, long elements, long bytes) {
         ThreadState ts = ThreadState.current();
         if (ts.busy != 0) return;                          // the agent's own work: not the program's time either
-        Node c = ts.current;
+        Node c = ts.currentNode();
         c.record(key | (long) c.callSite << 32, 1L, elements, bytes);   // as Node.recordAt
     }
 
@@ -351,7 +351,7 @@ public final class Recorder {
             ts = ThreadState.current();
             if (ts.busy != 0) return;
         }
-        if (m == Mode.EXACT) { Node c = ts.current; c.recordAt(key, c.callSite, count, elements, bytes); }
+        if (m == Mode.EXACT) { Node c = ts.currentNode(); c.recordAt(key, c.callSite, count, elements, bytes); }
         else other(ts, m, key, count, elements, bytes);
     }
 

@@ -68,8 +68,16 @@ public final class ThreadState {
     Node[] accounts = new Node[4];
     /** Accounts mode with sampled liveness: objects left before the next tracked one. */
     int liveLeft;
-    /** The innermost profiled node of this thread: JDK allocations are charged to it. */
-    public Node current;
+    /**
+     * The innermost profiled node of this thread (JDK allocations are charged to it), as its index in {@link #slots}.
+     * An int, not a reference, because every method entry and exit writes it: a reference store into this long-lived
+     * object takes G1's post-write barrier, whose memory fence was most of the entry's cost (rhino: 72 % of the
+     * samples in {@link #enterCurrent} on the instruction after the fence, docs/benchmark.md "Round 20").
+     */
+    public int currentSlot;
+    /** This thread's call-tree nodes that have been entered, by {@link Node#slot} (0: the root). Grown by its own thread. */
+    Node[] slots;
+    private int slotCount;
     /** Non-zero while the agent itself works on this thread (transformer, collector): nothing is recorded. */
     public int busy;
     /** sampler=jvmti: the last heap sample's trace and what its frames gave (made at the thread's first sample). */
@@ -109,9 +117,42 @@ public final class ThreadState {
         sites = new Node(Node.ROOT, null, this, 0);
         siteTraces = new Node(Node.ROOT, null, this, 0);
         sampled = new Node(Node.ROOT, null, this, 0);
-        current = root;
+        slots = new Node[16];
+        enroll(root);
         random = id * 0x9E3779B97F4A7C15L ^ System.nanoTime();
         sampleInterval = sampleLeft = Sampler.nextInterval(this);
+    }
+
+    /** The innermost profiled node of this thread. */
+    @ForceInline
+    @Hidden
+    public Node currentNode() {
+        return slots[currentSlot];
+    }
+
+    /** Makes {@code n}, a node of this thread's call tree, the current one (tests, and nodes entered before). */
+    @Hidden
+    public void setCurrent(Node n) {
+        if (n.slot < 0) enroll(n);
+        currentSlot = n.slot;
+    }
+
+    /** Gives a node of this thread's call tree its slot, so that it can be made current with an int store. */
+    @DontInline
+    @Hidden
+    private void enroll(Node n) {
+        if (n.parent != null && n.parent.slot < 0) enroll(n.parent);
+        Node[] tab = slots;
+        int i = slotCount;
+        if (i == tab.length) {            // not Arrays.copyOf: the JDK's allocation probes would charge it to the program
+            Node[] bigger = new Node[i * 2];
+            System.arraycopy(tab, 0, bigger, 0, i);
+            slots = tab = bigger;
+        }
+        tab[i] = n;
+        n.parentSlot = n.parent == null ? i : n.parent.slot;
+        n.slot = i;
+        slotCount = i + 1;
     }
 
     /**
@@ -313,13 +354,13 @@ public final class ThreadState {
         if (Mode.current() != Mode.EXACT) return OFF;
         ThreadState ts = current();
         if (ts.busy != 0) return ts.foldNode;   // the agent's own work on this thread is not part of the tree
-        Node cur = ts.current;
+        Node cur = ts.slots[ts.currentSlot];
         Node[] ic = cur.siteChildren;
         int site = cur.callSite;
         Node c = ic != null ? ic[site & (ic.length - 1)] : cur.lastChild;
         if (c != null && c.method == mid) {
             c.calls++;
-            ts.current = c;
+            ts.currentSlot = c.slot;
             return c;
         }
         return ts.enterMiss(cur, mid, site);
@@ -337,10 +378,11 @@ public final class ThreadState {
             cur.folded++;
             return foldNode;
         }
+        if (c.slot < 0) enroll(c);       // a new node: only its own thread makes and enters them
         cur.cacheChild(site, c);
         if (c.calls == 0 && c.entrySite == 0) c.entrySite = site;
         c.calls++;
-        current = c;
+        currentSlot = c.slot;
         return c;
     }
 }

@@ -36,37 +36,37 @@ class FoldExitTest {
         ThreadState ts = ThreadState.current();
         Node caller = Recorder.enter(900_001);
         assertFalse(caller.isFold());
-        assertSame(caller, ts.current);
+        assertSame(caller, ts.currentNode());
         ts.busy++;                                       // the agent's own work: the entry folds
         try {
             Node folded = Recorder.enter(900_002);
             assertTrue(folded.isFold());
             assertTrue(folded.thread != ts && folded.thread.thread == null, "a fold node's thread is a sink");
-            assertSame(caller, ts.current);
+            assertSame(caller, ts.currentNode());
             Recorder.exit(folded);
-            assertSame(caller, ts.current);
+            assertSame(caller, ts.currentNode());
             Recorder.unwind(folded);
-            assertSame(caller, ts.current);
+            assertSame(caller, ts.currentNode());
         } finally {
             ts.busy--;
         }
         Node callee = Recorder.enter(900_003);
         assertSame(caller, callee.parent);
         Recorder.exit(callee);
-        assertSame(caller, ts.current);
+        assertSame(caller, ts.currentNode());
         Recorder.exit(caller);
-        assertSame(caller.parent, ts.current);
+        assertSame(caller.parent, ts.currentNode());
     }
 
     private static void offAndExit() {
         ThreadState ts = ThreadState.current();
-        Node before = ts.current;
+        Node before = ts.currentNode();
         Mode.set(Mode.SITES);
         try {
             Node off = Recorder.enter(900_004);
             assertTrue(off.isFold());
             Recorder.exit(off);
-            assertSame(before, ts.current);
+            assertSame(before, ts.currentNode());
         } finally {
             Mode.set(Mode.EXACT);
         }

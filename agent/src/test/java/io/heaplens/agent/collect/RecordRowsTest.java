@@ -35,13 +35,13 @@ class RecordRowsTest {
         Thread t = new Thread(() -> {
             ThreadState ts = ThreadState.current();
             Node n = ts.root.child(caller.id);
-            ts.current = n;
+            ts.setCurrent(n);
             n.callSite = 1; Recorder.jobj(jdkKey);                       // line 10, inside trim
             n.callSite = 2; Recorder.jobj(jdkKey); Recorder.jobj(jdkKey); // line 12, inside split
             n.callSite = 3; Recorder.jobj(jdkKey);                       // line 12 again, another call of split
             n.callSite = 4; Recorder.jarr(5, jdkKey, 4);                 // line 13, an invokedynamic: no callee
             Recorder.obj(n, ownKey);                                     // its own `new`: the site's line
-            ts.current = ts.root;
+            ts.setCurrent(ts.root);
             node.set(n);
         });
         t.start();
@@ -84,10 +84,10 @@ class RecordRowsTest {
         Thread t = new Thread(() -> {
             ThreadState ts = ThreadState.current();
             Node n = ts.root.child(caller.id);
-            ts.current = n;
+            ts.setCurrent(n);
             for (int s = 1; s <= 2 * lines; s++) { n.callSite = s; Recorder.jobj(jdkKey); }
             n.callSite = 1; Recorder.jobj(jdkKey);       // site 1 (line 100) a second time
-            ts.current = ts.root;
+            ts.setCurrent(ts.root);
             node.set(n);
         });
         t.start();
@@ -130,13 +130,13 @@ class RecordRowsTest {
         Thread t = new Thread(() -> {
             ThreadState ts = ThreadState.current();
             Node b = ts.root.child(big.id);
-            ts.current = b;
+            ts.setCurrent(b);
             for (int s = 1; s <= 2 * lines; s++) { b.callSite = s; Recorder.jobj(jdkKey); }
             Node sm = ts.root.child(small.id);
-            ts.current = sm;
+            ts.setCurrent(sm);
             sm.callSite = 1; Recorder.jobj(jdkKey); Recorder.jobj(jdkKey);
             Recorder.obj(sm, ownKey);
-            ts.current = ts.root;
+            ts.setCurrent(ts.root);
             bigNode.set(b);
             smallNode.set(sm);
         });

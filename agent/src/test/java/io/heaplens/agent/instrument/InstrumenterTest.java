@@ -66,7 +66,7 @@ class InstrumenterTest {
         ThreadState state;
         Map<String, Long> objects() { return TreeDump.objects(state.root, REGISTRY); }
         long calls(String path) { return TreeDump.calls(state.root, REGISTRY, path); }
-        void assertBalanced() { assertSame(state.root, state.current, "the thread's current node is back at the root"); }
+        void assertBalanced() { assertSame(state.root, state.currentNode(), "the thread's current node is back at the root"); }
     }
 
     @Test
