@@ -130,7 +130,7 @@ public final class ThreadState {
         return slots[currentSlot];
     }
 
-    /** Makes {@code n}, a node of this thread's call tree, the current one (tests, and nodes entered before). */
+    /** Makes {@code n}, a node of this thread's call tree, the current one (for tests; the probes store slots). */
     @Hidden
     public void setCurrent(Node n) {
         if (n.slot < 0) enroll(n);
@@ -156,7 +156,7 @@ public final class ThreadState {
     }
 
     /**
-     * A sink: the thread of a fold node, whose exits store into its {@link #current} and nowhere else. Each thread's
+     * A sink: the thread of a fold node, whose exits store into its {@link #currentSlot} and nowhere else. Each thread's
      * {@link #foldNode} has a sink of its own (a program past its node budget folds most of its calls: 1.6 billion on
      * checkstyle, so a shared one would be a store every thread makes to one cache line). No tree, no thread.
      */
@@ -354,7 +354,7 @@ public final class ThreadState {
         if (Mode.current() != Mode.EXACT) return OFF;
         ThreadState ts = current();
         if (ts.busy != 0) return ts.foldNode;   // the agent's own work on this thread is not part of the tree
-        Node cur = ts.slots[ts.currentSlot];
+        Node cur = ts.currentNode();
         Node[] ic = cur.siteChildren;
         int site = cur.callSite;
         Node c = ic != null ? ic[site & (ic.length - 1)] : cur.lastChild;
