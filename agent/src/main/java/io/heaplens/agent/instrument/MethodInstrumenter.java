@@ -287,9 +287,54 @@ final class MethodInstrumenter implements Opcodes {
      */
     private void restoreAtHandlers() {
         java.util.Set<LabelNode> done = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        for (TryCatchBlockNode tcb : mn.tryCatchBlocks) {
-            if (done.add(tcb.handler)) mn.instructions.insert(handlerCode(tcb.handler), Probes.caught(nodeLocal));
+        List<LabelNode[]> probes = new ArrayList<>();
+        for (TryCatchBlockNode tcb : new ArrayList<>(mn.tryCatchBlocks)) {
+            if (!done.add(tcb.handler)) continue;
+            LabelNode before = new LabelNode(), after = new LabelNode();
+            InsnList probe = Probes.caught(nodeLocal);
+            probe.insert(before);
+            probe.add(after);
+            mn.instructions.insert(handlerCode(tcb.handler), probe);
+            probes.add(new LabelNode[] {tcb.handler, before, after});
         }
+        for (LabelNode[] p : probes) uncoverFromItsOwnHandler(p[0], p[1], p[2]);
+    }
+
+    /**
+     * javac's try/catch/finally covers the start of its finally handler with that same handler (the catch-any entry
+     * "from the catch block to past the finally's astore"). Our probe call there would be a throwing instruction in a
+     * handler's entry block covered by itself, and C1 refuses such a method outright ("exception handler covers
+     * itself"): the method then stays interpreted until C2 takes it, the hottest methods of xalan among them
+     * (docs/benchmark.md "Round 21"). The entry is split around the probe, so the program's own instructions keep
+     * exactly the coverage they had.
+     */
+    private void uncoverFromItsOwnHandler(LabelNode handler, LabelNode before, LabelNode after) {
+        for (int i = 0; i < mn.tryCatchBlocks.size(); i++) {
+            TryCatchBlockNode t = mn.tryCatchBlocks.get(i);
+            if (t.handler != handler) continue;
+            int start = mn.instructions.indexOf(t.start), end = mn.instructions.indexOf(t.end);
+            if (start > mn.instructions.indexOf(before) || end <= mn.instructions.indexOf(after)) continue;
+            boolean head = hasCode(t.start, before), tail = hasCode(after, t.end);
+            if (head && tail) {
+                mn.tryCatchBlocks.add(i + 1, new TryCatchBlockNode(after, t.end, t.handler, t.type));
+                t.end = before;
+                i++;
+            } else if (head) {
+                t.end = before;
+            } else if (tail) {
+                t.start = after;
+            } else {
+                mn.tryCatchBlocks.remove(i--);
+            }
+        }
+    }
+
+    /** Whether a real instruction lies between the two labels (a try-catch entry may not be empty). */
+    private static boolean hasCode(LabelNode from, LabelNode to) {
+        for (AbstractInsnNode i = from.getNext(); i != null && i != to; i = i.getNext()) {
+            if (i.getOpcode() >= 0) return true;
+        }
+        return false;
     }
 
     /** The handler's first instruction's predecessor: after its label, frame and line (the frame must stay at the label). */
