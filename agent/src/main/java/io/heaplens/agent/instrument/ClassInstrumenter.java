@@ -85,10 +85,29 @@ public final class ClassInstrumenter {
                 r.sites = 0;                               // fall through to the tree instrumenter
             }
         }
-        Set<String> leaveAlone = new HashSet<>();
+        Set<String> leaveAlone = new HashSet<>(), noCallSites = new HashSet<>();
+        java.util.Map<String, Integer> sizes = tree ? CodeSizes.of(original) : null;
+        boolean mayGrowPastLimit = sizes != null && CodeSizes.mayGrowPastLimit(sizes);
         for (int attempt = 0; ; attempt++) {
             try {
-                r.bytes = once(original, registry, profiled, boundaryOnly, tree, leaveAlone, r);
+                r.bytes = once(original, registry, profiled, boundaryOnly, tree, leaveAlone, noCallSites, r);
+                if (mayGrowPastLimit && r.bytes != null) {
+                    // A method the probes push past HotSpot's compile limit is instrumented again without call-site
+                    // numbers, its largest share of probe bytes (Probes.callSite): compiled code, no per-call lines.
+                    Set<String> past = CodeSizes.grownPastLimit(sizes, r.bytes);
+                    if (!noCallSites.containsAll(past) && attempt < 64) {
+                        noCallSites.addAll(past);
+                        r.warnings.clear();
+                        continue;
+                    }
+                    String cls = className(original);
+                    for (String m : noCallSites) {
+                        r.warnings.add(cls + "." + m + (past.contains(m)
+                            ? ": longer than the " + CodeSizes.HUGE_METHOD_LIMIT + " bytes of bytecode HotSpot compiles, with the profiler's probes; the JVM interprets it"
+                            : ": its calls are not told apart by line (their probes would take it past the " + CodeSizes.HUGE_METHOD_LIMIT
+                              + " bytes of bytecode HotSpot compiles)"));
+                    }
+                }
                 r.methodsLeftAlone.addAll(leaveAlone);
                 return r;
             } catch (MethodTooLargeException e) {
@@ -100,8 +119,12 @@ public final class ClassInstrumenter {
         }
     }
 
+    private static String className(byte[] classFile) {
+        return new ClassReader(classFile).getClassName().replace('/', '.');
+    }
+
     private static byte[] once(byte[] original, Registry registry, boolean profiled, boolean boundaryOnly, boolean tree,
-                               Set<String> leaveAlone, Result r) {
+                               Set<String> leaveAlone, Set<String> noCallSites, Result r) {
         OffsetReader reader = new OffsetReader(original);
         OffsetClassNode cn = new OffsetClassNode(reader);
         boolean lifetimes = UseProbes.enabled && profiled;
@@ -121,6 +144,7 @@ public final class ClassInstrumenter {
             if (boundaryOnly && !mct) continue;
             MethodInstrumenter mi = new MethodInstrumenter(registry, plan, (OffsetMethodNode) m, mct, !boundaryOnly);
             mi.outOfLine = !tree;
+            mi.callSites = !noCallSites.contains(m.name + m.desc);
             java.util.List<org.objectweb.asm.tree.AbstractInsnNode> before = lifetimes ? UseProbes.snapshot(m) : null;
             mi.run();
             if (frame) mi.registerFrame();

@@ -39,6 +39,12 @@ final class MethodInstrumenter implements Opcodes {
     private int nodeLocal = -1;
     /** Instrumented without the call tree (sites, sampled): the allocation probes are out-of-line calls (Recorder.aobj). */
     boolean outOfLine;
+    /**
+     * Whether calls store their call-site number (Probes.callSite). Off only where those stores would take the method
+     * past HotSpot's compile limit (CodeSizes): its node's call site then stays 0, so its callees' lines are unknown
+     * and the allocations of JDK code it calls are not kept apart by line; counts do not change.
+     */
+    boolean callSites = true;
     private int tempBase = -1;
     int sites;
     /** Allocation instruction → its site key (the lifetime mode's tracking probes use them). */
@@ -92,7 +98,7 @@ final class MethodInstrumenter implements Opcodes {
                     // what the call invokes: the hover of a line names the JDK method its allocations were made inside
                     callees.add(insn instanceof MethodInsnNode
                         ? registry.method(((MethodInsnNode) insn).owner, ((MethodInsnNode) insn).name, ((MethodInsnNode) insn).desc).id : -1);
-                    mn.instructions.insertBefore(insn, Probes.callSite(nodeLocal, callLines.size()));
+                    if (callSites) mn.instructions.insertBefore(insn, Probes.callSite(nodeLocal, callLines.size()));
                 }
                 if (probeAllocations) allocation(insn, op, line);
                 // before an allocation instruction (a class it initialises is then a callee of this method, as with
