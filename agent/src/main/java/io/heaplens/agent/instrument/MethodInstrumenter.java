@@ -294,7 +294,7 @@ final class MethodInstrumenter implements Opcodes {
     private void restoreAtHandlers() {
         java.util.Set<LabelNode> done = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         List<LabelNode[]> probes = new ArrayList<>();
-        for (TryCatchBlockNode tcb : new ArrayList<>(mn.tryCatchBlocks)) {
+        for (TryCatchBlockNode tcb : mn.tryCatchBlocks) {
             if (!done.add(tcb.handler)) continue;
             LabelNode before = new LabelNode(), after = new LabelNode();
             InsnList probe = Probes.caught(nodeLocal);
